@@ -1,0 +1,129 @@
+import GRDB
+
+/// Writes entries of one soup inside one write transaction.
+///
+/// Created per transaction: it reads the table's `sqlite_sequence` once and hands out the
+/// following ids itself, so a batch of creates costs one statement per entry.
+struct EntryWriter {
+    let db: Database
+    let soup: Soup
+    let now: Int64
+    private var nextId: Int64?
+    private let columnSpecs: [IndexSpec]
+    private let ftsSpecs: [IndexSpec]
+
+    init(db: Database, soup: Soup, now: Int64 = SmartStore.now()) {
+        self.db = db
+        self.soup = soup
+        self.now = now
+        self.columnSpecs = soup.columnSpecs
+        self.ftsSpecs = soup.fullTextSpecs
+    }
+
+    private static func entryObject(_ entry: JSONValue) throws -> [String: JSONValue] {
+        guard case .object(let members) = entry else {
+            throw SmartStoreError.malformedJSON("A soup entry must be a JSON object")
+        }
+        return members
+    }
+
+    private mutating func allocateId() throws -> Int64 {
+        let id: Int64
+        if let nextId {
+            id = nextId
+        } else {
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                                              arguments: [soup.tableName]) ?? 0
+            id = sequence + 1
+        }
+        nextId = id + 1
+        return id
+    }
+
+    /// Inserts a new entry and returns it with `_soupEntryId` and `_soupLastModifiedDate`.
+    mutating func create(_ entry: JSONValue) throws -> JSONValue {
+        var members = try Self.entryObject(entry)
+        let id = try allocateId()
+        members["_soupEntryId"] = .int(id)
+        members["_soupLastModifiedDate"] = .int(now)
+        let saved = JSONValue.object(members)
+        let columns = columnSpecs.compactMap(\.columnName)
+        let sql = "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
+            + columns.map { ", " + $0 }.joined() + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
+        var arguments: [DatabaseValue] = [id.databaseValue, saved.jsonString.databaseValue, now.databaseValue, now.databaseValue]
+        for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+        try writeFullText(saved, id: id)
+        return saved
+    }
+
+    /// Replaces entry `id` and returns the saved JSON.
+    ///
+    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` when no such entry exists.
+    mutating func update(_ entry: JSONValue, id: Int64) throws -> JSONValue {
+        var members = try Self.entryObject(entry)
+        members["_soupEntryId"] = .int(id)
+        members["_soupLastModifiedDate"] = .int(now)
+        let saved = JSONValue.object(members)
+        let columns = columnSpecs.compactMap(\.columnName)
+        let sql = "UPDATE \(soup.tableName) SET soup = ?, lastModified = ?" + columns.map { ", \($0) = ?" }.joined() + " WHERE id = ?"
+        var arguments: [DatabaseValue] = [saved.jsonString.databaseValue, now.databaseValue]
+        for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
+        arguments.append(id.databaseValue)
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+        guard db.changesCount > 0 else { throw SmartStoreError.entryNotFound(soup: soup.name, id: id) }
+        try writeFullText(saved, id: id)
+        return saved
+    }
+
+    /// Upsert by `_soupEntryId` (when `externalIdPath` is `_soupEntryId`) or by an indexed path.
+    mutating func upsert(_ entry: JSONValue, externalIdPath: String) throws -> JSONValue {
+        if externalIdPath == "_soupEntryId" {
+            if let id = entry["_soupEntryId"]?.int64Value { return try update(entry, id: id) }
+            return try create(entry)
+        }
+        _ = try Self.entryObject(entry)
+        guard let value = entry.value(atPath: externalIdPath), !value.isNull else {
+            throw SmartStoreError.emptyExternalId(path: externalIdPath)
+        }
+        if let id = try lookupEntryId(path: externalIdPath, value: value) {
+            return try update(entry, id: id)
+        }
+        return try create(entry)
+    }
+
+    /// The id of the entry whose indexed `path` equals `value`, `nil` if none.
+    ///
+    /// - Throws: ``SmartStoreError/noIndexForPath(soup:path:)`` for a non-indexed path and
+    ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` when several entries match.
+    func lookupEntryId(path: String, value: JSONValue) throws -> Int64? {
+        guard let column = soup.indexSpec(forPath: path)?.columnName else {
+            throw SmartStoreError.noIndexForPath(soup: soup.name, path: path)
+        }
+        let ids = try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT id FROM \(soup.tableName) WHERE \(column) = ? LIMIT 2"),
+            arguments: [ProjectedValue.databaseValue(value)])
+        guard ids.count <= 1 else {
+            let text = value.stringValue ?? value.jsonString
+            throw SmartStoreError.duplicateExternalId(soup: soup.name, path: path, value: text)
+        }
+        return ids.first
+    }
+
+    /// Keeps the FTS5 row of the entry in step (FTS5 supports `INSERT OR REPLACE` by rowid).
+    private func writeFullText(_ saved: JSONValue, id: Int64) throws {
+        guard let fts = soup.ftsTableName else { return }
+        let columns = ftsSpecs.compactMap(\.columnName)
+        var arguments: [DatabaseValue] = [id.databaseValue]
+        arguments += ftsSpecs.map { ProjectedValue.databaseValue(saved.value(atPath: $0.path)) }
+        let sql = "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
+            + String(repeating: ", ?", count: columns.count) + ")"
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments(arguments))
+        try statement.execute()
+    }
+}

@@ -1,0 +1,128 @@
+import GRDB
+
+extension SmartStore {
+    /// Creates an entry and returns it with `_soupEntryId` and `_soupLastModifiedDate` set.
+    @discardableResult
+    public func create(_ entry: JSONValue, in soupName: String) throws -> JSONValue {
+        try create([entry], in: soupName)[0]
+    }
+
+    /// Creates entries in one transaction (all or none) and returns them as saved.
+    @discardableResult
+    public func create(_ entries: [JSONValue], in soupName: String) throws -> [JSONValue] {
+        try write { db in
+            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+            return try entries.map { try writer.create($0) }
+        }
+    }
+
+    /// Replaces the entry `id` with `entry` and returns it as saved.
+    ///
+    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` if there is no such entry.
+    @discardableResult
+    public func update(_ entry: JSONValue, id: Int64, in soupName: String) throws -> JSONValue {
+        try write { db in
+            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+            return try writer.update(entry, id: id)
+        }
+    }
+
+    /// Upserts one entry. See ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    @discardableResult
+    public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") throws -> JSONValue {
+        try upsert([entry], in: soupName, externalIdPath: externalIdPath)[0]
+    }
+
+    /// Upserts entries in one transaction: all are saved or, on the first error, none.
+    ///
+    /// With the default `externalIdPath` (`_soupEntryId`), an entry carrying `_soupEntryId`
+    /// updates that entry and one without it is created. With another path, the entry whose
+    /// indexed value at that path equals the entry's is updated, else a new one is created.
+    ///
+    /// - Throws: ``SmartStoreError/emptyExternalId(path:)`` when an entry has no value at the path,
+    ///   ``SmartStoreError/noIndexForPath(soup:path:)`` when the path is not indexed,
+    ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` when several entries match.
+    @discardableResult
+    public func upsert(_ entries: [JSONValue], in soupName: String, externalIdPath: String = "_soupEntryId") throws -> [JSONValue] {
+        try write { db in
+            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+            return try entries.map { try writer.upsert($0, externalIdPath: externalIdPath) }
+        }
+    }
+
+    /// The entries with these ids, in the order of `ids` (missing ids are skipped).
+    public func retrieve(_ ids: [Int64], from soupName: String) throws -> [JSONValue] {
+        try read { db in
+            let soup = try requireSoup(db, named: soupName)
+            var byId: [Int64: JSONValue] = [:]
+            for chunk in ids.chunked(by: 500) {
+                let sql = "SELECT id, soup FROM \(soup.tableName) WHERE id IN (" + chunk.map { _ in "?" }.joined(separator: ",") + ")"
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
+                while let row = try rows.next() {
+                    byId[row[0]] = try Self.parseSoupColumn(row, at: 1)
+                }
+            }
+            return ids.compactMap { byId[$0] }
+        }
+    }
+
+    /// Deletes the entries with these ids (and their full-text rows).
+    public func delete(_ ids: [Int64], from soupName: String) throws {
+        try write { db in
+            let soup = try requireSoup(db, named: soupName)
+            try Self.delete(ids, soup: soup, db: db)
+        }
+    }
+
+    static func delete(_ ids: [Int64], soup: Soup, db: Database) throws {
+        for chunk in ids.chunked(by: 500) {
+            let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
+            try db.execute(sql: "DELETE FROM \(soup.tableName) WHERE id IN (\(placeholders))", arguments: StatementArguments(chunk))
+            if let fts = soup.ftsTableName {
+                try db.execute(sql: "DELETE FROM \(fts) WHERE rowid IN (\(placeholders))", arguments: StatementArguments(chunk))
+            }
+        }
+    }
+
+    /// Deletes the first `pageSize` entries the query matches (the SDK's semantics), and
+    /// returns how many were deleted. Smart queries must select the entry id as `id`
+    /// (e.g. `select {s:_soupEntryId} …`).
+    @discardableResult
+    public func deleteByQuery(_ spec: QuerySpec, from soupName: String) throws -> Int {
+        try write { db in
+            let soup = try requireSoup(db, named: soupName)
+            let sql = try translate(db, spec.idsSmartSql)
+            let limited = "SELECT * FROM (\(sql)) LIMIT \(spec.pageSize)"
+            let ids = try Int64.fetchAll(db, sql: limited, arguments: StatementArguments(spec.arguments.map(ProjectedValue.databaseValue)))
+            try Self.delete(ids, soup: soup, db: db)
+            return ids.count
+        }
+    }
+
+    /// The id of the entry whose indexed `path` equals `value`, or `nil`.
+    ///
+    /// - Throws: ``SmartStoreError/noIndexForPath(soup:path:)`` if the path is not indexed,
+    ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` if several entries match.
+    public func lookupSoupEntryId(soup soupName: String, path: String, value: JSONValue) throws -> Int64? {
+        try read { db in
+            try EntryWriter(db: db, soup: try requireSoup(db, named: soupName)).lookupEntryId(path: path, value: value)
+        }
+    }
+
+    static func parseSoupColumn(_ row: Row, at index: Int) throws -> JSONValue {
+        try row.withUnsafeData(atIndex: index) { data in
+            guard let data else { return .null }
+            do {
+                return try JSONValue(parsing: data)
+            } catch {
+                throw SmartStoreError.malformedJSON("Stored entry is not valid JSON: \(error)")
+            }
+        }
+    }
+}
+
+extension Array {
+    func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,89 @@
+import GRDB
+
+extension SmartStore {
+    /// Translates Smart SQL to the SQL the store runs (see ``QuerySpec`` and the SDK's goldens).
+    ///
+    /// - Throws: ``SmartStoreError/invalidSmartSQL(_:)`` for non-SELECT statements, malformed
+    ///   references and unknown soups.
+    public func convertSmartSql(_ smartSql: String) throws -> String {
+        try read { db in try translate(db, smartSql) }
+    }
+
+    func translate(_ db: Database, _ smartSql: String) throws -> String {
+        if let cached = cache.translation(of: smartSql) { return cached }
+        let sql = try SmartSQLTranslator(soupNamed: { name in try self.soup(db, named: name) }).translate(smartSql)
+        cache.storeTranslation(sql, of: smartSql)
+        return sql
+    }
+
+    /// Runs a query and returns one page of results.
+    ///
+    /// Entries come back as JSON objects, except for smart queries and specs with
+    /// `selectPaths`, whose rows are JSON arrays (a `soup` column is parsed into an object).
+    ///
+    /// - Parameters:
+    ///   - pageIndex: zero-based page; the page holds `spec.pageSize` results.
+    ///   - arguments: values bound to the `?` of a smart query (only smart queries accept them).
+    public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
+        let bound = try Self.arguments(for: spec, arguments)
+        return try read { db in
+            let sql = try translate(db, spec.smartSql)
+            let paged = "SELECT * FROM (\(sql)) LIMIT \(max(0, pageIndex) * spec.pageSize),\(spec.pageSize)"
+            return try run(db, sql: paged, arguments: bound, asRows: spec.returnsRows)
+        }
+    }
+
+    /// The number of results of a query over all pages.
+    public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) throws -> Int {
+        let bound = try Self.arguments(for: spec, arguments)
+        return try read { db in
+            let sql = try translate(db, spec.countSmartSql)
+            do {
+                return try Int.fetchOne(db, sql: sql, arguments: bound) ?? 0
+            } catch let error as DatabaseError {
+                throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+            }
+        }
+    }
+
+    private static func arguments(for spec: QuerySpec, _ arguments: [JSONValue]?) throws -> StatementArguments {
+        if let arguments {
+            guard spec.kind == .smart else {
+                throw SmartStoreError.invalidQuerySpec("whereArgs can only be provided for smart queries")
+            }
+            return StatementArguments(arguments.map(ProjectedValue.databaseValue))
+        }
+        return StatementArguments(spec.arguments.map(ProjectedValue.databaseValue))
+    }
+
+    private func run(_ db: Database, sql: String, arguments: StatementArguments, asRows: Bool) throws -> [JSONValue] {
+        do {
+            let statement = try db.makeStatement(sql: sql)
+            try statement.setArguments(arguments)
+            let cursor = try Row.fetchCursor(statement)
+            var results: [JSONValue] = []
+            if !asRows {
+                while let row = try cursor.next() { results.append(try Self.parseSoupColumn(row, at: 0)) }
+                return results
+            }
+            let names = statement.columnNames
+            let soupColumns = names.map { $0 == "soup" || $0.hasPrefix("soup:") }
+            while let row = try cursor.next() {
+                var values: [JSONValue] = []
+                values.reserveCapacity(names.count)
+                for index in names.indices {
+                    let value: DatabaseValue = row[index]
+                    if soupColumns[index], case .string = value.storage {
+                        values.append(try Self.parseSoupColumn(row, at: index))
+                    } else {
+                        values.append(ProjectedValue.jsonValue(value))
+                    }
+                }
+                results.append(.array(values))
+            }
+            return results
+        } catch let error as DatabaseError {
+            throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+        }
+    }
+}

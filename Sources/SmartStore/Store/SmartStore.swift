@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// A local store of JSON entries kept in soups, on SQLite.
+///
+/// The on-disk schema is SmartStore's (`soup_attrs`, `soup_index_map`,
+/// `long_operations_status`, one `TABLE_N` per soup with `TABLE_N_i` index columns and an
+/// optional `TABLE_N_fts` FTS5 table), so Smart SQL translates exactly as in the Salesforce
+/// Mobile SDK.
+///
+/// ```swift
+/// let store = try SmartStore(path: "/tmp/app/store.sqlite")
+/// try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string)])
+/// let saved = try store.upsert(["Id": "001A", "Name": "Acme"], in: "accounts", externalIdPath: "Id")
+/// let rows = try store.query(.smart("select {accounts:Name} from {accounts}", pageSize: 10))
+/// ```
+///
+/// A store is `Sendable`: use it from any number of tasks. A file store uses a WAL-mode
+/// connection pool, so reads run concurrently with a write; writes are serialised. The
+/// methods are synchronous and block the calling thread for the duration of the SQL work.
+///
+/// ### Booleans in index columns
+/// JSON `true` / `false` are projected into every index column as the integers `1` / `0`, the
+/// same values SQLite's `json_extract` yields for json1 and non-indexed paths. So the predicate
+/// `{soup:__local__} = 1` finds dirty records whatever index type (or none) `__local__` has.
+/// (In the SDK, Android stores `'true'` and iOS `1`, and the predicate only works with a
+/// `string` index.)
+public final class SmartStore: Sendable {
+    let writer: any DatabaseWriter
+    let cache = SoupCache()
+    /// The database file, or `nil` for an in-memory store.
+    public let path: String?
+
+    /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
+    /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
+    public convenience init(path: String) throws {
+        try self.init(path: path, resumeLongOperations: true)
+    }
+
+    init(path: String, resumeLongOperations: Bool) throws {
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            writer = try DatabasePool(path: path, configuration: Self.configuration())
+        } catch let error as DatabaseError {
+            throw SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+        }
+        self.path = path
+        try open(resumeLongOperations: resumeLongOperations)
+    }
+
+    /// Creates a store that lives in memory only (tests, caches).
+    public init() throws {
+        writer = try DatabaseQueue(configuration: Self.configuration())
+        path = nil
+        try open(resumeLongOperations: false)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    private func open(resumeLongOperations: Bool) throws {
+        try write { db in try StoreSchema.createMetaTables(db) }
+        if resumeLongOperations { try self.resumeLongOperations() }
+    }
+
+    // MARK: - Database access
+
+    /// Runs `body` in a write transaction, mapping database errors to ``SmartStoreError``.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapErrors { try writer.write(body) }
+    }
+
+    /// Runs `body` with a read-only connection.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapErrors { try writer.read(body) }
+    }
+
+    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SmartStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SmartStoreError.database(error.message ?? error.description)
+        }
+    }
+
+    /// The soup named `name`, from the cache or the meta tables.
+    func soup(_ db: Database, named name: String) throws -> Soup? {
+        if let soup = cache.soup(named: name) { return soup }
+        guard let soup = try StoreSchema.loadSoup(db, named: name) else { return nil }
+        cache.store(soup)
+        return soup
+    }
+
+    /// Like ``soup(_:named:)`` but throws ``SmartStoreError/unknownSoup(_:)``.
+    func requireSoup(_ db: Database, named name: String) throws -> Soup {
+        guard let soup = try soup(db, named: name) else { throw SmartStoreError.unknownSoup(name) }
+        return soup
+    }
+
+    /// Milliseconds since 1970, the SDK's timestamp unit.
+    static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

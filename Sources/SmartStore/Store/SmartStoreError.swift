@@ -1,0 +1,58 @@
+/// Everything that can go wrong in a store, with the SDK's wording where apps and tests rely on it.
+public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The soup is not registered.
+    case unknownSoup(String)
+    /// A soup name that the store refuses (empty, too long, or with characters outside `[A-Za-z0-9_.-]`).
+    case invalidSoupName(String)
+    /// A store name that the store refuses (it becomes a directory name).
+    case invalidStoreName(String)
+    /// An index or query path that the store refuses.
+    case invalidPath(String)
+    /// Registering a soup needs at least one index spec.
+    case noIndexSpecs(soup: String)
+    /// Two index specs share a path.
+    case duplicateIndexPath(soup: String, path: String)
+    /// A Smart SQL text that cannot be translated (not a SELECT, bad reference, unknown soup…).
+    case invalidSmartSQL(String)
+    /// SQLite rejected the translated query.
+    case queryFailed(sql: String, message: String)
+    /// A query spec that is incomplete or inconsistent.
+    case invalidQuerySpec(String)
+    /// An entry to save is not a JSON object, or a page is not valid JSON.
+    case malformedJSON(String)
+    /// Upsert by external id: the path is not indexed.
+    case noIndexForPath(soup: String, path: String)
+    /// Upsert by external id: an entry has no value at the path.
+    case emptyExternalId(path: String)
+    /// Upsert by external id: the value matches several entries.
+    case duplicateExternalId(soup: String, path: String, value: String)
+    /// Update of an entry id that does not exist.
+    case entryNotFound(soup: String, id: Int64)
+    /// A store configuration file that cannot be used.
+    case invalidConfig(String)
+    /// A failure of the underlying database.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .unknownSoup(let soup): "Soup: \(soup) does not exist"
+        case .invalidSoupName(let name): "Invalid soup name: '\(name)'"
+        case .invalidStoreName(let name): "Invalid store name: '\(name)'"
+        case .invalidPath(let path): "Invalid path: '\(path)'"
+        case .noIndexSpecs(let soup): "Bogus indexSpecs for soup \(soup): at least one index spec is required"
+        case .duplicateIndexPath(let soup, let path): "Soup \(soup) has more than one index spec for path \(path)"
+        case .invalidSmartSQL(let message): message
+        case .queryFailed(let sql, let message): "Query failed: \(message) (SQL: \(sql))"
+        case .invalidQuerySpec(let message): message
+        case .malformedJSON(let message): message
+        case .noIndexForPath(let soup, let path): "\(soup) does not have an index on \(path)"
+        case .emptyExternalId(let path):
+            "For upsert with external ID path '\(path)', value cannot be empty for any entries."
+        case .duplicateExternalId(_, let path, let value):
+            "There are more than one soup elements where \(path) is \(value)"
+        case .entryNotFound(let soup, let id): "Entry \(id) does not exist in soup \(soup)"
+        case .invalidConfig(let message): message
+        case .database(let message): message
+        }
+    }
+}
