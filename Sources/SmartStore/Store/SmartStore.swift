@@ -61,6 +61,8 @@ public final class SmartStore: Sendable {
     private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // The SDK's Smart SQL (and its tests) use "" for the empty string.
+        configuration.acceptsDoubleQuotedStringLiterals = true
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }

@@ -1,0 +1,108 @@
+public import Foundation
+
+/// Named stores under one root directory: a user store per user, and global stores.
+///
+/// Files are laid out as the iOS SDK does: `<root>/<user or global>/stores/<name>/store.sqlite`.
+/// A directory hands out one ``SmartStore`` instance per file, so every task shares its pool.
+///
+/// ```swift
+/// let stores = StoreDirectory(root: appSupport)
+/// let store = try stores.userStore(user: "005xx000001", named: StoreDirectory.defaultStoreName)
+/// ```
+public final class StoreDirectory: @unchecked Sendable {
+    /// The SDK's default store name.
+    public static let defaultStoreName = "defaultStore"
+
+    /// The root directory.
+    public let root: URL
+    private let lock = NSLock()
+    private var open: [String: SmartStore] = [:]
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// The store of `user` named `name`, created on first use.
+    public func userStore(user: String, named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
+        try store(at: try storeFolder(scope: try userScope(user), name: name))
+    }
+
+    /// The global (not user-bound) store named `name`, created on first use.
+    public func globalStore(named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
+        try store(at: try storeFolder(scope: "global", name: name))
+    }
+
+    /// Whether the user has a store with this name.
+    public func hasUserStore(user: String, named name: String) throws -> Bool {
+        FileManager.default.fileExists(atPath: try storeFolder(scope: try userScope(user), name: name).appendingPathComponent("store.sqlite").path)
+    }
+
+    /// Names of the user's stores.
+    public func userStoreNames(user: String) throws -> [String] {
+        try names(scope: try userScope(user))
+    }
+
+    /// Names of the global stores.
+    public func globalStoreNames() throws -> [String] {
+        try names(scope: "global")
+    }
+
+    /// Deletes a user store (its files); it must not be in use elsewhere.
+    public func removeUserStore(user: String, named name: String) throws {
+        try remove(try storeFolder(scope: try userScope(user), name: name))
+    }
+
+    /// Deletes a global store.
+    public func removeGlobalStore(named name: String) throws {
+        try remove(try storeFolder(scope: "global", name: name))
+    }
+
+    /// Deletes every store of the user.
+    public func removeAllUserStores(user: String) throws {
+        for name in try userStoreNames(user: user) { try removeUserStore(user: user, named: name) }
+    }
+
+    /// Deletes every global store.
+    public func removeAllGlobalStores() throws {
+        for name in try globalStoreNames() { try removeGlobalStore(named: name) }
+    }
+
+    private func userScope(_ user: String) throws -> String {
+        do {
+            try Identifiers.validateStoreName(user)
+        } catch {
+            throw SmartStoreError.invalidStoreName("user \(user)")
+        }
+        return "users/" + user
+    }
+
+    private func storeFolder(scope: String, name: String) throws -> URL {
+        try Identifiers.validateStoreName(name)
+        return root.appendingPathComponent(scope).appendingPathComponent("stores").appendingPathComponent(name)
+    }
+
+    private func names(scope: String) throws -> [String] {
+        let folder = root.appendingPathComponent(scope).appendingPathComponent("stores")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("store.sqlite").path) }
+            .sorted()
+    }
+
+    private func store(at folder: URL) throws -> SmartStore {
+        let path = folder.appendingPathComponent("store.sqlite").path
+        return try lock.withLock {
+            if let store = open[path] { return store }
+            let store = try SmartStore(path: path)
+            open[path] = store
+            return store
+        }
+    }
+
+    private func remove(_ folder: URL) throws {
+        let path = folder.appendingPathComponent("store.sqlite").path
+        lock.withLock { _ = open.removeValue(forKey: path) }
+        if FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.removeItem(at: folder)
+        }
+    }
+}
