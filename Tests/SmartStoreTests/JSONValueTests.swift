@@ -1,0 +1,34 @@
+import Testing
+import SmartStore
+
+@Suite struct JSONValueTests {
+    @Test func roundTripsEveryKind() throws {
+        let text = #"{"s":"a\"b\\c\n\u0001é😀","i":-42,"big":9223372036854775807,"d":10.25,"e":1e300,"t":true,"f":false,"n":null,"a":[1,[2,{}],[]],"o":{"x":{"y":"z"}}}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value["s"] == .string("a\"b\\c\n\u{1}é😀"))
+        #expect(value["i"] == -42 && value["big"] == .int(.max) && value["d"] == 10.25 && value["e"] == 1e300)
+        #expect(value["n"] == .some(.null) && value["missing"] == nil)
+        #expect(try JSONValue(parsing: value.jsonString) == value)
+        #expect(try JSONValue(parsing: #""\ud83d\ude00""#) == "😀")
+        #expect(JSONValue.double(3).jsonString == "3.0")
+        #expect(JSONValue.double(.nan).jsonString == "null")
+    }
+
+    @Test(arguments: [#"{"a":}"#, "[1,]", "01", "1.", "\"\u{01}\"", #""\ud83d""#, "tru", "{} {}", "", #"{"a" 1}"#, "[1 2]", #""\x""#])
+    func rejectsMalformedJSON(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test func rejectsExcessiveNesting() {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: String(repeating: "[", count: 600) + String(repeating: "]", count: 600)) }
+    }
+
+    @Test func projectionThroughArrays() throws {
+        let value = try JSONValue(parsing: #"{"a":{"b":[{"c":"xx"},{"c":"xy"},{"d":1}]},"n":null,"e":{"b":[]}}"#)
+        #expect(value.value(atPath: "a.b.c") == ["xx", "xy"])
+        #expect(value.value(atPath: "a.b.z") == nil)
+        #expect(value.value(atPath: "n") == .some(.null))
+        #expect(value.value(atPath: "missing") == nil)
+        #expect(value.value(atPath: "e.b.c") == nil)
+    }
+}
