@@ -1,0 +1,54 @@
+import Foundation
+import SmartStore
+
+/// Measuring helpers and the JSON-lines report.
+enum BenchReport {
+    static func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Median of per-call durations, in microseconds.
+    static func medianMicroseconds(samples: Int, _ body: (Int) throws -> Void) rethrows -> Double {
+        var durations: [Double] = []
+        durations.reserveCapacity(samples)
+        for sample in 0..<samples {
+            durations.append(try time { try body(sample) } * 1e6)
+        }
+        durations.sort()
+        return durations[durations.count / 2]
+    }
+
+    static func rounded(_ value: Double, _ digits: Double = 1000) -> JSONValue {
+        .double((value * digits).rounded() / digits)
+    }
+
+    static func throughput(scenario: String, records: Int, seconds: Double, baselineSeconds: Double, extra: [String: JSONValue] = [:]) {
+        var line: [String: JSONValue] = [
+            "scenario": .string(scenario), "records": .int(Int64(records)), "seconds": rounded(seconds),
+            "records_per_second": .int(Int64(Double(records) / seconds)), "baseline_seconds": rounded(baselineSeconds),
+            "baseline_records_per_second": .int(Int64(Double(records) / baselineSeconds)),
+            "ratio": rounded(baselineSeconds / seconds),
+        ]
+        line.merge(extra) { _, new in new }
+        emit(line)
+    }
+
+    static func latency(scenario: String, records: Int, samples: Int, medianMicroseconds: Double, baselineMedianMicroseconds: Double) {
+        emit([
+            "scenario": .string(scenario), "records": .int(Int64(records)), "samples": .int(Int64(samples)),
+            "median_us": rounded(medianMicroseconds, 10), "baseline_median_us": rounded(baselineMedianMicroseconds, 10),
+            "ratio": rounded(baselineMedianMicroseconds / medianMicroseconds),
+        ])
+    }
+
+    private static func emit(_ line: [String: JSONValue]) {
+        // Stable key order for readers; the values come from JSONValue's writer.
+        let order = ["scenario", "records", "samples", "seconds", "records_per_second", "median_us", "baseline_seconds",
+                     "baseline_records_per_second", "baseline_median_us", "ratio"]
+        let keys = order.filter { line[$0] != nil } + line.keys.filter { !order.contains($0) }.sorted()
+        let body = keys.map { "\"\($0)\":\(line[$0]?.jsonString ?? "null")" }.joined(separator: ",")
+        FileHandle.standardOutput.write(Data("{\(body)}\n".utf8))
+    }
+}
