@@ -88,6 +88,13 @@ struct StoreBenchmark: ParsableCommand {
         BenchReport.latency(scenario: "store-lookup", records: records, samples: samples, medianMicroseconds: lookup,
                             baselineMedianMicroseconds: baselineLookup)
 
+        let lookupJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
+            let found = try apiStore.queryJSON(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
+            precondition(found.count > 2)
+        }
+        BenchReport.latency(scenario: "store-lookup-json", records: records, samples: samples, medianMicroseconds: lookupJSON,
+                            baselineMedianMicroseconds: baselineLookup)
+
         // A 50-row page ordered by an indexed path.
         let pageStarts = (0..<samples).map { _ in entries[Int(generator.next() % UInt64(records))]["Name"] ?? .null }
         let page = try BenchReport.medianMicroseconds(samples: samples) { sample in
@@ -95,6 +102,11 @@ struct StoreBenchmark: ParsableCommand {
         }
         let baselinePage = try baselineForAPI.medianPage(starts: pageStarts.compactMap(\.stringValue))
         BenchReport.latency(scenario: "store-page", records: records, samples: samples, medianMicroseconds: page,
+                            baselineMedianMicroseconds: baselinePage)
+        let pageJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
+            _ = try apiStore.queryJSON(.range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
+        }
+        BenchReport.latency(scenario: "store-page-json", records: records, samples: samples, medianMicroseconds: pageJSON,
                             baselineMedianMicroseconds: baselinePage)
     }
 }

@@ -122,3 +122,24 @@ import SmartStore
         #expect(try store.query(exactJson1) == [["Christine"], ["Irving"], ["John"]])
     }
 }
+
+/// The JSON-text query path returns what the value path returns, without building values.
+@Suite struct QueryJSONTests {
+    @Test func matchesTheValueAPI() throws {
+        let store = try EmployeesFixture.makeStore()
+        try EmployeesFixture.loadData(store)
+        let specs: [QuerySpec] = [
+            .all(soup: "employees", orderPath: "employeeId", pageSize: 3),
+            .smart("select {employees:_soup}, {employees:salary}, {employees:managerId} from {employees} order by {employees:salary}", pageSize: 4),
+            .exact(soup: "employees", selectPaths: ["lastName", "isManager"], path: "deptCode", key: "B00", orderPath: "lastName", pageSize: 10),
+        ]
+        for spec in specs {
+            for page in 0..<3 {
+                let text = try store.queryJSON(spec, pageIndex: page)
+                #expect(try JSONValue(parsing: text) == .array(try store.query(spec, pageIndex: page)))
+            }
+        }
+        let bound = try store.queryJSON(.smart("select {employees:firstName} from {employees} where {employees:lastName} = ?", pageSize: 5), arguments: ["Kwan"])
+        #expect(String(decoding: bound, as: UTF8.self) == #"[["Sally"]]"#)
+    }
+}

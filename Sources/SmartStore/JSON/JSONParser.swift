@@ -103,12 +103,15 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        // Members are collected first so the dictionary is built once at its final size
+        // (growing it member by member rehashes several times per record).
+        var members: [(String, JSONValue)] = []
+        members.reserveCapacity(16)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -117,14 +120,14 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
             } else {
                 throw error("expected ',' or '}'")
             }

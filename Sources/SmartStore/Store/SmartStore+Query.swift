@@ -25,18 +25,44 @@ extension SmartStore {
     ///   - pageIndex: zero-based page; the page holds `spec.pageSize` results.
     ///   - arguments: values bound to the `?` of a smart query (only smart queries accept them).
     public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
-        let bound = try Self.arguments(for: spec, arguments)
-        return try read { db in
+        let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
+        return try readSingleStatement { db in
             let sql = try translate(db, spec.smartSql)
-            let paged = "SELECT * FROM (\(sql)) LIMIT \(max(0, pageIndex) * spec.pageSize),\(spec.pageSize)"
-            return try run(db, sql: paged, arguments: bound, asRows: spec.returnsRows)
+            return try run(db, sql: Self.paged(sql), arguments: bound, asRows: spec.returnsRows)
         }
+    }
+
+    /// Runs a query and returns one page as JSON text (a JSON array), without building
+    /// ``JSONValue``s: entries are copied from the store as they are. The SDK's `queryAsString`.
+    public func queryJSON(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [UInt8] {
+        let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
+        return try readSingleStatement { db in
+            let sql = try translate(db, spec.smartSql)
+            do {
+                let statement = try db.cachedStatement(sql: Self.paged(sql))
+                try statement.setArguments(bound)
+                return try ResultJSONWriter.write(statement, asRows: spec.returnsRows)
+            } catch let error as DatabaseError {
+                throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+            }
+        }
+    }
+
+    /// The page is selected with bound `LIMIT ?,?` so the statement can be cached.
+    private static func paged(_ sql: String) -> String {
+        "SELECT * FROM (\(sql)) LIMIT ?,?"
+    }
+
+    private static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
+        var bound = try Self.arguments(for: spec, arguments)
+        bound += [max(0, pageIndex) * spec.pageSize, spec.pageSize]
+        return bound
     }
 
     /// The number of results of a query over all pages.
     public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) throws -> Int {
         let bound = try Self.arguments(for: spec, arguments)
-        return try read { db in
+        return try readSingleStatement { db in
             let sql = try translate(db, spec.countSmartSql)
             do {
                 return try Int.fetchOne(db, sql: sql, arguments: bound) ?? 0
@@ -58,7 +84,7 @@ extension SmartStore {
 
     private func run(_ db: Database, sql: String, arguments: StatementArguments, asRows: Bool) throws -> [JSONValue] {
         do {
-            let statement = try db.makeStatement(sql: sql)
+            let statement = try db.cachedStatement(sql: sql)
             try statement.setArguments(arguments)
             let cursor = try Row.fetchCursor(statement)
             var results: [JSONValue] = []

@@ -86,6 +86,14 @@ public final class SmartStore: Sendable {
         try mapErrors { try writer.read(body) }
     }
 
+    /// Runs `body`, which executes a single statement, on a read-only connection without
+    /// wrapping it in a transaction (one statement is atomic on its own). In-memory stores
+    /// have no separate readers, so they keep the guarded `read`.
+    func readSingleStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        guard writer is DatabasePool else { return try read(body) }
+        return try mapErrors { try writer.unsafeRead(body) }
+    }
+
     private func mapErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
