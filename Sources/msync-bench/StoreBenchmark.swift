@@ -135,33 +135,32 @@ struct Baseline {
 
     func insert(entries: [JSONValue], documents: [[UInt8]], transactionSize: Int) throws -> Double {
         let statement = try database.prepare("INSERT INTO T (soup, created, lastModified, c0, c1, c2, c3) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        return try BenchReport.time {
-            for start in stride(from: 0, to: entries.count, by: transactionSize) {
-                try database.execute("BEGIN")
-                for index in start..<min(start + transactionSize, entries.count) {
-                    statement.bind(1, documents[index])
-                    statement.bind(2, 1_700_000_000_000)
-                    statement.bind(3, 1_700_000_000_000)
-                    bindColumns(statement, entries[index], from: 4)
-                    try statement.run()
-                }
-                try database.execute("COMMIT")
-            }
+        return try timedTransactions(count: entries.count, size: transactionSize) { index in
+            statement.bind(1, documents[index])
+            statement.bind(2, 1_700_000_000_000)
+            statement.bind(3, 1_700_000_000_000)
+            bindColumns(statement, entries[index], from: 4)
+            try statement.run()
         }
     }
 
     func update(entries: [JSONValue], documents: [[UInt8]], transactionSize: Int) throws -> Double {
         let statement = try database.prepare("UPDATE T SET soup = ?, lastModified = ?, c0 = ?, c1 = ?, c2 = ?, c3 = ? WHERE id = ?")
-        return try BenchReport.time {
-            for start in stride(from: 0, to: entries.count, by: transactionSize) {
+        return try timedTransactions(count: entries.count, size: transactionSize) { index in
+            statement.bind(1, documents[index])
+            statement.bind(2, 1_700_000_000_001)
+            bindColumns(statement, entries[index], from: 3)
+            statement.bind(7, Int64(index + 1))
+            try statement.run()
+        }
+    }
+
+    /// Runs `row` for indexes `0..<count`, `size` rows per transaction, and returns the seconds taken.
+    private func timedTransactions(count: Int, size: Int, _ row: (Int) throws -> Void) throws -> Double {
+        try BenchReport.time {
+            for start in stride(from: 0, to: count, by: size) {
                 try database.execute("BEGIN")
-                for index in start..<min(start + transactionSize, entries.count) {
-                    statement.bind(1, documents[index])
-                    statement.bind(2, 1_700_000_000_001)
-                    bindColumns(statement, entries[index], from: 3)
-                    statement.bind(7, Int64(index + 1))
-                    try statement.run()
-                }
+                for index in start..<min(start + size, count) { try row(index) }
                 try database.execute("COMMIT")
             }
         }
