@@ -4,9 +4,14 @@ import SmartStore
 
 /// `userstore.json` / `globalstore.json`: the SDK's own files load unchanged.
 @Suite struct StoreConfigTests {
-    /// `../shared/fixtures/sdk-configs` from the package root.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/sdk-configs")
+    /// `../shared/fixtures/sdk-configs` from the package root (or `$MSYNC_SHARED_DIR/fixtures/sdk-configs`).
+    static let fixtures: URL = {
+        if let shared = ProcessInfo.processInfo.environment["MSYNC_SHARED_DIR"] {
+            return URL(fileURLWithPath: shared).appendingPathComponent("fixtures/sdk-configs")
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/sdk-configs")
+    }()
 
     @Test(arguments: ["android-test-userstore.json", "ios-test-userstore.json", "android-test-globalstore.json",
                       "ios-explorer-userstore.json", "shared-explorer-userstore.json"])
