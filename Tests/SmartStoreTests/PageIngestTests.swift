@@ -77,6 +77,17 @@ import Testing
         #expect(try store.query(.exact(soup: "accounts", path: "Id", key: "001A", pageSize: 1))[0]["Name"] == "Acme server")
     }
 
+    @Test func maxTimestampFollowsSQLiteOrder() throws {
+        let numbers: JSONValue = ["records": [["Id": "n1", "Version": 9], ["Id": "n2", "Version": 10], ["Id": "n3", "Version": 2.5]]]
+        #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version").maxTimestamp == "10")
+        let texts: JSONValue = ["records": [["Id": "t1", "Stamp": "2026-01-09"], ["Id": "t2", "Stamp": "2026-01-10"], ["Id": "t3", "Stamp": 99]]]
+        let result = try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp")
+        #expect(result.maxTimestamp == "2026-01-10" && result.recordsWithoutTimestamp == 0)
+        // The same answer on the summary path (skipDirty), which computes max() in SQL.
+        #expect(try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp", skipDirty: true).maxTimestamp == "2026-01-10")
+        #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version", skipDirty: true).maxTimestamp == "10")
+    }
+
     @Test func duplicateIdsInAPageKeepTheLastOne() throws {
         let result = try store.ingestPage(Self.page([
             Self.account("001A", "first", "2026-01-01T00:00:00.000+0000"), Self.account("001A", "second", "2026-01-02T00:00:00.000+0000"),

@@ -1,0 +1,115 @@
+import GRDB
+
+/// The SQL of one page upsert for one soup and option set.
+struct PageUpsertPlan {
+    let soup: Soup
+    let idColumn: String
+    let idPath: String
+    let arrayPath: String
+    let skipDirty: Bool
+    let deduplicate: Bool
+    /// When set, the statement returns, per written entry: id, external id, whether the saved
+    /// document is an object, and the timestamp (see ``WrittenEntry``).
+    let returningTimestampPath: String??
+    let setFields: [(key: String, value: JSONValue)]
+    let removeFields: [String]
+
+    init(soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, deduplicate: Bool,
+         returningTimestampPath: String?? = nil, setFields: [String: JSONValue], removeFields: [String]) {
+        self.deduplicate = deduplicate
+        self.returningTimestampPath = returningTimestampPath
+        self.soup = soup
+        self.idColumn = idColumn
+        self.idPath = idPath
+        self.arrayPath = arrayPath
+        self.skipDirty = skipDirty
+        self.setFields = setFields.sorted { $0.key < $1.key }
+        self.removeFields = removeFields
+    }
+
+    /// ?1 page text, ?2 now, ?3 sequence base, ?4… the JSON text of each set field.
+    func arguments(text: String, now: Int64, base: Int64) -> StatementArguments {
+        var values: [DatabaseValue] = [text.databaseValue, now.databaseValue, base.databaseValue]
+        values += setFields.map { $0.value.jsonString.databaseValue }
+        return StatementArguments(values)
+    }
+
+    private func setFieldParameter(_ key: String) -> String? {
+        setFields.firstIndex { $0.key == key }.map { "json(?\($0 + 4))" }
+    }
+
+    /// The existing entry's id expression, with the soup table aliased `e`.
+    private var existingIdExpression: String {
+        idColumn.hasPrefix("json_extract(soup") ? Soup.jsonExtract(idPath, column: "e.soup") : "e." + idColumn
+    }
+
+    var upsertSQL: String {
+        let table = soup.tableName
+        var document = "v"
+        if !removeFields.isEmpty {
+            document = "json_remove(v" + removeFields.map { ", '$.\($0)'" }.joined() + ")"
+        }
+        let sets = ["'$._soupEntryId', rid", "'$._soupLastModifiedDate', ?2"]
+            + setFields.compactMap { field in setFieldParameter(field.key).map { "'$.\(field.key)', \($0)" } }
+        let soupExpression = "json_set(\(document), \(sets.joined(separator: ", ")))"
+        var columns: [String] = []
+        var projections: [String] = []
+        for spec in soup.columnSpecs {
+            guard let column = spec.columnName else { continue }
+            columns.append(column)
+            if let parameter = setFieldParameter(spec.path) {
+                projections.append("json_extract(\(parameter), '$')")
+            } else if removeFields.contains(spec.path) {
+                projections.append("NULL")
+            } else {
+                projections.append("json_extract(v, '$.\(spec.path)')")
+            }
+        }
+        // New entries take id base + position + 1: unique, increasing, and computable without a
+        // window function (ids consumed by records that update existing entries are simply skipped).
+        let dirtyFilter = skipDirty ? "WHERE NOT (e.id IS NOT NULL AND json_extract(e.soup, '$.__local__') IN (1, '1', 'true'))" : ""
+        // Only when two records share an id: keep the last occurrence.
+        // Inlined on purpose (no CTE): measured faster than materialising the page first.
+        let source = deduplicate
+            ? "(SELECT key, value FROM json_each(?1, '\(arrayPath)') WHERE key IN (SELECT max(key) FROM json_each(?1, '\(arrayPath)') GROUP BY json_extract(value, '$.\(idPath)')))"
+            : "json_each(?1, '\(arrayPath)')"
+        // An object at the records path would make json_each iterate its members: array
+        // elements are the rows whose key is an integer.
+        let elementsOnly = deduplicate ? "" : "WHERE typeof(key) = 'integer'"
+        var returning = ""
+        if let timestampPath = returningTimestampPath {
+            let timestamp = timestampPath.map { soup.columnExpression(forPath: $0) } ?? "NULL"
+            returning = "\nRETURNING id, \(idColumn), substr(soup, 1, 1) = '{', \(timestamp)"
+        }
+        return """
+            INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined()))
+            SELECT rid, \(soupExpression), ?2, ?2\(projections.map { ", " + $0 }.joined())
+            FROM (SELECT value AS v, coalesce(e.id, ?3 + key + 1) AS rid
+                  FROM (SELECT key, value FROM \(source) \(elementsOnly)) LEFT JOIN \(table) e
+                  ON \(existingIdExpression) = json_extract(value, '$.\(idPath)') \(dirtyFilter))
+            WHERE true
+            ON CONFLICT(id) DO UPDATE SET soup = excluded.soup, lastModified = excluded.lastModified\(columns.map { ", \($0) = excluded.\($0)" }.joined())\(returning)
+            """
+    }
+
+    /// Refreshes the FTS rows of the entries the page touched (?1 page text, ?2 now).
+    var fullTextSQL: String? {
+        guard let fts = soup.ftsTableName else { return nil }
+        let columns = soup.fullTextSpecs.compactMap(\.columnName).joined(separator: ", ")
+        return """
+            INSERT OR REPLACE INTO \(fts) (rowid, \(columns))
+            SELECT id, \(columns) FROM \(soup.tableName)
+            WHERE lastModified = ?2 AND \(idColumn) IN (SELECT json_extract(value, '$.\(idPath)') FROM json_each(?1, '\(arrayPath)'))
+            """
+    }
+
+    /// Refreshes the FTS rows of the given entries (?1: a JSON array of entry ids).
+    var fullTextByIdsSQL: String? {
+        guard let fts = soup.ftsTableName else { return nil }
+        let columns = soup.fullTextSpecs.compactMap(\.columnName).joined(separator: ", ")
+        return """
+            INSERT OR REPLACE INTO \(fts) (rowid, \(columns))
+            SELECT id, \(columns) FROM \(soup.tableName) WHERE id IN (SELECT value FROM json_each(?1))
+            """
+    }
+}
