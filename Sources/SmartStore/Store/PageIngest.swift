@@ -21,7 +21,7 @@ struct PageIngest {
 
     private func plan(skipDirty: Bool, deduplicate: Bool, returning: Bool) -> PageUpsertPlan {
         PageUpsertPlan(soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
-                       deduplicate: deduplicate, returningTimestampPath: returning ? .some(timestampPath) : nil,
+                       deduplicate: deduplicate, returning: returning, timestampPath: timestampPath,
                        setFields: setFields, removeFields: removeFields)
     }
 

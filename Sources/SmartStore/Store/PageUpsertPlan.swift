@@ -8,16 +8,18 @@ struct PageUpsertPlan {
     let arrayPath: String
     let skipDirty: Bool
     let deduplicate: Bool
-    /// When set, the statement returns, per written entry: id, external id, whether the saved
-    /// document is an object, and the timestamp (see ``WrittenEntry``).
-    let returningTimestampPath: String??
+    /// Whether the statement returns, per written entry: id, external id, whether the saved
+    /// document is an object, and the value at `timestampPath`.
+    let returning: Bool
+    let timestampPath: String?
     let setFields: [(key: String, value: JSONValue)]
     let removeFields: [String]
 
     init(soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, deduplicate: Bool,
-         returningTimestampPath: String?? = nil, setFields: [String: JSONValue], removeFields: [String]) {
+         returning: Bool = false, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]) {
         self.deduplicate = deduplicate
-        self.returningTimestampPath = returningTimestampPath
+        self.returning = returning
+        self.timestampPath = timestampPath
         self.soup = soup
         self.idColumn = idColumn
         self.idPath = idPath
@@ -76,10 +78,10 @@ struct PageUpsertPlan {
         // An object at the records path would make json_each iterate its members: array
         // elements are the rows whose key is an integer.
         let elementsOnly = deduplicate ? "" : "WHERE typeof(key) = 'integer'"
-        var returning = ""
-        if let timestampPath = returningTimestampPath {
+        var returningClause = ""
+        if returning {
             let timestamp = timestampPath.map { soup.columnExpression(forPath: $0) } ?? "NULL"
-            returning = "\nRETURNING id, \(idColumn), substr(soup, 1, 1) = '{', \(timestamp)"
+            returningClause = "\nRETURNING id, \(idColumn), substr(soup, 1, 1) = '{', \(timestamp)"
         }
         return """
             INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined()))
@@ -88,7 +90,7 @@ struct PageUpsertPlan {
                   FROM (SELECT key, value FROM \(source) \(elementsOnly)) LEFT JOIN \(table) e
                   ON \(existingIdExpression) = json_extract(value, '$.\(idPath)') \(dirtyFilter))
             WHERE true
-            ON CONFLICT(id) DO UPDATE SET soup = excluded.soup, lastModified = excluded.lastModified\(columns.map { ", \($0) = excluded.\($0)" }.joined())\(returning)
+            ON CONFLICT(id) DO UPDATE SET soup = excluded.soup, lastModified = excluded.lastModified\(columns.map { ", \($0) = excluded.\($0)" }.joined())\(returningClause)
             """
     }
 

@@ -7,7 +7,9 @@ extension SmartStore {
     /// SQLite as text; one `INSERT … SELECT … FROM json_each(…) ON CONFLICT(id) DO UPDATE`
     /// statement matches records to entries by the indexed `idPath`, sets `_soupEntryId`,
     /// `_soupLastModifiedDate` and `setFields` with `json_set`, projects index columns with
-    /// `json_extract`, and writes the page. Records are never decoded in Swift.
+    /// `json_extract`, and writes the page; its `RETURNING` rows give the counts and the max
+    /// timestamp. Records are never decoded in Swift. (With `skipDirty`, duplicate ids or a
+    /// bad page, a summary statement runs first; see `PageIngest`.)
     ///
     /// Index paths are projected with `json_extract`, so a path through an array (which
     /// ``JSONValue/value(atPath:)`` flattens) is stored as `NULL` on this path.
