@@ -27,8 +27,7 @@ extension SmartStore {
     public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
         let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
         return try readSingleStatement { db in
-            let sql = try translate(db, spec.smartSql)
-            return try run(db, sql: Self.paged(sql), arguments: bound, asRows: spec.returnsRows)
+            try withPagedStatement(db, spec, bound) { statement in try QueryResults.values(statement, asRows: spec.returnsRows) }
         }
     }
 
@@ -37,20 +36,21 @@ extension SmartStore {
     public func queryJSON(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [UInt8] {
         let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
         return try readSingleStatement { db in
-            let sql = try translate(db, spec.smartSql)
-            do {
-                let statement = try db.cachedStatement(sql: Self.paged(sql))
-                try statement.setArguments(bound)
-                return try ResultJSONWriter.write(statement, asRows: spec.returnsRows)
-            } catch let error as DatabaseError {
-                throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
-            }
+            try withPagedStatement(db, spec, bound) { statement in try QueryResults.json(statement, asRows: spec.returnsRows) }
         }
     }
 
-    /// The page is selected with bound `LIMIT ?,?` so the statement can be cached.
-    private static func paged(_ sql: String) -> String {
-        "SELECT * FROM (\(sql)) LIMIT ?,?"
+    /// Prepares (and caches) the spec's page statement, `SELECT * FROM (…) LIMIT ?,?`, and maps SQLite errors.
+    private func withPagedStatement<T>(_ db: Database, _ spec: QuerySpec, _ arguments: StatementArguments,
+                                       _ body: (Statement) throws -> T) throws -> T {
+        let sql = try translate(db, spec.smartSql)
+        do {
+            let statement = try db.cachedStatement(sql: "SELECT * FROM (\(sql)) LIMIT ?,?")
+            try statement.setArguments(arguments)
+            return try body(statement)
+        } catch let error as DatabaseError {
+            throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+        }
     }
 
     private static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
@@ -80,36 +80,5 @@ extension SmartStore {
             return StatementArguments(arguments.map(ProjectedValue.databaseValue))
         }
         return StatementArguments(spec.arguments.map(ProjectedValue.databaseValue))
-    }
-
-    private func run(_ db: Database, sql: String, arguments: StatementArguments, asRows: Bool) throws -> [JSONValue] {
-        do {
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.setArguments(arguments)
-            let cursor = try Row.fetchCursor(statement)
-            var results: [JSONValue] = []
-            if !asRows {
-                while let row = try cursor.next() { results.append(try Self.parseSoupColumn(row, at: 0)) }
-                return results
-            }
-            let names = statement.columnNames
-            let soupColumns = names.map { $0 == "soup" || $0.hasPrefix("soup:") }
-            while let row = try cursor.next() {
-                var values: [JSONValue] = []
-                values.reserveCapacity(names.count)
-                for index in names.indices {
-                    let value: DatabaseValue = row[index]
-                    if soupColumns[index], case .string = value.storage {
-                        values.append(try Self.parseSoupColumn(row, at: index))
-                    } else {
-                        values.append(ProjectedValue.jsonValue(value))
-                    }
-                }
-                results.append(.array(values))
-            }
-            return results
-        } catch let error as DatabaseError {
-            throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
-        }
     }
 }
