@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "SmartStore", targets: ["SmartStore"]),
+        .library(name: "SOQL", targets: ["SOQL"]),
         .executable(name: "msync", targets: ["msync"]),
         .executable(name: "msync-bench", targets: ["msync-bench"]),
     ],
@@ -24,6 +25,10 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SOQL",
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -42,6 +47,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SOQLTests",
+            dependencies: ["SOQL"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,42 @@
+/// A WHERE condition.
+public indirect enum Condition: Sendable, Hashable {
+    /// Two or more conditions joined by AND.
+    case and([Condition])
+    /// Two or more conditions joined by OR.
+    case or([Condition])
+    case not(Condition)
+    /// A parenthesised condition (kept so the printer writes what was parsed).
+    case group(Condition)
+    case comparison(FieldPath, ComparisonOperator, Literal)
+    /// `field LIKE 'pattern'` (`negated`: `NOT field LIKE …` is written with NOT around it instead).
+    case like(FieldPath, pattern: Literal)
+    /// `field [NOT] IN (values)`.
+    case inList(FieldPath, negated: Bool, values: [Literal])
+    /// `field [NOT] IN (SELECT field FROM object [WHERE …])`: a semi-join (anti-join when negated).
+    case inSubquery(FieldPath, negated: Bool, subquery: SemiJoin)
+    /// `field INCLUDES ('a;b', 'c')` / `EXCLUDES` on multi-select picklists.
+    case includes(FieldPath, excludes: Bool, values: [String])
+}
+
+/// The comparison operators of SOQL.
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "="
+    case notEqual = "!="
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+}
+
+/// The inner query of a semi-join: `SELECT field FROM object [WHERE condition]`.
+public struct SemiJoin: Sendable, Hashable {
+    public var field: FieldPath
+    public var object: String
+    public var condition: Condition?
+
+    public init(field: FieldPath, object: String, condition: Condition?) {
+        self.field = field
+        self.object = object
+        self.condition = condition
+    }
+}

@@ -1,0 +1,21 @@
+/// A dotted field reference: `Name`, `Account.Name`, `Account.Owner.Name`.
+public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
+    /// The components as written.
+    public var components: [String]
+    public var location: SourceLocation?
+
+    public init(_ components: [String], at location: SourceLocation? = nil) {
+        self.components = components
+        self.location = location
+    }
+
+    /// The last component: the field itself.
+    public var field: String { components.last ?? "" }
+    /// The relationship names leading to the field (empty for a field of the queried object).
+    public var relationships: ArraySlice<String> { components.dropLast() }
+
+    public var description: String { components.joined(separator: ".") }
+
+    public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool { lhs.components == rhs.components }
+    public func hash(into hasher: inout Hasher) { hasher.combine(components) }
+}

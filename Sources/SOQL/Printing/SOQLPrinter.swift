@@ -1,0 +1,94 @@
+/// Prints the AST back to SOQL text. Parsing the printed text gives the same AST.
+extension Query: CustomStringConvertible {
+    public var description: String {
+        var text = "SELECT " + selectItems.map(\.description).joined(separator: ", ") + " FROM " + object
+        if let alias { text += " " + alias }
+        if let condition { text += " WHERE " + condition.description }
+        if !orderBy.isEmpty { text += " ORDER BY " + orderBy.map(\.description).joined(separator: ", ") }
+        if let limit { text += " LIMIT \(limit)" }
+        if let offset { text += " OFFSET \(offset)" }
+        if let forClause { text += " FOR " + forClause.rawValue }
+        return text
+    }
+}
+
+extension SelectItem: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .field(let path): path.description
+        case .subquery(let subquery): "(" + subquery.description + ")"
+        case .count(let path): "COUNT(" + (path?.description ?? "") + ")"
+        }
+    }
+}
+
+extension Subquery: CustomStringConvertible {
+    public var description: String {
+        var text = "SELECT " + fields.map(\.description).joined(separator: ", ") + " FROM " + relationship
+        if let condition { text += " WHERE " + condition.description }
+        if !orderBy.isEmpty { text += " ORDER BY " + orderBy.map(\.description).joined(separator: ", ") }
+        if let limit { text += " LIMIT \(limit)" }
+        return text
+    }
+}
+
+extension OrderItem: CustomStringConvertible {
+    public var description: String {
+        var text = field.description
+        if let direction { text += " " + direction.rawValue }
+        if let nulls { text += " NULLS " + nulls.rawValue }
+        return text
+    }
+}
+
+extension Condition: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .and(let operands): operands.map(\.description).joined(separator: " AND ")
+        case .or(let operands): operands.map(\.description).joined(separator: " OR ")
+        case .not(let inner): "NOT " + inner.description
+        case .group(let inner): "(" + inner.description + ")"
+        case .comparison(let path, let op, let value): "\(path) \(op.rawValue) \(value)"
+        case .like(let path, let pattern): "\(path) LIKE \(pattern)"
+        case .inList(let path, let negated, let values):
+            "\(path) \(negated ? "NOT IN" : "IN") (" + values.map(\.description).joined(separator: ", ") + ")"
+        case .inSubquery(let path, let negated, let join):
+            "\(path) \(negated ? "NOT IN" : "IN") (SELECT \(join.field) FROM \(join.object)"
+                + (join.condition.map { " WHERE " + $0.description } ?? "") + ")"
+        case .includes(let path, let excludes, let values):
+            "\(path) \(excludes ? "EXCLUDES" : "INCLUDES") (" + values.map { Literal.quote($0) }.joined(separator: ", ") + ")"
+        }
+    }
+}
+
+extension Literal: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .boolean(let value): value ? "true" : "false"
+        case .number(let text): text
+        case .string(_, let likePattern): Self.quote(likePattern, keepingBackslashes: true)
+        case .date(let text), .dateTime(let text): text
+        case .dateLiteral(let literal): literal.description
+        }
+    }
+
+    /// Quotes a string as a SOQL literal. With `keepingBackslashes`, the text is a LIKE-form
+    /// string whose backslashes are already escapes (`\\`, `\%`, `\_`).
+    static func quote(_ text: String, keepingBackslashes: Bool = false) -> String {
+        var result = "'"
+        for character in text {
+            switch character {
+            case "'": result += "\\'"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case "\\": result += keepingBackslashes ? "\\" : "\\\\"
+            default: result.append(character)
+            }
+        }
+        return result + "'"
+    }
+}
