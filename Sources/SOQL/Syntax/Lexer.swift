@@ -9,12 +9,20 @@ struct Lexer {
         bytes = Array(text.utf8)
     }
 
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     private var location: SourceLocation {
         SourceLocation(line: line, column: index - lineStart + 1, offset: index)
     }
 
     static func tokens(_ text: String) throws(SOQLError) -> [Token] {
-        var lexer = Lexer(text)
+        try tokens(Lexer(text))
+    }
+
+    static func tokens(_ lexer: Lexer) throws(SOQLError) -> [Token] {
+        var lexer = lexer
         var tokens: [Token] = []
         while true {
             let token = try lexer.next()

@@ -1,0 +1,58 @@
+/// A parsed SOSL search: `FIND {terms} [IN … FIELDS] [RETURNING …] [LIMIT n] [OFFSET n]`.
+public struct SearchQuery: Sendable, Hashable {
+    /// Which fields the terms are matched against.
+    public enum Scope: String, Sendable, Hashable {
+        case all = "ALL", name = "NAME", email = "EMAIL", phone = "PHONE", sidebar = "SIDEBAR"
+    }
+
+    /// The text between the braces, as written.
+    public var searchText: String
+    /// The search terms as an expression.
+    public var expression: SearchExpression
+    public var scope: Scope
+    /// The objects to return (empty: every searchable object, `Id` only).
+    public var returning: [ReturningObject]
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(searchText: String, expression: SearchExpression, scope: Scope = .all, returning: [ReturningObject] = [],
+                limit: Int? = nil, offset: Int? = nil) {
+        self.searchText = searchText
+        self.expression = expression
+        self.scope = scope
+        self.returning = returning
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// One object of a RETURNING clause, with its optional field list and filters.
+public struct ReturningObject: Sendable, Hashable {
+    public var object: String
+    public var fields: [FieldPath]
+    public var condition: Condition?
+    public var orderBy: [OrderItem]
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(object: String, fields: [FieldPath] = [], condition: Condition? = nil, orderBy: [OrderItem] = [],
+                limit: Int? = nil, offset: Int? = nil) {
+        self.object = object
+        self.fields = fields
+        self.condition = condition
+        self.orderBy = orderBy
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// Search terms combined with AND, OR and AND NOT (adjacent terms are ANDed).
+public indirect enum SearchExpression: Sendable, Hashable {
+    /// A word, possibly with `*` (any run) and `?` (one character) wildcards.
+    case term(String)
+    /// A quoted phrase.
+    case phrase(String)
+    case and([SearchExpression])
+    case or([SearchExpression])
+    case andNot(SearchExpression, SearchExpression)
+}

@@ -1,0 +1,170 @@
+/// Parses SOSL: `FIND {terms} [IN ALL|NAME|EMAIL|PHONE|SIDEBAR FIELDS]
+/// [RETURNING Object [(fields [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET n])], …] [LIMIT n] [OFFSET n]`.
+public enum SOSLParser {
+    public static func parse(_ text: String) throws(SOQLError) -> SearchQuery {
+        var bytes = Array(text.utf8)
+        let (searchText, braces) = try extractSearchText(bytes)
+        // Blank the braces out so the rest lexes with its real positions.
+        for index in braces { bytes[index] = 0x20 }
+        var parser = TokenParser(tokens: try Lexer.tokens(Lexer(bytes: bytes)))
+        guard parser.accept("FIND") else { throw parser.unexpected() }
+        var query = SearchQuery(searchText: searchText, expression: try SearchTextParser.parse(searchText))
+        if parser.accept("IN") {
+            guard let keyword = parser.current.keyword, let scope = SearchQuery.Scope(rawValue: keyword) else { throw parser.unexpected() }
+            parser.advance()
+            try parser.expect("FIELDS")
+            query.scope = scope
+        }
+        if parser.accept("RETURNING") {
+            repeat { query.returning.append(try returningObject(&parser)) } while parser.acceptSymbol(",")
+        }
+        if parser.accept("LIMIT") { query.limit = try parser.integer() }
+        if parser.isKeyword("OFFSET") {
+            let location = parser.current.location
+            parser.advance()
+            let offset = try parser.integer()
+            guard offset <= 2000 else { throw SOQLError(.numberOutsideValidRange, "Maximum SOSL offset allowed is 2000", at: location) }
+            query.offset = offset
+        }
+        try parser.expectEnd()
+        return query
+    }
+
+    private static func returningObject(_ parser: inout TokenParser) throws(SOQLError) -> ReturningObject {
+        var object = ReturningObject(object: try parser.identifier())
+        guard parser.acceptSymbol("(") else { return object }
+        repeat { object.fields.append(try parser.fieldPath()) } while parser.acceptSymbol(",")
+        if parser.accept("WHERE") { object.condition = try parser.condition() }
+        if parser.isKeyword("ORDER") { object.orderBy = try parser.orderBy() }
+        if parser.accept("LIMIT") { object.limit = try parser.integer() }
+        if parser.accept("OFFSET") { object.offset = try parser.integer() }
+        try parser.expectSymbol(")")
+        return object
+    }
+
+    /// The text between `FIND {` and the matching `}` (`\}` does not close), and the byte
+    /// positions of the whole `{…}`.
+    private static func extractSearchText(_ bytes: [UInt8]) throws(SOQLError) -> (String, Range<Int>) {
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "{")) else {
+            throw SOQLError(.malformedQuery, "unexpected token: search text must be enclosed in braces", at: SourceLocation(line: 1, column: 1, offset: 0))
+        }
+        var index = open + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                return (String(decoding: bytes[(open + 1)..<index], as: UTF8.self), open..<(index + 1))
+            }
+            index += 1
+        }
+        throw SOQLError(.malformedQuery, "unexpected token: <EOF> (unterminated search text)", at: SourceLocation(line: 1, column: open + 1, offset: open))
+    }
+}
+
+/// Parses the terms between the braces: words, "phrases", AND, OR, AND NOT, parentheses;
+/// `\` escapes the next character.
+enum SearchTextParser {
+    enum Piece: Equatable { case word(String), phrase(String), open, close }
+
+    static func parse(_ text: String) throws(SOQLError) -> SearchExpression {
+        var pieces = try split(text)
+        guard !pieces.isEmpty else {
+            throw SOQLError(.malformedQuery, "search term must be longer than one character", at: SourceLocation(line: 1, column: 1, offset: 0))
+        }
+        var position = 0
+        let expression = try parseOr(&pieces, &position)
+        guard position == pieces.count else { throw SOQLError(.malformedQuery, "unexpected token in search text: \(pieces[position])") }
+        return expression
+    }
+
+    private static func split(_ text: String) throws(SOQLError) -> [Piece] {
+        var pieces: [Piece] = []
+        var word = ""
+        var iterator = Array(text).makeIterator()
+        func flush() {
+            if !word.isEmpty { pieces.append(.word(word)) }
+            word = ""
+        }
+        while let character = iterator.next() {
+            switch character {
+            case "\\":
+                if let escaped = iterator.next() { word.append(escaped) }
+            case "\"":
+                flush()
+                var phrase = ""
+                var closed = false
+                while let next = iterator.next() {
+                    if next == "\"" { closed = true; break }
+                    phrase.append(next == "\\" ? (iterator.next() ?? next) : next)
+                }
+                guard closed else { throw SOQLError(.malformedQuery, "unterminated phrase in search text") }
+                pieces.append(.phrase(phrase))
+            case "(":
+                flush()
+                pieces.append(.open)
+            case ")":
+                flush()
+                pieces.append(.close)
+            case " ", "\t", "\n", "\r":
+                flush()
+            default:
+                word.append(character)
+            }
+        }
+        flush()
+        return pieces
+    }
+
+    private static func isOperator(_ piece: Piece, _ name: String) -> Bool {
+        if case .word(let word) = piece { return word.uppercased() == name }
+        return false
+    }
+
+    private static func parseOr(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
+        var operands = [try parseAnd(&pieces, &position)]
+        while position < pieces.count, isOperator(pieces[position], "OR") {
+            position += 1
+            operands.append(try parseAnd(&pieces, &position))
+        }
+        return operands.count == 1 ? operands[0] : .or(operands)
+    }
+
+    private static func parseAnd(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
+        var result = [try parsePrimary(&pieces, &position)]
+        while position < pieces.count, pieces[position] != .close, !isOperator(pieces[position], "OR") {
+            if isOperator(pieces[position], "AND") {
+                position += 1
+                if position < pieces.count, isOperator(pieces[position], "NOT") {
+                    position += 1
+                    let left: SearchExpression = result.count == 1 ? result[0] : .and(result)
+                    result = [.andNot(left, try parsePrimary(&pieces, &position))]
+                    continue
+                }
+            }
+            result.append(try parsePrimary(&pieces, &position))
+        }
+        return result.count == 1 ? result[0] : .and(result)
+    }
+
+    private static func parsePrimary(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
+        guard position < pieces.count else { throw SOQLError(.malformedQuery, "unexpected end of search text") }
+        let piece = pieces[position]
+        position += 1
+        switch piece {
+        case .open:
+            let inner = try parseOr(&pieces, &position)
+            guard position < pieces.count, pieces[position] == .close else { throw SOQLError(.malformedQuery, "missing ) in search text") }
+            position += 1
+            return inner
+        case .close:
+            throw SOQLError(.malformedQuery, "unexpected ) in search text")
+        case .phrase(let phrase):
+            return .phrase(phrase)
+        case .word(let word):
+            if ["AND", "OR", "NOT"].contains(word.uppercased()) { throw SOQLError(.malformedQuery, "unexpected \(word) in search text") }
+            return .term(word)
+        }
+    }
+}
