@@ -12,17 +12,25 @@ let package = Package(
     products: [
         .library(name: "SmartStore", targets: ["SmartStore"]),
         .library(name: "SOQL", targets: ["SOQL"]),
+        .library(name: "FastJSON", targets: ["FastJSON"]),
+        .library(name: "LocalForce", targets: ["LocalForce"]),
         .executable(name: "msync", targets: ["msync"]),
         .executable(name: "msync-bench", targets: ["msync-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         .target(
+            name: "FastJSON",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SmartStore",
             dependencies: [
+                "FastJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -31,10 +39,21 @@ let package = Package(
             name: "SOQL",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LocalForce",
+            dependencies: [
+                "SOQL",
+                "FastJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "msync",
             dependencies: [
                 "SmartStore",
+                "LocalForce",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -47,6 +66,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocalForceTests",
+            dependencies: ["LocalForce", "SOQL"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FastJSONTests",
+            dependencies: ["FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,15 +1,34 @@
 /// Writes `JSONValue`s as compact UTF-8 JSON straight into a byte buffer.
 ///
-/// This is the store's hot encoding path (see design.md: a direct writer is ~6× faster than
-/// `JSONEncoder` and ~30× faster than `JSONSerialization` on Linux).
-struct JSONWriter {
-    var bytes: [UInt8] = []
+/// This is the stack's hot encoding path (see design.md: a direct writer is ~6× faster than
+/// `JSONEncoder` and ~30× faster than `JSONSerialization` on Linux). Besides whole values it
+/// writes pieces (`{`, keys, raw JSON) so producers can stream documents without building them.
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public var bytes: [UInt8] = []
 
-    init(reservingCapacity capacity: Int = 256) {
+    public init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func write(_ value: JSONValue) {
+    /// Appends bytes that are already JSON.
+    public mutating func writeRaw(_ json: some Sequence<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
+    /// Appends one ASCII punctuation byte (`{`, `}`, `[`, `]`, `,`, `:`).
+    public mutating func write(punctuation: Unicode.Scalar) {
+        bytes.append(UInt8(truncatingIfNeeded: punctuation.value))
+    }
+
+    /// Appends `"key":`.
+    public mutating func writeKey(_ key: String) {
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends a value.
+    public mutating func write(_ value: JSONValue) {
         switch value {
         case .null: append("null")
         case .bool(let bool): append(bool ? "true" : "false")
@@ -80,7 +99,8 @@ struct JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    mutating func writeString(_ string: String) {
+    /// Appends a quoted, escaped string.
+    public mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in

@@ -1,5 +1,5 @@
 import Testing
-import SmartStore
+import FastJSON
 
 @Suite struct JSONValueTests {
     @Test func roundTripsEveryKind() throws {
