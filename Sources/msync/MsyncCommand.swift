@@ -1,10 +1,10 @@
 import ArgumentParser
 
 @main
-struct MsyncCommand: ParsableCommand {
+struct MsyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "msync",
         abstract: "An offline-first data stack for Swift: SmartStore soups, Mobile Sync, LocalForce.",
-        subcommands: [DemoCommand.self, QueryCommand.self]
+        subcommands: [DemoCommand.self, QueryCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,45 @@
+import FastJSON
+
+/// An HTTP response produced by the API layer.
+public struct APIResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    static let contentType = "application/json;charset=UTF-8"
+
+    static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> APIResponse {
+        APIResponse(status: status, headers: headers.merging(["Content-Type": contentType]) { first, _ in first }, body: value.jsonBytes)
+    }
+
+    static func json(bytes: [UInt8], status: Int = 200) -> APIResponse {
+        APIResponse(status: status, headers: ["Content-Type": contentType], body: bytes)
+    }
+
+    static func noContent() -> APIResponse { APIResponse(status: 204) }
+
+    /// The error as Salesforce writes it on a resource: a one-element array.
+    static func error(_ error: APIError) -> APIResponse {
+        json(.array([error.resourceJSON]), status: error.status)
+    }
+}
+
+extension APIError {
+    /// `{"message","errorCode"[,"fields"]}` — the resource-level shape.
+    var resourceJSON: JSONValue {
+        var object: [String: JSONValue] = ["message": .string(message), "errorCode": .string(errorCode)]
+        if let fields { object["fields"] = .array(fields.map(JSONValue.string)) }
+        return .object(object)
+    }
+
+    /// `{"statusCode","message","fields"}` — the save-result shape.
+    var saveResultJSON: JSONValue {
+        ["statusCode": .string(errorCode), "message": .string(message), "fields": .array((fields ?? []).map(JSONValue.string))]
+    }
+}

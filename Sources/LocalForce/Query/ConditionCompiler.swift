@@ -1,0 +1,163 @@
+import Foundation
+import SOQL
+
+/// Compiles a WHERE condition to SQL; every literal is bound through ``SQLArguments``.
+///
+/// Salesforce semantics: text comparisons are case-insensitive (the columns' collation),
+/// `field = null` / `!= null` test for null, `field != value` also matches nulls, date
+/// literals are day ranges in UTC, and date/datetime literals must match the field's type.
+struct ConditionCompiler {
+    let from: FromContext
+    let arguments: SQLArguments
+    let now: Date
+
+    func compile(_ condition: Condition) throws(SOQLError) -> String {
+        switch condition {
+        case .and(let operands): return try operands.map { operand throws(SOQLError) in try compile(operand) }.joined(separator: " AND ")
+        case .or(let operands): return "(" + (try operands.map { operand throws(SOQLError) in try compile(operand) }.joined(separator: " OR ")) + ")"
+        case .not(let inner): return "NOT (" + (try compile(inner)) + ")"
+        case .group(let inner): return "(" + (try compile(inner)) + ")"
+        case .comparison(let path, let op, let literal): return try comparison(path, op, literal)
+        case .like(let path, let pattern):
+            let resolved = try from.resolve(path)
+            guard resolved.field.type.isText || resolved.field.type == .id || resolved.field.type == .reference,
+                  case .string(_, let likePattern) = pattern else {
+                throw SOQLError(.invalidField, "invalid operator on field: \(resolved.field.name)", at: path.location)
+            }
+            return "\(resolved.expression) LIKE \(arguments.bind(.text(likePattern))) ESCAPE '\\'"
+        case .inList(let path, let negated, let values):
+            let resolved = try from.resolve(path)
+            var bound: [String] = []
+            for value in values {
+                guard let stored = try storage(value, for: resolved.field, path: path) else { continue }
+                bound.append(arguments.bind(stored))
+            }
+            if bound.isEmpty { return negated ? "1 = 1" : "1 = 0" }
+            return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(bound.joined(separator: ", ")))"
+        case .inSubquery(let path, let negated, let join):
+            let resolved = try from.resolve(path)
+            guard let object = from.schema.object(named: join.object) else { throw Self.unknownObject(join.object, path.location) }
+            let inner = FromContext(schema: from.schema, object: object, alias: from.alias + "s")
+            let selected = try inner.resolve(join.field)
+            var sql = "SELECT \(selected.expression) FROM "
+            let innerCompiler = ConditionCompiler(from: inner, arguments: arguments, now: now)
+            // The inner FROM (with joins) is only known after compiling its condition, but its
+            // arguments must come first in text order only if it binds any: FROM binds nothing.
+            let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition) }
+            sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
+            return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
+        case .includes(let path, let excludes, let values):
+            let resolved = try from.resolve(path)
+            guard resolved.field.type == .multipicklist else {
+                throw SOQLError(.invalidField, "includes or excludes operator only valid on multipicklist field", at: path.location)
+            }
+            let alternatives = values.map { value in
+                value.split(separator: ";").map { item in
+                    "(';' || \(resolved.expression) || ';') LIKE \(arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) ESCAPE '\\'"
+                }.joined(separator: " AND ")
+            }
+            let any = "(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+            return excludes ? "(\(resolved.expression) IS NULL OR NOT \(any))" : any
+        }
+    }
+
+    private func comparison(_ path: FieldPath, _ op: ComparisonOperator, _ literal: Literal) throws(SOQLError) -> String {
+        let resolved = try from.resolve(path)
+        let column = resolved.expression
+        if case .null = literal {
+            switch op {
+            case .equal: return "\(column) IS NULL"
+            case .notEqual: return "\(column) IS NOT NULL"
+            default: throw SOQLError(.malformedQuery, "unexpected token: null", at: path.location)
+            }
+        }
+        if case .dateLiteral(let dateLiteral) = literal {
+            let range = dateLiteral.range(relativeTo: now)
+            let start: SQLValue, end: SQLValue
+            switch resolved.field.type {
+            case .datetime:
+                start = .integer(Int64(range.lowerBound.timeIntervalSince1970 * 1000))
+                end = .integer(Int64(range.upperBound.timeIntervalSince1970 * 1000))
+            case .date:
+                start = .text(SalesforceTime.formatDate(days: Int64(range.lowerBound.timeIntervalSince1970) / 86_400))
+                end = .text(SalesforceTime.formatDate(days: Int64(range.upperBound.timeIntervalSince1970) / 86_400))
+            default:
+                throw SOQLError(.invalidField, "value of filter criterion for field '\(resolved.field.name)' must be of type \(resolved.field.type.rawValue) and should not be enclosed in quotes", at: path.location)
+            }
+            switch op {
+            case .equal: return "(\(column) >= \(arguments.bind(start)) AND \(column) < \(arguments.bind(end)))"
+            case .notEqual: return "(\(column) IS NULL OR \(column) < \(arguments.bind(start)) OR \(column) >= \(arguments.bind(end)))"
+            case .lessThan: return "\(column) < \(arguments.bind(start))"
+            case .lessThanOrEqual: return "\(column) < \(arguments.bind(end))"
+            case .greaterThan: return "\(column) >= \(arguments.bind(end))"
+            case .greaterThanOrEqual: return "\(column) >= \(arguments.bind(start))"
+            }
+        }
+        guard let value = try storage(literal, for: resolved.field, path: path) else {
+            // An empty id never matches.
+            return op == .notEqual ? "\(column) IS NOT NULL" : "1 = 0"
+        }
+        let placeholder = arguments.bind(value)
+        switch op {
+        case .notEqual: return "(\(column) IS NULL OR \(column) <> \(placeholder))"
+        default: return "\(column) \(op.rawValue) \(placeholder)"
+        }
+    }
+
+    /// A literal as the stored value it is compared with; `nil` for an empty id.
+    private func storage(_ literal: Literal, for field: FieldDefinition, path: FieldPath) throws(SOQLError) -> SQLValue? {
+        func mismatch(_ expected: String) -> SOQLError {
+            SOQLError(.invalidField, "value of filter criterion for field '\(field.name)' must be of type \(expected) and should not be enclosed in quotes", at: path.location)
+        }
+        switch (field.type, literal) {
+        case (_, .null):
+            return .null
+        case (.id, .string(let text, _)), (.reference, .string(let text, _)):
+            if text.isEmpty { return nil }
+            guard let id = SalesforceId(text) else {
+                throw SOQLError(.invalidField, "invalid ID field: \(text)", at: path.location)
+            }
+            return .text(id.value)
+        case (let type, .string(let text, _)) where type.isText:
+            return .text(text)
+        case (.boolean, .boolean(let bool)):
+            return .integer(bool ? 1 : 0)
+        case (let type, .number(let text)) where type.isNumber:
+            if type == .int, let int = Int64(text) { return .integer(int) }
+            guard let double = Double(text) else { throw mismatch(type.rawValue) }
+            return .real(double)
+        case (.date, .date(let text)):
+            guard SalesforceTime.isDate(text) else { throw mismatch("date") }
+            return .text(text)
+        case (.datetime, .dateTime(let text)):
+            guard let millis = SalesforceTime.parse(text) else { throw mismatch("dateTime") }
+            return .integer(millis)
+        case (.date, _):
+            throw mismatch("date")
+        case (.datetime, _):
+            throw mismatch("dateTime")
+        case (let type, .string) where type.isNumber || type == .boolean:
+            throw mismatch(type.rawValue)
+        case (let type, _) where type.isText:
+            throw SOQLError(.invalidField, "value of filter criterion for field '\(field.name)' must be of type string and should be enclosed in quotes", at: path.location)
+        default:
+            throw mismatch(field.type.rawValue)
+        }
+    }
+
+    static func unknownObject(_ name: String, _ location: SourceLocation?) -> SOQLError {
+        SOQLError(.invalidType, "sObject type '\(name)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names.", at: location)
+    }
+}
+
+extension String {
+    /// Escapes LIKE wildcards and the escape character itself (escape character `\`).
+    var likeEscaped: String {
+        var result = ""
+        for character in self {
+            if character == "\\" || character == "%" || character == "_" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+}

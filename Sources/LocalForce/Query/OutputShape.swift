@@ -1,0 +1,36 @@
+import SOQL
+
+/// How selected columns become a record's JSON: fields in select order, relationship paths as
+/// nested objects (with their own `attributes`, or `null` when the lookup is empty), child
+/// subqueries as `{"totalSize","done","records"}` (or `null` without children).
+final class OutputShape {
+    enum Member {
+        /// A field read from `column` of the row.
+        case field(name: String, type: FieldType, column: Int)
+        /// A parent relationship: its object, the column holding its Id, and its members.
+        case parent(name: String, object: String, idColumn: Int, shape: OutputShape)
+        /// A child relationship, filled from the subquery results.
+        case children(name: String, subquery: Int)
+    }
+
+    private(set) var members: [Member] = []
+    private var parents: [String: OutputShape] = [:]
+
+    func addField(_ name: String, type: FieldType, column: Int) {
+        guard !members.contains(where: { if case .field(let existing, _, _) = $0 { return existing == name } else { return false } }) else { return }
+        members.append(.field(name: name, type: type, column: column))
+    }
+
+    /// The shape of the parent relationship `name`, created on first use.
+    func parent(_ name: String, object: String, idColumn: () -> Int) -> OutputShape {
+        if let shape = parents[name] { return shape }
+        let shape = OutputShape()
+        parents[name] = shape
+        members.append(.parent(name: name, object: object, idColumn: idColumn(), shape: shape))
+        return shape
+    }
+
+    func addChildren(_ name: String, subquery: Int) {
+        members.append(.children(name: name, subquery: subquery))
+    }
+}

@@ -1,0 +1,160 @@
+import FastJSON
+import Foundation
+import SOQL
+
+/// Runs SOQL against the record tables: first the ordered ids of every match (the snapshot a
+/// cursor pages through), then, page by page, the selected columns of those ids and their
+/// child subqueries, written straight to JSON.
+struct QueryEngine {
+    let schema: Schema
+    let db: any SQLConnection
+    let now: Date
+    /// `queryAll`: include records in the recycle bin.
+    let includeDeleted: Bool
+
+    /// The matching ids in query order (LIMIT and OFFSET applied), or the count for `COUNT()`.
+    struct Snapshot: Sendable {
+        var ids: [String]
+        var totalSize: Int
+        var countOnly: Bool
+    }
+
+    private func object(for query: Query) throws(SOQLError) -> ObjectDefinition {
+        guard let object = schema.object(named: query.object) else {
+            throw ConditionCompiler.unknownObject(query.object, nil)
+        }
+        return object
+    }
+
+    private func deletedFilter(_ alias: String) -> String? {
+        includeDeleted ? nil : "\(alias).\"IsDeleted\" = 0"
+    }
+
+    func snapshot(_ query: Query) throws(SOQLError) -> Snapshot {
+        let object = try object(for: query)
+        let from = FromContext(schema: schema, object: object, alias: "t")
+        let arguments = SQLArguments(dialect: db.dialect)
+        // Resolve the select list first (on its own FROM, so its joins stay out of the id query)
+        // so that unknown fields are reported even when nothing matches.
+        var plan = SelectPlan()
+        try plan.add(query.selectedFields, from: FromContext(schema: schema, object: object, alias: "t"))
+        for item in query.selectItems {
+            if case .subquery(let subquery) = item { _ = try childRelationship(subquery, of: object) }
+            if case .count(let path?) = item { _ = try from.resolve(path) }
+        }
+        let filter = try query.condition.map { condition throws(SOQLError) in
+            try ConditionCompiler(from: from, arguments: arguments, now: now).compile(condition)
+        }
+        let order = try orderClause(query.orderBy, from: from, alias: "t")
+        let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }])
+        if query.isCountOnly || query.selectItems.allSatisfy({ if case .count = $0 { true } else { false } }) {
+            let count = try run { try db.scalar("SELECT count(*) FROM \(from.sql)\(wherePart)", arguments.values)?.integer ?? 0 }
+            let limited = query.limit.map { min(Int(count), $0) } ?? Int(count)
+            return Snapshot(ids: [], totalSize: max(0, limited - (query.offset ?? 0)), countOnly: true)
+        }
+        var sql = "SELECT t.\"Id\" FROM \(from.sql)\(wherePart) ORDER BY \(order)"
+        if let limit = query.limit { sql += " LIMIT \(limit)" } else if query.offset != nil { sql += " LIMIT -1" }
+        if let offset = query.offset { sql += " OFFSET \(offset)" }
+        let ids = try run { try db.rows(sql, arguments.values).compactMap { $0.first?.text } }
+        return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)
+    }
+
+    /// Writes the records with these ids (in this order) as JSON array elements.
+    func writeRecords(_ query: Query, ids: ArraySlice<String>, version: String, to writer: inout JSONWriter) throws(SOQLError) {
+        guard !ids.isEmpty else { return }
+        let object = try object(for: query)
+        let from = FromContext(schema: schema, object: object, alias: "t")
+        var plan = SelectPlan()
+        try plan.add(query.selectedFields, from: from)
+        let idColumn = plan.columns.count
+        plan.columns.append("t.\"Id\"")
+        let arguments = SQLArguments(dialect: db.dialect)
+        let list = ids.map { arguments.bind(.text($0)) }.joined(separator: ", ")
+        let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql) WHERE t.\"Id\" IN (\(list))"
+        let rows = try run { try db.rows(sql, arguments.values) }
+        var byId: [String: [SQLValue]] = [:]
+        for row in rows { if let id = row[idColumn].text { byId[id] = row } }
+
+        var children: [[String: (total: Int, records: [UInt8])]] = []
+        for item in query.selectItems {
+            guard case .subquery(let subquery) = item else { continue }
+            plan.shape.addChildren(try childRelationship(subquery, of: object).name, subquery: children.count)
+            children.append(try childRecords(subquery, of: object, parentIds: Array(ids), version: version))
+        }
+        var first = true
+        for id in ids {
+            guard let row = byId[id] else { continue }
+            if !first { writer.write(punctuation: ",") }
+            first = false
+            RecordJSON.write(row: row, shape: plan.shape, object: object.name, id: id, version: version, children: children, to: &writer)
+        }
+    }
+
+    private func childRelationship(_ subquery: Subquery, of object: ObjectDefinition) throws(SOQLError) -> Schema.ChildRelationship {
+        guard let relationship = schema.childRelationship(subquery.relationship, of: object.name) else {
+            throw SOQLError(.invalidType, "Didn't understand relationship '\(subquery.relationship)' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.")
+        }
+        return relationship
+    }
+
+    /// The child records of each parent, as JSON array contents, with their counts.
+    private func childRecords(_ subquery: Subquery, of parent: ObjectDefinition, parentIds: [String], version: String)
+        throws(SOQLError) -> [String: (total: Int, records: [UInt8])] {
+        let relationship = try childRelationship(subquery, of: parent)
+        guard let child = schema.object(named: relationship.childObject) else { return [:] }
+        let from = FromContext(schema: schema, object: child, alias: "c")
+        var plan = SelectPlan()
+        try plan.add(subquery.fields, from: from)
+        let parentColumn = plan.columns.count
+        plan.columns.append("c.\(SQLDialect.quote(relationship.field))")
+        let idColumn = plan.columns.count
+        plan.columns.append("c.\"Id\"")
+        let arguments = SQLArguments(dialect: db.dialect)
+        let filter = try subquery.condition.map { condition throws(SOQLError) in
+            try ConditionCompiler(from: from, arguments: arguments, now: now).compile(condition)
+        }
+        let list = parentIds.map { arguments.bind(.text($0)) }.joined(separator: ", ")
+        let order = try orderClause(subquery.orderBy, from: from, alias: "c")
+        let wherePart = whereClause([deletedFilter("c"), "c.\(SQLDialect.quote(relationship.field)) IN (\(list))", filter.map { "(\($0))" }])
+        let rows = try run { try db.rows("SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)\(wherePart) ORDER BY \(order)", arguments.values) }
+        var grouped: [String: (total: Int, records: [UInt8])] = [:]
+        for row in rows {
+            guard let parentId = row[parentColumn].text, let id = row[idColumn].text else { continue }
+            var entry = grouped[parentId] ?? (0, [])
+            if let limit = subquery.limit, entry.total >= limit { continue }
+            var writer = JSONWriter(reservingCapacity: 256)
+            if entry.total > 0 { writer.write(punctuation: ",") }
+            RecordJSON.write(row: row, shape: plan.shape, object: child.name, id: id, version: version, children: [], to: &writer)
+            entry.total += 1
+            entry.records += writer.bytes
+            grouped[parentId] = entry
+        }
+        return grouped
+    }
+
+    private func orderClause(_ items: [OrderItem], from: FromContext, alias: String) throws(SOQLError) -> String {
+        var parts: [String] = []
+        for item in items {
+            let resolved = try from.resolve(item.field)
+            let direction = item.direction == .descending ? "DESC" : "ASC"
+            let nulls = item.nulls == .last ? "NULLS LAST" : "NULLS FIRST"
+            parts.append("\(resolved.expression) \(direction) \(nulls)")
+        }
+        parts.append("\(alias).\"Id\" ASC")
+        return parts.joined(separator: ", ")
+    }
+
+    private func whereClause(_ parts: [String?]) -> String {
+        let present = parts.compactMap { $0 }
+        return present.isEmpty ? "" : " WHERE " + present.joined(separator: " AND ")
+    }
+
+    /// Database failures inside query execution are server errors, reported as such.
+    private func run<T>(_ body: () throws -> T) throws(SOQLError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SOQLError(.malformedQuery, "query failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import SOQL
+
+/// The columns of a SELECT list and the shape that turns a row into a record.
+struct SelectPlan {
+    var columns: [String] = []
+    let shape = OutputShape()
+
+    /// Adds the fields of a SELECT list (relationship paths join through `from`).
+    mutating func add(_ paths: [FieldPath], from: FromContext) throws(SOQLError) {
+        for path in paths {
+            let resolved = try from.resolve(path)
+            var shape = self.shape
+            var relationships: [String] = []
+            for relationship in path.relationships {
+                relationships.append(relationship)
+                let target = try from.relationshipTarget(relationships[...])
+                let parentField = try relationshipField(relationships, from: from)
+                shape = shape.parent(parentField.relationshipName ?? relationship, object: target.object.name) {
+                    columns.append("\(target.alias).\"Id\"")
+                    return columns.count - 1
+                }
+            }
+            columns.append(resolved.expression)
+            shape.addField(resolved.field.name, type: resolved.field.type, column: columns.count - 1)
+        }
+    }
+
+    /// The reference field for the last relationship of a chain (for its canonical name).
+    private func relationshipField(_ relationships: [String], from: FromContext) throws(SOQLError) -> FieldDefinition {
+        var object = from.object
+        var field: FieldDefinition?
+        for relationship in relationships {
+            guard let next = object.field(forRelationship: relationship),
+                  let target = next.referenceTo.first.flatMap({ from.schema.object(named: $0) }) else {
+                throw SOQLError(.invalidField, "Didn't understand relationship '\(relationship)' in field path.")
+            }
+            field = next
+            object = target
+        }
+        guard let field else { throw SOQLError(.invalidField, "empty relationship path") }
+        return field
+    }
+}

@@ -1,0 +1,59 @@
+/// Creates LocalForce's tables: one per object with typed columns, plus counters.
+enum StorageSchema {
+    static func columnType(_ field: FieldDefinition, _ dialect: SQLDialect) -> String {
+        switch field.type {
+        case .boolean, .int, .datetime: dialect.integerType
+        case .double, .currency, .percent: dialect.realType
+        case .id, .reference, .date: dialect.textType
+        default: dialect.caseInsensitiveTextType
+        }
+    }
+
+    static func create(_ schema: Schema, on db: any SQLConnection) throws {
+        let dialect = db.dialect
+        try db.execute("CREATE TABLE IF NOT EXISTS lf_counters (name \(dialect.textType) PRIMARY KEY, value \(dialect.integerType) NOT NULL)", [])
+        try db.execute("INSERT INTO lf_counters (name, value) VALUES ('clock', 0) ON CONFLICT (name) DO NOTHING", [])
+        for object in schema.objects {
+            let table = SQLDialect.quote(object.name)
+            var columns: [String] = []
+            for field in object.fields {
+                var column = SQLDialect.quote(field.name) + " " + columnType(field, dialect)
+                if field.name == "Id" { column += " PRIMARY KEY" }
+                if field.name == "IsDeleted" { column += " NOT NULL DEFAULT 0" }
+                columns.append(column)
+            }
+            try db.execute("CREATE TABLE IF NOT EXISTS \(table) (\(columns.joined(separator: ", ")))", [])
+            // Columns added to the schema since the table was created (schema files evolve).
+            let existing = Set(try db.rows(dialect.tableColumnsSQL, [.text(object.name)]).compactMap { $0.first?.text?.lowercased() })
+            for field in object.fields where !existing.isEmpty && !existing.contains(field.name.lowercased()) {
+                try db.execute("ALTER TABLE \(table) ADD COLUMN \(SQLDialect.quote(field.name)) \(columnType(field, dialect))", [])
+            }
+            var indexed = ["LastModifiedDate", "SystemModstamp"]
+            indexed += object.fields.filter { ($0.type == .reference && !SystemFields.names.contains($0.name)) || $0.externalId || $0.unique || $0.isNameField }
+                .map(\.name).filter { $0 != "Id" }
+            for name in indexed {
+                try db.execute("CREATE INDEX IF NOT EXISTS \(SQLDialect.quote("\(object.name)_\(name)_idx")) ON \(table) (\(SQLDialect.quote(name)))", [])
+            }
+            try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
+                           [.text("seq:" + object.name)])
+        }
+    }
+
+    /// Next value of a counter (ids, auto numbers). Increments inside the caller's transaction.
+    static func next(_ counter: String, on db: any SQLConnection) throws -> Int64 {
+        let value = try db.scalar("UPDATE lf_counters SET value = value + 1 WHERE name = \(db.dialect.placeholder(1)) RETURNING value",
+                                  [.text(counter)])
+        if let value = value?.integer { return value }
+        try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(db.dialect.placeholder(1)), 1)", [.text(counter)])
+        return 1
+    }
+
+    /// A write timestamp: now, or 1 ms after the previous write if the clock has not moved, so
+    /// `LastModifiedDate` is strictly increasing and unique across writes.
+    static func tick(now: Int64, on db: any SQLConnection) throws -> Int64 {
+        let value = try db.scalar(
+            "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(db.dialect.placeholder(1)) THEN value + 1 ELSE \(db.dialect.placeholder(2)) END WHERE name = 'clock' RETURNING value",
+            [.integer(now), .integer(now)])
+        return value?.integer ?? now
+    }
+}

@@ -1,0 +1,151 @@
+import FastJSON
+import Foundation
+import SOQL
+
+/// A Salesforce-REST-compatible server's logic, independent of the HTTP stack: hand it an
+/// ``APIRequest`` and it answers with an ``APIResponse``. ``LocalForceServer`` puts it on a socket.
+///
+/// ```swift
+/// let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "secret")
+/// let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
+/// print(server.baseURL)  // http://127.0.0.1:54321
+/// ```
+public final class LocalForce: Sendable {
+    public let schema: Schema
+    public let database: any SQLDatabase
+    /// The bearer token every endpoint but the versions list requires.
+    public let token: String
+    /// The API user (owner of what the API creates).
+    public let userId: String
+    let cursors = QueryCursors()
+    /// Largest request body accepted (413 above).
+    public let maximumBodySize: Int
+    /// When this server started (ms): the schema's `Last-Modified`.
+    let startedAt: Int64
+
+    /// API versions served: 31.0 to 66.0.
+    public static let versions: ClosedRange<Int> = 31...66
+
+    public init(schema: Schema = .standard, database: any SQLDatabase, token: String, maximumBodySize: Int = 64 << 20) async throws {
+        self.schema = schema
+        self.database = database
+        self.token = token
+        self.maximumBodySize = maximumBodySize
+        self.startedAt = LocalForce.nowMilliseconds()
+        self.userId = try await database.write { db in
+            try StorageSchema.create(schema, on: db)
+            if let existing = try db.rows("SELECT \"Id\" FROM \"User\" WHERE \"Username\" = \(db.dialect.placeholder(1))",
+                                          [.text(LocalForce.apiUsername)]).first?.first?.text {
+                return existing
+            }
+            let bootstrap = SalesforceId(prefix: "005", sequence: 0).value
+            let writer = RecordWriter(schema: schema, db: db, userId: bootstrap, now: LocalForce.nowMilliseconds())
+            guard let user = schema.object(named: "User") else { return bootstrap }
+            let id = try writer.create(user, body: ["Username": .string(LocalForce.apiUsername), "FirstName": "API", "LastName": "User",
+                                                    "Alias": "api", "Email": "api@localforce.invalid"])
+            try db.execute("UPDATE \"User\" SET \"CreatedById\" = \(db.dialect.placeholder(1)), \"LastModifiedById\" = \(db.dialect.placeholder(2)) WHERE \"Id\" = \(db.dialect.placeholder(3))",
+                           [.text(id.value), .text(id.value), .text(id.value)])
+            return id.value
+        }
+    }
+
+    static let apiUsername = "api@localforce.invalid"
+
+    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// Answers one request. Never throws: every failure becomes a Salesforce error response.
+    public func handle(_ request: APIRequest) async -> APIResponse {
+        do {
+            return try await route(request)
+        } catch let error as APIError {
+            return .error(error)
+        } catch {
+            return .error(APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred: \(error)"))
+        }
+    }
+
+    private func route(_ request: APIRequest) async throws -> APIResponse {
+        guard request.segments.count >= 2, request.segments[0] == "services", request.segments[1] == "data" else { throw APIError.notFound }
+        let path = Array(request.segments.dropFirst(2))
+        guard let versionSegment = path.first else {
+            guard request.method == "GET" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are GET") }
+            return versionsList()
+        }
+        guard authorized(request) else { throw APIError.invalidSession }
+        guard let version = Self.version(versionSegment) else { throw APIError.notFound }
+        let rest = Array(path.dropFirst())
+        let context = RequestContext(request: request, version: version, path: rest)
+        switch rest.first {
+        case nil: return try context.only("GET") { resources(version) }
+        case "sobjects": return try await sObjects(context)
+        case "query": return try await query(context, includeDeleted: false)
+        case "queryAll": return try await query(context, includeDeleted: true)
+        case "limits": return try context.only("GET") { limits() }
+        default: throw APIError.notFound
+        }
+    }
+
+    private func authorized(_ request: APIRequest) -> Bool {
+        guard let header = request.headers["authorization"] else { return false }
+        for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
+            return constantTimeEquals(String(header.dropFirst(scheme.count)), token)
+        }
+        return false
+    }
+
+    private func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        var difference = a.count ^ b.count
+        for index in 0..<max(a.count, b.count) {
+            difference |= Int((index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0))
+        }
+        return difference == 0
+    }
+
+    /// `v59.0` → `59.0` when served.
+    static func version(_ segment: String) -> String? {
+        guard segment.hasPrefix("v"), let number = Double(segment.dropFirst()), number == number.rounded(),
+              versions.contains(Int(number)), segment.hasSuffix(".0") else { return nil }
+        return String(segment.dropFirst())
+    }
+
+    private func versionsList() -> APIResponse {
+        let seasons = ["Winter", "Spring", "Summer"]
+        let list: [JSONValue] = Self.versions.map { version in
+            let offset = version - 59
+            let season = seasons[((offset % 3) + 3) % 3]
+            let year = 24 + Int((Double(offset) / 3).rounded(.down))
+            return ["label": .string("\(season) '\(year)"), "url": .string("/services/data/v\(version).0"), "version": .string("\(version).0")]
+        }
+        return .json(.array(list))
+    }
+
+    private func resources(_ version: String) -> APIResponse {
+        let names = ["sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api"]
+        return .json(.object(Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) })))
+    }
+
+    private func limits() -> APIResponse {
+        .json([
+            "DailyApiRequests": ["Max": 15000, "Remaining": 15000],
+            "DataStorageMB": ["Max": 1024, "Remaining": 1024],
+            "FileStorageMB": ["Max": 1024, "Remaining": 1024],
+            "ConcurrentAsyncGetReportInstances": ["Max": 200, "Remaining": 200],
+        ])
+    }
+}
+
+/// A request with its API version and the path after it.
+struct RequestContext {
+    let request: APIRequest
+    let version: String
+    let path: [String]
+
+    /// Runs `body` when the method is allowed, else 405.
+    func only(_ methods: String..., body: () throws -> APIResponse) throws -> APIResponse {
+        guard methods.contains(request.method) else {
+            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are \(methods.joined(separator: ","))")
+        }
+        return try body()
+    }
+}

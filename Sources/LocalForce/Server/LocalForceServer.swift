@@ -1,0 +1,87 @@
+public import Foundation
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.
+///
+/// ```swift
+/// let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
+/// defer { Task { await server.stop() } }
+/// print(server.baseURL)   // http://127.0.0.1:<free port>
+/// ```
+public final class LocalForceServer: Sendable {
+    /// `http://host:port`, with the port actually bound.
+    public let baseURL: URL
+    public let localForce: LocalForce
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, localForce: LocalForce, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.localForce = localForce
+        self.task = task
+    }
+
+    /// Starts serving and returns once the socket is bound (`port: 0` picks a free port).
+    public static func start(_ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0) async throws -> LocalForceServer {
+        let (bound, continuation) = AsyncStream<Int>.makeStream()
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            await respond(to: request, with: localForce)
+        }
+        var logger = Logger(label: "LocalForce")
+        logger.logLevel = .warning
+        let application = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        var iterator = bound.makeAsyncIterator()
+        guard let actualPort = await iterator.next() else {
+            task.cancel()
+            _ = try await task.value
+            throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port)")
+        }
+        guard let url = URL(string: "http://\(host):\(actualPort)") else { throw APIError(500, "SERVER_START_FAILED", "bad host \(host)") }
+        return LocalForceServer(baseURL: url, localForce: localForce, task: task)
+    }
+
+    /// Stops the server and waits for it to finish.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// Waits until the server stops (for `msync serve`).
+    public func wait() async throws {
+        try await task.value
+    }
+
+    private static func respond(to request: Request, with localForce: LocalForce) async -> Response {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let body: [UInt8]
+        do {
+            var buffer = try await request.body.collect(upTo: localForce.maximumBodySize)
+            body = buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch {
+            return response(.error(APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")))
+        }
+        let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
+        return response(await localForce.handle(apiRequest))
+    }
+
+    private static func response(_ response: APIResponse) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
+        }
+        return Response(status: HTTPResponse.Status(code: response.status), headers: fields,
+                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+    }
+}
