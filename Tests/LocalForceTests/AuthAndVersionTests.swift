@@ -1,0 +1,55 @@
+import FastJSON
+import Testing
+@testable import LocalForce
+
+@Suite struct AuthAndVersionTests {
+    @Test func versionsNeedNoTokenEverythingElseDoes() async throws {
+        try await withServer { server in
+            let versions = try await server.send("GET", "/services/data/", authorized: false)
+            #expect(versions.status == 200)
+            let list = versions.json?.arrayValue ?? []
+            #expect(list.count == 36)
+            #expect(list.first?["version"] == "31.0" && list.last?["url"] == "/services/data/v66.0")
+            #expect(list.first { $0["version"] == "59.0" }?["label"] == "Winter '24")
+            #expect(versions.headers["content-type"] == "application/json;charset=UTF-8")
+            for path in ["", "sobjects", "sobjects/Account", "sobjects/Account/describe", "query?q=SELECT+Id+FROM+Account", "limits/",
+                         "sobjects/Account/001000000000001AAA"] {
+                let reply = try await server.send("GET", path, authorized: false)
+                #expect(reply.status == 401, "\(path)")
+                #expect(reply.errorCode == "INVALID_SESSION_ID" && reply.message == "Session expired or invalid")
+            }
+            let wrong = try await server.send("GET", "sobjects", headers: ["Authorization": "Bearer nope"], authorized: false)
+            #expect(wrong.status == 401)
+        }
+    }
+
+    @Test func resourcesLimitsAndUnknownPaths() async throws {
+        try await withServer { server in
+            let resources = try await server.send("GET", "/services/data/v59.0/")
+            #expect(resources.json?["query"] == "/services/data/v59.0/query")
+            #expect(resources.json?["sobjects"] == "/services/data/v59.0/sobjects")
+            let limits = try await server.send("GET", "limits/")
+            #expect(limits.json?["DailyApiRequests"]?["Max"]?.int64Value ?? 0 > 0)
+            for path in ["/services/data/v30.0/sobjects", "/services/data/v99.0/sobjects", "/services/data/vX/sobjects", "nothing-here",
+                         "sobjects/NoSuchObject__c"] {
+                let reply = try await server.send("GET", path)
+                #expect(reply.status == 404, "\(path)")
+                #expect(reply.errorCode == "NOT_FOUND" && reply.message == "The requested resource does not exist")
+            }
+            let method = try await server.send("DELETE", "limits")
+            #expect(method.status == 405 && method.errorCode == "METHOD_NOT_ALLOWED")
+        }
+    }
+
+    @Test func idChecksums() {
+        #expect(SalesforceId("001B000001Lp1Fx")?.value == "001B000001Lp1FxIAJ")
+        #expect(SalesforceId("a00B000000FSjVU")?.value == "a00B000000FSjVUIA1")
+        #expect(SalesforceId("a00B000000FSjVUIA1") != nil)
+        #expect(SalesforceId("a00B000000FSjVUIB1") == nil)
+        #expect(SalesforceId("001B000001Lp1FxIAJX") == nil)
+        #expect(SalesforceId("001B00000'Lp1Fx") == nil)
+        let generated = SalesforceId(prefix: "003", sequence: 123_456)
+        #expect(generated.value.count == 18 && generated.keyPrefix == "003" && SalesforceId(generated.value) == generated)
+        #expect(SalesforceId(generated.fifteen) == generated)
+    }
+}
