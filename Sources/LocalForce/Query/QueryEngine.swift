@@ -70,7 +70,7 @@ struct QueryEngine {
         plan.columns.append("t.\"Id\"")
         let arguments = SQLArguments(dialect: db.dialect)
         let list = ids.map { arguments.bind(.text($0)) }.joined(separator: ", ")
-        let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql) WHERE t.\"Id\" IN (\(list))"
+        let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)" + whereClause([deletedFilter("t"), "t.\"Id\" IN (\(list))"])
         let rows = try run { try db.rows(sql, arguments.values) }
         var byId: [String: [SQLValue]] = [:]
         for row in rows { if let id = row[idColumn].text { byId[id] = row } }
