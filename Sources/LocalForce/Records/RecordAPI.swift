@@ -11,8 +11,6 @@ struct RecordAPI {
     let version: String
     let now: Int64
 
-    private var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, now: now) }
-
     /// Whether a request to these path segments (after `sobjects`) only reads.
     static func isRead(method: String) -> Bool { method == "GET" }
 

@@ -81,6 +81,7 @@ public final class LocalForce: Sendable {
         case "query": return try await query(context, includeDeleted: false)
         case "queryAll": return try await query(context, includeDeleted: true)
         case "limits": return try context.only("GET") { limits() }
+        case "composite": return try await composite(context)
         default: throw APIError.notFound
         }
     }

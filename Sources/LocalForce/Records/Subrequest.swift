@@ -1,0 +1,63 @@
+import FastJSON
+import Foundation
+import SOQL
+
+/// One subrequest of a composite or batch call, run on the caller's connection.
+struct Subrequest {
+    var method: String
+    /// Path (with `/services/data/vNN.N/` or `vNN.N/`), optionally with a query string.
+    var url: String
+    var body: JSONValue?
+    var headers: [String: String] = [:]
+
+    /// A query subrequest's first page, whose cursor the caller opens once the transaction ends.
+    struct PendingCursor {
+        var query: Query
+        var includeDeleted: Bool
+        var ids: [String]
+        var version: String
+    }
+
+    /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll`.
+    func run(schema: Schema, db: any SQLConnection, userId: String, defaultVersion: String) throws -> (APIResponse, PendingCursor?) {
+        let (pathPart, queryPart) = url.split(separator: "?", maxSplits: 1).map(String.init).splitFirst
+        var segments = APIRequest.segments(of: pathPart)
+        if segments.starts(with: ["services", "data"]) { segments.removeFirst(2) }
+        guard let versionSegment = segments.first, let version = LocalForce.version(versionSegment) else { throw APIError.notFound }
+        segments.removeFirst()
+        let request = APIRequest(method: method, path: "/", query: queryPart, headers: headers, body: body.map(\.jsonBytes) ?? [])
+        switch segments.first {
+        case "sobjects" where segments.count >= 2 && segments.count <= 4:
+            let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, now: LocalForce.nowMilliseconds())
+                .handle(method: method, path: Array(segments.dropFirst()), parameters: request.parameter, headers: request.headers,
+                        body: { () throws(APIError) -> [String: JSONValue] in
+                            guard case .object(let members)? = body else { throw APIError.jsonParser("The request body must be a JSON object") }
+                            return members
+                        })
+            return (response, nil)
+        case "query", "queryAll":
+            guard method == "GET", segments.count == 1, let text = request.parameter("q") else { throw APIError.notFound }
+            let includeDeleted = segments[0] == "queryAll"
+            let query = try LocalForce.parse(text)
+            let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: includeDeleted)
+            do {
+                let snapshot = try engine.snapshot(query)
+                var writer = JSONWriter(reservingCapacity: 4096)
+                try engine.writeRecords(query, ids: snapshot.ids.prefix(2000), version: version, to: &writer)
+                let pending = snapshot.ids.count > 2000
+                    ? PendingCursor(query: query, includeDeleted: includeDeleted, ids: snapshot.ids, version: version) : nil
+                return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: writer.bytes, next: nil), pending)
+            } catch {
+                throw LocalForce.apiError(error, text)
+            }
+        default:
+            _ = defaultVersion
+            throw APIError.notFound
+        }
+    }
+}
+
+extension Array where Element == String {
+    /// The first element and, if any, the second.
+    var splitFirst: (String, String?) { (first ?? "", count > 1 ? self[1] : nil) }
+}
