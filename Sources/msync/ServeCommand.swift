@@ -29,21 +29,46 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "JSON schema file adding custom objects and fields.")
     var schema: String?
 
+    @Option(help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"…\"}]}.")
+    var briefcase: String?
+
+    @Option(help: "Fault injection: share of requests (0…1) that fail. Off by default.")
+    var faultRate: Double = 0
+
+    @Option(help: "Fault injection: latency added to every request, in milliseconds.")
+    var faultLatencyMs: Int = 0
+
+    @Option(help: "Fault injection: kinds to inject, comma-separated: 500, 503, limit (403 REQUEST_LIMIT_EXCEEDED), drop-before, drop-after (connection dropped before / after processing).")
+    var faultKinds: String = "500,503,limit,drop-before,drop-after"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
+        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be between 0 and 1") }
+        guard faultLatencyMs >= 0 else { throw ValidationError("--fault-latency-ms must not be negative") }
+        for kind in faultKindList where FaultInjection.Kind(rawValue: kind) == nil {
+            throw ValidationError("unknown fault kind '\(kind)'; use 500, 503, limit, drop-before, drop-after")
+        }
     }
 
     func run() async throws {
         let schemaDefinition = try schema.map { try SchemaFile.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .standard
         let generated = token == nil
         let bearer = token ?? Self.generateToken()
-        let localForce = try await LocalForce(schema: schemaDefinition, database: try SQLiteDatabase(path: database), token: bearer)
+        let rules = try briefcase.map { try BriefcaseRule.load(contentsOf: URL(fileURLWithPath: $0)) } ?? []
+        let faults = FaultInjection(rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
+                                    latency: .milliseconds(faultLatencyMs))
+        let localForce = try await LocalForce(schema: schemaDefinition, database: try SQLiteDatabase(path: database), token: bearer,
+                                              briefcaseRules: rules, faults: faults)
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }
         FileHandle.standardOutput.write(Data(banner.utf8))
         try await server.wait()
+    }
+
+    private var faultKindList: [String] {
+        faultKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     static func generateToken() -> String {

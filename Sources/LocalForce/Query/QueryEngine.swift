@@ -30,7 +30,10 @@ struct QueryEngine {
         includeDeleted ? nil : "\(alias).\"IsDeleted\" = 0"
     }
 
-    func snapshot(_ query: Query) throws(SOQLError) -> Snapshot {
+    /// An extra predicate written against the query's FROM (used by search).
+    typealias ExtraFilter = (FromContext, SQLArguments) throws(SOQLError) -> String
+
+    func snapshot(_ query: Query, extraFilter: ExtraFilter? = nil) throws(SOQLError) -> Snapshot {
         let object = try object(for: query)
         let from = FromContext(schema: schema, object: object, alias: "t")
         let arguments = SQLArguments(dialect: db.dialect)
@@ -45,8 +48,9 @@ struct QueryEngine {
         let filter = try query.condition.map { condition throws(SOQLError) in
             try ConditionCompiler(from: from, arguments: arguments, now: now).compile(condition)
         }
+        let extra = try extraFilter.map { filter throws(SOQLError) in try filter(from, arguments) }
         let order = try orderClause(query.orderBy, from: from, alias: "t")
-        let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }])
+        let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }, extra.map { "(\($0))" }])
         if query.isCountOnly || query.selectItems.allSatisfy({ if case .count = $0 { true } else { false } }) {
             let count = try run { try db.scalar("SELECT count(*) FROM \(from.sql)\(wherePart)", arguments.values)?.integer ?? 0 }
             let limited = query.limit.map { min(Int(count), $0) } ?? Int(count)

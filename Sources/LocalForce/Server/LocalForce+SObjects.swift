@@ -10,6 +10,7 @@ extension LocalForce {
         guard let object = schema.object(named: path[1]) else { throw APIError.notFound }
         if path.count == 2 && context.request.method == "GET" { return try await basicInfo(object, context) }
         if path.count == 3 && path[2] == "describe" { return try context.only("GET") { try describe(object, context) } }
+        if path.count == 3 && (path[2] == "updated" || path[2] == "deleted") { return try await replication(object, kind: path[2], context) }
         guard path.count <= 4 else { throw APIError.notFound }
         return try await recordRequest(method: context.request.method, path: Array(path.dropFirst()), request: context.request,
                                        version: context.version)

@@ -22,11 +22,18 @@ public final class LocalForce: Sendable {
     public let maximumBodySize: Int
     /// When this server started (ms): the schema's `Last-Modified`.
     let startedAt: Int64
+    /// The briefcase served by `/connect/briefcase/priming-records`.
+    public let briefcaseRules: [BriefcaseRule]
+    /// Opt-in fault injection (off by default).
+    public let faults: FaultInjection
 
     /// API versions served: 31.0 to 66.0.
     public static let versions: ClosedRange<Int> = 31...66
 
-    public init(schema: Schema = .standard, database: any SQLDatabase, token: String, maximumBodySize: Int = 64 << 20) async throws {
+    public init(schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
+                faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20) async throws {
+        self.briefcaseRules = briefcaseRules
+        self.faults = faults
         self.schema = schema
         self.database = database
         self.token = token
@@ -82,6 +89,11 @@ public final class LocalForce: Sendable {
         case "queryAll": return try await query(context, includeDeleted: true)
         case "limits": return try context.only("GET") { limits() }
         case "composite": return try await composite(context)
+        case "search": return try await search(context)
+        case "parameterizedSearch": return try await parameterizedSearch(context)
+        case "recent": return try await recent(context)
+        case "connect": return try await primingRecords(context)
+        case "ui-api": return try await layout(context)
         default: throw APIError.notFound
         }
     }

@@ -73,7 +73,34 @@ public final class LocalForceServer: Sendable {
             return response(.error(APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")))
         }
         let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
-        return response(await localForce.handle(apiRequest))
+        // The versions list stays reachable so clients can always discover the server.
+        guard apiRequest.segments.count > 2 else { return response(await localForce.handle(apiRequest)) }
+        let latency = await localForce.faults.latency
+        if latency > .zero { try? await Task.sleep(for: latency) }
+        switch await localForce.faults.fault(for: apiRequest) {
+        case nil:
+            return response(await localForce.handle(apiRequest))
+        case .dropAfter:
+            _ = await localForce.handle(apiRequest)
+            return droppedConnection()
+        case .dropBefore:
+            return droppedConnection()
+        case let kind?:
+            return response(FaultInjection.response(kind) ?? .error(APIError(500, "UNKNOWN_EXCEPTION", "injected fault")))
+        }
+    }
+
+    private struct DroppedConnection: Error {}
+
+    /// A response whose body fails midway: the server closes the connection, the client sees it lost.
+    private static func droppedConnection() -> Response {
+        var fields = HTTPFields()
+        fields[.contentLength] = "4096"
+        fields[.contentType] = APIResponse.contentType
+        return Response(status: .ok, headers: fields, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "{"))
+            throw DroppedConnection()
+        })
     }
 
     private static func response(_ response: APIResponse) -> Response {

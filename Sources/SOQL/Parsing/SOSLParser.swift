@@ -30,6 +30,11 @@ public enum SOSLParser {
         return query
     }
 
+    /// Parses search terms alone (the text of `FIND {…}`, or `q` of a parameterized search).
+    public static func parseSearchTerms(_ text: String) throws(SOQLError) -> SearchExpression {
+        try SearchTextParser.parse(text)
+    }
+
     private static func returningObject(_ parser: inout TokenParser) throws(SOQLError) -> ReturningObject {
         var object = ReturningObject(object: try parser.identifier())
         guard parser.acceptSymbol("(") else { return object }

@@ -1,0 +1,87 @@
+import FastJSON
+import Foundation
+import SOQL
+
+/// Runs SOSL: each RETURNING object is queried with the search terms matched, case-insensitively,
+/// as substrings of the fields in scope (`*` any run, `?` one character), combined with the
+/// terms' AND / OR / AND NOT. Results come back in RETURNING order, per-object LIMIT first,
+/// then the overall LIMIT (at most 2000).
+struct SearchEngine {
+    let schema: Schema
+    let db: any SQLConnection
+    let version: String
+
+    func run(_ search: SearchQuery) throws(SOQLError) -> [UInt8] {
+        let targets: [ReturningObject]
+        if search.returning.isEmpty {
+            targets = schema.objects.filter { $0.name != "User" }.map { ReturningObject(object: $0.name) }
+        } else {
+            targets = search.returning
+        }
+        var remaining = min(search.limit ?? 2000, 2000)
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.write(punctuation: "{")
+        writer.writeKey("searchRecords")
+        writer.write(punctuation: "[")
+        var first = true
+        var skip = search.offset ?? 0
+        for target in targets where remaining > 0 {
+            guard let object = schema.object(named: target.object) else { throw ConditionCompiler.unknownObject(target.object, nil) }
+            let fields = target.fields.isEmpty ? [FieldPath(["Id"])] : target.fields
+            let query = Query(selectItems: fields.map(SelectItem.field), object: object.name, condition: target.condition,
+                              orderBy: target.orderBy, limit: target.limit.map { min($0, remaining + skip) } ?? remaining + skip, offset: target.offset)
+            let searched = searchedFields(object, scope: search.scope)
+            let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: false)
+            let snapshot = try engine.snapshot(query) { from, arguments throws(SOQLError) in
+                Self.predicate(search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
+            }
+            var ids = snapshot.ids[...]
+            let dropped = min(skip, ids.count)
+            ids = ids.dropFirst(dropped)
+            skip -= dropped
+            ids = ids.prefix(remaining)
+            guard !ids.isEmpty else { continue }
+            if !first { writer.write(punctuation: ",") }
+            first = false
+            try engine.writeRecords(query, ids: ids, version: version, to: &writer)
+            remaining -= ids.count
+        }
+        writer.write(punctuation: "]")
+        writer.write(punctuation: "}")
+        return writer.bytes
+    }
+
+    /// The fields a scope searches: text fields (ALL), the name field (NAME), emails, phones.
+    private func searchedFields(_ object: ObjectDefinition, scope: SearchQuery.Scope) -> [FieldDefinition] {
+        switch scope {
+        case .name: object.nameField.map { [$0] } ?? []
+        case .email: object.fields.filter { $0.type == .email }
+        case .phone: object.fields.filter { $0.type == .phone }
+        case .all, .sidebar: object.fields.filter { $0.type.isText }
+        }
+    }
+
+    static func predicate(_ expression: SearchExpression, fields: [String], arguments: SQLArguments) -> String {
+        switch expression {
+        case .term(let text), .phrase(let text):
+            guard !fields.isEmpty else { return "1 = 0" }
+            var pattern = ""
+            for character in text {
+                switch character {
+                case "*": pattern += "%"
+                case "?": pattern += "_"
+                case "%", "_", "\\": pattern += "\\" + String(character)
+                default: pattern.append(character)
+                }
+            }
+            let bound = "%" + pattern + "%"
+            return "(" + fields.map { "\($0) LIKE \(arguments.bind(.text(bound))) ESCAPE '\\'" }.joined(separator: " OR ") + ")"
+        case .and(let operands):
+            return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " AND ") + ")"
+        case .or(let operands):
+            return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " OR ") + ")"
+        case .andNot(let left, let right):
+            return "(" + predicate(left, fields: fields, arguments: arguments) + " AND NOT " + predicate(right, fields: fields, arguments: arguments) + ")"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Opt-in faults for reliability testing: a share of requests fail, are delayed, or lose their
+/// connection. Off unless configured; also scriptable from tests (`schedule`).
+public actor FaultInjection {
+    /// What can go wrong with a request.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// `500 UNKNOWN_EXCEPTION`, nothing done.
+        case serverError = "500"
+        /// `503 SERVER_UNAVAILABLE`, nothing done.
+        case unavailable = "503"
+        /// `403 REQUEST_LIMIT_EXCEEDED`, nothing done.
+        case requestLimit = "limit"
+        /// The connection drops before the request is processed.
+        case dropBefore = "drop-before"
+        /// The request is processed (its writes committed), then the connection drops: the
+        /// client never learns the outcome.
+        case dropAfter = "drop-after"
+    }
+
+    /// A share of requests (0…1) that fail with one of `kinds`, chosen at random.
+    public var rate: Double
+    public var kinds: [Kind]
+    /// Added before every request is answered.
+    public var latency: Duration
+    private var scheduled: [(kind: Kind, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
+    private var generator: SystemRandomNumberGenerator = SystemRandomNumberGenerator()
+
+    public init(rate: Double = 0, kinds: [Kind] = Kind.allCases, latency: Duration = .zero) {
+        self.rate = rate
+        self.kinds = kinds.isEmpty ? Kind.allCases : kinds
+        self.latency = latency
+    }
+
+    /// Makes the next `count` requests matching `predicate` fail with `kind`.
+    public func schedule(_ kind: Kind, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }) {
+        scheduled.append((kind, predicate, count))
+    }
+
+    /// Changes the random fault settings.
+    public func configure(rate: Double, kinds: [Kind] = Kind.allCases, latency: Duration = .zero) {
+        self.rate = rate
+        self.kinds = kinds.isEmpty ? Kind.allCases : kinds
+        self.latency = latency
+    }
+
+    /// The fault for this request, if any (scheduled ones first).
+    func fault(for request: APIRequest) -> Kind? {
+        if let index = scheduled.firstIndex(where: { $0.remaining > 0 && $0.matches(request) }) {
+            scheduled[index].remaining -= 1
+            let kind = scheduled[index].kind
+            scheduled.removeAll { $0.remaining <= 0 }
+            return kind
+        }
+        guard rate > 0, Double.random(in: 0..<1, using: &generator) < rate else { return nil }
+        return kinds.randomElement(using: &generator)
+    }
+
+    static func response(_ kind: Kind) -> APIResponse? {
+        switch kind {
+        case .serverError: .error(APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred (injected fault)"))
+        case .unavailable: .error(APIError(503, "SERVER_UNAVAILABLE", "Server temporarily unavailable (injected fault)"))
+        case .requestLimit: .error(APIError(403, "REQUEST_LIMIT_EXCEEDED", "TotalRequests Limit exceeded."))
+        case .dropBefore, .dropAfter: nil
+        }
+    }
+}
