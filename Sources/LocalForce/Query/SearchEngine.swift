@@ -75,7 +75,8 @@ struct SearchEngine {
                 }
             }
             let bound = "%" + pattern + "%"
-            return "(" + fields.map { "\($0) LIKE \(arguments.bind(.text(bound))) ESCAPE '\\'" }.joined(separator: " OR ") + ")"
+            // coalesce: a NULL field must read as "no match", not unknown (NOT would keep it unknown).
+            return "(" + fields.map { "coalesce(\($0), '') LIKE \(arguments.bind(.text(bound))) ESCAPE '\\'" }.joined(separator: " OR ") + ")"
         case .and(let operands):
             return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " AND ") + ")"
         case .or(let operands):
