@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 [ -e /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -16,6 +18,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     echo "missing packages: ${need_apt[*]} (install them with your package manager)" >&2
     exit 1
   fi
+fi
+
+# The real third-party client the LocalForce tests run (simple-salesforce, from PyPI).
+if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check simple-salesforce==1.12.10 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
 
 swift build --build-tests
