@@ -1,0 +1,73 @@
+import FastJSON
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import LocalForce
+
+@Suite struct ServerLimitsTests {
+    @Test func multipicklistIncludesAndExcludes() async throws {
+        let schema = try SchemaFile.load(Data("""
+            {"fields": {"Account": [{"name": "Regions__c", "type": "multipicklist", "picklistValues": ["EMEA", "APAC", "AMER"]}]}}
+            """.utf8))
+        try await withServer(schema: schema) { server in
+            _ = try await server.create("Account", ["Name": "Everywhere", "Regions__c": "EMEA;APAC;AMER"])
+            _ = try await server.create("Account", ["Name": "Europe", "Regions__c": "EMEA"])
+            _ = try await server.create("Account", ["Name": "Nowhere"])
+            func names(_ soql: String) async throws -> [String] {
+                try await server.allRecords(soql).compactMap { $0["Name"]?.stringValue }
+            }
+            #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('emea') ORDER BY Name") == ["Europe", "Everywhere"])
+            #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('EMEA;APAC')") == ["Everywhere"])
+            #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('AMER', 'EMEA;APAC')") == ["Everywhere"])
+            #expect(try await names("SELECT Name FROM Account WHERE Regions__c EXCLUDES ('APAC') ORDER BY Name") == ["Europe", "Nowhere"])
+            #expect(try await server.query("SELECT Name FROM Account WHERE Name INCLUDES ('x')").errorCode == "INVALID_FIELD")
+        }
+    }
+
+    @Test func bodySizeLimit() async throws {
+        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: TestServer.token, maximumBodySize: 1024)
+        let server = try await LocalForceServer.start(localForce)
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("services/data/v66.0/sobjects/Account"))
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(TestServer.token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(JSONValue.object(["Name": .string(String(repeating: "x", count: 4000))]).jsonBytes)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        await server.stop()
+        #expect((response as? HTTPURLResponse)?.statusCode == 413)
+        #expect(try JSONValue(parsing: data).arrayValue?.first?["errorCode"] == "REQUEST_TOO_LARGE")
+    }
+
+    /// `msync serve` prints its address (and a generated token) and serves until stopped.
+    @Test func serveCommand() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
+        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate() }
+        let handle = output.fileHandleForReading
+        let banner = try await Task.detached { () -> String in
+            var text = ""
+            while !text.contains("token: ") || !text.hasSuffix("\n") {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }.value
+        let lines = banner.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("LocalForce listening on http://127.0.0.1:") == true)
+        let address = try #require(lines.first?.replacingOccurrences(of: "LocalForce listening on ", with: ""))
+        let token = try #require(lines.first { $0.hasPrefix("token: ") }?.dropFirst(7))
+        var request = URLRequest(url: try #require(URL(string: address + "/services/data/v66.0/limits")))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+}
