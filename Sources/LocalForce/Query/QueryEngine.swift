@@ -63,6 +63,14 @@ struct QueryEngine {
         return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)
     }
 
+    /// The snapshot of a query and its first `batchSize` records as JSON array elements.
+    func firstPage(_ query: Query, batchSize: Int, version: String) throws(SOQLError) -> (snapshot: Snapshot, records: [UInt8]) {
+        let snapshot = try snapshot(query)
+        var writer = JSONWriter(reservingCapacity: 1 << 16)
+        try writeRecords(query, ids: snapshot.ids.prefix(batchSize), version: version, to: &writer)
+        return (snapshot, writer.bytes)
+    }
+
     /// Writes the records with these ids (in this order) as JSON array elements.
     func writeRecords(_ query: Query, ids: ArraySlice<String>, version: String, to writer: inout JSONWriter) throws(SOQLError) {
         guard !ids.isEmpty else { return }

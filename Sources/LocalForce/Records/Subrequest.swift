@@ -41,12 +41,10 @@ struct Subrequest {
             let query = try LocalForce.parse(text)
             let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: includeDeleted)
             do {
-                let snapshot = try engine.snapshot(query)
-                var writer = JSONWriter(reservingCapacity: 4096)
-                try engine.writeRecords(query, ids: snapshot.ids.prefix(2000), version: version, to: &writer)
+                let (snapshot, records) = try engine.firstPage(query, batchSize: 2000, version: version)
                 let pending = snapshot.ids.count > 2000
                     ? PendingCursor(query: query, includeDeleted: includeDeleted, ids: snapshot.ids, version: version) : nil
-                return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: writer.bytes, next: nil), pending)
+                return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: records, next: nil), pending)
             } catch {
                 throw LocalForce.apiError(error, text)
             }

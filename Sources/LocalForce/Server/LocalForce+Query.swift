@@ -18,12 +18,9 @@ extension LocalForce {
         let schema = self.schema
         let now = Date()
         let page: (snapshot: QueryEngine.Snapshot, records: [UInt8]) = try await database.read { db in
-            let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted)
             do {
-                let snapshot = try engine.snapshot(query)
-                var writer = JSONWriter(reservingCapacity: 1 << 16)
-                try engine.writeRecords(query, ids: snapshot.ids.prefix(batchSize), version: context.version, to: &writer)
-                return (snapshot, writer.bytes)
+                return try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted)
+                    .firstPage(query, batchSize: batchSize, version: context.version)
             } catch {
                 throw Self.apiError(error, text)
             }
