@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SmartStore", targets: ["SmartStore"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
+        .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
+        .library(name: "MobileSync", targets: ["MobileSync"]),
         .library(name: "LocalForce", targets: ["LocalForce"]),
         .executable(name: "msync", targets: ["msync"]),
         .executable(name: "msync-bench", targets: ["msync-bench"]),
@@ -53,11 +55,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "SalesforceREST",
+            dependencies: ["FastJSON"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MobileSync",
+            dependencies: ["SmartStore", "SalesforceREST", "SOQL", "FastJSON"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "msync",
             dependencies: [
                 "SmartStore",
                 "LocalForce",
+                "MobileSync",
+                "SalesforceREST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -75,6 +89,11 @@ let package = Package(
         .testTarget(
             name: "LocalForceTests",
             dependencies: ["LocalForce", "SOQL"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MobileSyncTests",
+            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "LocalForce", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -32,3 +32,14 @@ import FastJSON
         #expect(value.value(atPath: "e.b.c") == nil)
     }
 }
+
+@Suite struct JSONTopLevelScannerTests {
+    @Test func readsChosenMembersOnly() throws {
+        let page = #"{"totalSize": 3, "done": false, "records": [{"a": "}\"]", "b": [1, {"c": null}]}, "x"], "nextRecordsUrl": "/services/data/v66.0/query/01g-2000", "n": -1.5e3}"#
+        let members = try JSONTopLevelScanner.members(["totalSize", "done", "nextRecordsUrl", "n"], in: Array(page.utf8))
+        #expect(members == ["totalSize": 3, "done": false, "nextRecordsUrl": "/services/data/v66.0/query/01g-2000", "n": -1500.0])
+        #expect(try JSONTopLevelScanner.members(["x"], in: Array("{}".utf8)).isEmpty)
+        #expect(throws: JSONParseError.self) { try JSONTopLevelScanner.members(["x"], in: Array("[1]".utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONTopLevelScanner.members(["x"], in: Array(#"{"a": [1, 2"#.utf8)) }
+    }
+}

@@ -1,0 +1,47 @@
+import FastJSON
+import Foundation
+
+/// The bookkeeping fields Mobile Sync keeps in each record, with the SDK's names.
+public enum LocalFields {
+    public static let local = "__local__"
+    public static let locallyCreated = "__locally_created__"
+    public static let locallyUpdated = "__locally_updated__"
+    public static let locallyDeleted = "__locally_deleted__"
+    public static let syncId = "__sync_id__"
+    public static let lastError = "__last_error__"
+
+    /// Fields written into every record a sync down saves (clean), plus its sync id.
+    static func clean(syncId: Int64) -> [String: JSONValue] {
+        [local: false, locallyCreated: false, locallyUpdated: false, locallyDeleted: false, LocalFields.syncId: .int(syncId)]
+    }
+
+    /// A new local id: `local_` and 18 random alphanumerics (never a Salesforce id).
+    public static func newLocalId() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return "local_" + String((0..<18).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+    }
+
+    /// Whether an id was made locally (`local_…`).
+    public static func isLocalId(_ id: String?) -> Bool { id?.hasPrefix("local_") ?? false }
+
+    /// The SOQL-style timestamp of an epoch-ms value: `2024-01-02T03:04:05.000Z`.
+    static func timestamp(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// Epoch ms of a Salesforce datetime (`…+0000`, `…Z`, `…+00:00`), or nil.
+    static func milliseconds(_ text: String) -> Int64? {
+        var normalized = text
+        if normalized.hasSuffix("+0000") { normalized = String(normalized.dropLast(5)) + "Z" }
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: normalized) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,80 @@
+import FastJSON
+import SmartStore
+
+extension SyncManager {
+    /// Fetches pages and hands each, as raw bytes, to the store's bulk ingest; the next page is
+    /// fetched while the current one is written.
+    func runSyncDown(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+        let target = try targets.syncDownTarget(sync.target)
+        let client = self.client
+        var maxTimeStamp = sync.maxTimeStamp
+        var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
+        sync.totalSize = page.totalSize
+        try save(&sync, onUpdate: onUpdate)
+        var fetched = 0
+        while true {
+            try checkStop()
+            let (continuation, boundary) = (page.next, sync.maxTimeStamp)
+            async let following: SyncDownPage? = continuation == nil ? nil
+                : target.fetch(client: client, maxTimeStamp: boundary, continuation: continuation)
+            let result = try store.ingestPage(
+                page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: target.idFieldName,
+                timestampPath: target.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
+                setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+            fetched += result.received
+            // As the SDK: a page with a record lacking the date does not advance the boundary.
+            if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(LocalFields.milliseconds) {
+                maxTimeStamp = max(maxTimeStamp, latest)
+            }
+            if target.isSortedByModificationDate { sync.maxTimeStamp = maxTimeStamp }
+            if sync.totalSize > 0, fetched < sync.totalSize {
+                sync.progress = fetched * 100 / sync.totalSize
+                try save(&sync, onUpdate: onUpdate)
+            }
+            guard let next = try await following else { break }
+            page = next
+        }
+        sync.maxTimeStamp = maxTimeStamp
+    }
+
+    /// Removes the sync's records that no longer exist on the server (or no longer match its
+    /// target). Only clean records written by this sync are candidates; the soup is read in
+    /// pages of 500, so memory does not grow with it. Returns how many were removed.
+    @discardableResult
+    public func cleanResyncGhosts(id: Int64) async throws -> Int {
+        guard let sync = try syncStatus(id: id) else { throw SyncError.notFound(String(id)) }
+        guard sync.kind == .syncDown else { throw SyncError.invalidTarget("cleanResyncGhosts applies to sync downs only") }
+        let target = try targets.syncDownTarget(sync.target)
+        let soup = sync.soupName
+        let sql = """
+            select {\(soup):_soupEntryId}, {\(soup):\(target.idFieldName)} from {\(soup)}
+            where {\(soup):\(LocalFields.syncId)} = ? and {\(soup):\(LocalFields.local)} = 0 and {\(soup):_soupEntryId} > ?
+            order by {\(soup):_soupEntryId}
+            """
+        var removed = 0
+        var after: Int64 = 0
+        while true {
+            try checkStop()
+            let rows = try store.query(.smart(sql, pageSize: 500), arguments: [.int(id), .int(after)])
+            guard !rows.isEmpty else { break }
+            var local: [String: Int64] = [:]
+            for row in rows {
+                guard let values = row.arrayValue, let entryId = values.first?.int64Value else { continue }
+                after = entryId
+                if let remoteId = values.count > 1 ? values[1].stringValue : nil { local[remoteId] = entryId }
+            }
+            let remote = try await target.remoteIds(client: client, localIds: Array(local.keys))
+            let ghosts = local.filter { !remote.contains($0.key) }.map(\.value)
+            try store.delete(ghosts, from: soup)
+            removed += ghosts.count
+        }
+        return removed
+    }
+
+    /// Ghost cleanup of the named sync.
+    @discardableResult
+    public func cleanResyncGhosts(named name: String) async throws -> Int {
+        guard let sync = try syncStatus(named: name) else { throw SyncError.notFound(name) }
+        return try await cleanResyncGhosts(id: sync.id)
+    }
+}

@@ -1,0 +1,214 @@
+import FastJSON
+import Foundation
+public import SalesforceREST
+public import SmartStore
+
+/// Runs syncs between one store and one server, and keeps their state in `syncs_soup`.
+///
+/// ```swift
+/// let manager = try SyncManager(store: store, client: client)
+/// let target = try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account")
+/// let state = try await manager.syncDown(target: target, soupName: "accounts", name: "accounts") { print($0.progress) }
+/// ```
+///
+/// Creating a manager turns syncs a crash left RUNNING into STOPPED. Stop is cooperative:
+/// running syncs stop between pages or batches and end STOPPED; `restart` resumes them.
+public actor SyncManager {
+    /// Where the manager is in its stop/restart cycle.
+    public enum State: String, Sendable { case acceptingSyncs = "ACCEPTING_SYNCS", stopRequested = "STOP_REQUESTED", stopped = "STOPPED" }
+
+    public nonisolated let store: SmartStore
+    public nonisolated let client: RestClient
+    public nonisolated let targets: SyncTargetRegistry
+    static let soupName = "syncs_soup"
+    private(set) public var state: State = .acceptingSyncs
+    private var active: Set<Int64> = []
+    private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
+
+    public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry = SyncTargetRegistry()) throws {
+        self.store = store
+        self.client = client
+        self.targets = targets
+        try Self.setUpSyncsSoup(store)
+    }
+
+    private static func setUpSyncsSoup(_ store: SmartStore) throws {
+        try store.registerSoup(soupName, indexSpecs: [IndexSpec("type", .json1), IndexSpec("name", .json1), IndexSpec("status", .json1)])
+        // Crash recovery: nothing runs before this manager exists.
+        for document in try store.query(.exact(soup: soupName, path: "status", key: "RUNNING", pageSize: 10_000)) {
+            var sync = try SyncState(document: document)
+            sync.status = .stopped
+            try store.upsert(sync.document, in: soupName)
+        }
+    }
+
+    // MARK: - State updates
+
+    /// Every state update of every sync of this manager, from now on.
+    public func updates() -> AsyncStream<SyncState> {
+        let (stream, continuation) = AsyncStream<SyncState>.makeStream()
+        let id = UUID()
+        listeners[id] = continuation
+        continuation.onTermination = { _ in Task { await self.removeListener(id) } }
+        return stream
+    }
+
+    private func removeListener(_ id: UUID) { listeners[id] = nil }
+
+    /// Saves the state and tells listeners.
+    func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) throws {
+        let saved = try store.upsert(sync.document, in: Self.soupName)
+        sync.id = saved["_soupEntryId"]?.int64Value ?? sync.id
+        onUpdate?(sync)
+        for continuation in listeners.values { continuation.yield(sync) }
+    }
+
+    // MARK: - Creating and finding syncs
+
+    /// Creates a sync down (status NEW) without running it.
+    public func createSyncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws -> SyncState {
+        try create(SyncState(kind: .syncDown, name: name, target: target.json, options: options, soupName: soupName))
+    }
+
+    /// Creates a sync up (status NEW) without running it.
+    public func createSyncUp(target: any SyncUpTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws -> SyncState {
+        try create(SyncState(kind: .syncUp, name: name, target: target.json, options: options, soupName: soupName))
+    }
+
+    private func create(_ sync: SyncState) throws -> SyncState {
+        if let name = sync.name, try hasSync(named: name) { throw SyncError.duplicateName(name) }
+        guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
+        var created = sync
+        try save(&created, onUpdate: nil)
+        return created
+    }
+
+    /// The sync with this id, or nil.
+    public func syncStatus(id: Int64) throws -> SyncState? {
+        try store.retrieve([id], from: Self.soupName).first.map(SyncState.init(document:))
+    }
+
+    /// The sync with this name, or nil.
+    public func syncStatus(named name: String) throws -> SyncState? {
+        try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first.map(SyncState.init(document:))
+    }
+
+    public func hasSync(named name: String) throws -> Bool { try syncStatus(named: name) != nil }
+
+    /// Deletes a sync's state (its records stay).
+    public func deleteSync(id: Int64) throws { try store.delete([id], from: Self.soupName) }
+
+    public func deleteSync(named name: String) throws {
+        guard let sync = try syncStatus(named: name) else { throw SyncError.notFound(name) }
+        try deleteSync(id: sync.id)
+    }
+
+    private func require(_ id: Int64) throws -> SyncState {
+        guard let sync = try syncStatus(id: id) else { throw SyncError.notFound(String(id)) }
+        return sync
+    }
+
+    // MARK: - Running
+
+    /// Creates and runs a sync down.
+    @discardableResult
+    public func syncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil,
+                         onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+        let sync = try createSyncDown(target: target, options: options, soupName: soupName, name: name)
+        return try await run(sync, onUpdate: onUpdate)
+    }
+
+    /// Creates and runs a sync up.
+    @discardableResult
+    public func syncUp(target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
+                       name: String? = nil, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+        let sync = try createSyncUp(target: target, options: options, soupName: soupName, name: name)
+        return try await run(sync, onUpdate: onUpdate)
+    }
+
+    /// Runs an existing sync again: a sync down fetches what changed since its last run
+    /// (`>=` its boundary after a stop), a sync up sends what is dirty now.
+    @discardableResult
+    public func reSync(id: Int64, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+        var sync = try require(id)
+        if active.contains(id) { throw SyncError.stillRunning(id: id) }
+        if sync.status == .stopped && sync.kind == .syncDown {
+            // Refetch records at the boundary a stop may have cut through.
+            sync.maxTimeStamp = max(sync.maxTimeStamp - 1, -1)
+        }
+        sync.totalSize = -1
+        return try await run(sync, onUpdate: onUpdate)
+    }
+
+    /// Runs the named sync again.
+    @discardableResult
+    public func reSync(named name: String, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+        guard let sync = try syncStatus(named: name) else { throw SyncError.notFound(name) }
+        return try await reSync(id: sync.id, onUpdate: onUpdate)
+    }
+
+    private func run(_ initial: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> SyncState {
+        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
+        guard !active.contains(initial.id) else { throw SyncError.stillRunning(id: initial.id) }
+        active.insert(initial.id)
+        defer { finish(initial.id) }
+        var sync = initial
+        sync.status = .running
+        sync.progress = 0
+        sync.startTime = Self.now()
+        sync.error = ""
+        sync.failedRecordCount = 0
+        try save(&sync, onUpdate: onUpdate)
+        do {
+            switch sync.kind {
+            case .syncDown: try await runSyncDown(&sync, onUpdate: onUpdate)
+            case .syncUp: try await runSyncUp(&sync, onUpdate: onUpdate)
+            }
+            sync.status = .done
+            sync.progress = 100
+        } catch SyncError.stopped {
+            sync.status = .stopped
+        } catch {
+            sync.status = .failed
+            sync.error = "\(error)"
+        }
+        sync.endTime = Self.now()
+        try save(&sync, onUpdate: onUpdate)
+        return sync
+    }
+
+    private func finish(_ id: Int64) {
+        active.remove(id)
+        if active.isEmpty && state == .stopRequested { state = .stopped }
+    }
+
+    /// Throws ``SyncError/stopped`` when a stop was requested (checked between pages and batches).
+    func checkStop() throws {
+        if state != .acceptingSyncs { throw SyncError.stopped }
+    }
+
+    // MARK: - Stop and restart
+
+    /// Asks running syncs to stop at their next page or batch; new syncs are refused until `restart`.
+    public func stop() {
+        state = active.isEmpty ? .stopped : .stopRequested
+    }
+
+    public var isStopping: Bool { state == .stopRequested }
+    public var isStopped: Bool { state == .stopped }
+
+    /// Accepts syncs again and, if asked, resyncs every STOPPED sync.
+    @discardableResult
+    public func restart(restartStoppedSyncs: Bool, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> [SyncState] {
+        state = .acceptingSyncs
+        guard restartStoppedSyncs else { return [] }
+        var results: [SyncState] = []
+        for document in try store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {
+            let sync = try SyncState(document: document)
+            results.append(try await reSync(id: sync.id, onUpdate: onUpdate))
+        }
+        return results
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

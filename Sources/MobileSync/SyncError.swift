@@ -1,0 +1,28 @@
+/// Why a sync operation was refused or failed, with the SDK's wording where its tests assert it.
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The sync is already running (`Cannot run reSync <id> - sync is still running`).
+    case stillRunning(id: Int64)
+    /// No sync with this id or name.
+    case notFound(String)
+    /// A sync with this name exists already.
+    case duplicateName(String)
+    /// The manager is stopping or stopped (`sync manager has state: …`).
+    case managerStopped(String)
+    /// The sync was stopped cooperatively.
+    case stopped
+    case invalidSyncState(String)
+    case invalidConfig(String)
+    /// A target that cannot run (missing fields, bad query…).
+    case invalidTarget(String)
+
+    public var description: String {
+        switch self {
+        case .stillRunning(let id): "Cannot run reSync \(id) - sync is still running"
+        case .notFound(let what): "Sync \(what) does not exist"
+        case .duplicateName(let name): "Failed to create sync: there is already a sync with name:\(name)"
+        case .managerStopped(let state): "sync manager has state:\(state)"
+        case .stopped: "sync was stopped"
+        case .invalidSyncState(let message), .invalidConfig(let message), .invalidTarget(let message): message
+        }
+    }
+}

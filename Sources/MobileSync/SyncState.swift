@@ -1,0 +1,121 @@
+public import FastJSON
+import SmartStore
+
+/// A sync's persisted state: the SDK's `syncs_soup` document, with the same keys and statuses.
+public struct SyncState: Sendable, Equatable {
+    public enum Kind: String, Sendable { case syncDown, syncUp }
+    public enum Status: String, Sendable { case new = "NEW", stopped = "STOPPED", running = "RUNNING", done = "DONE", failed = "FAILED" }
+
+    /// The sync's id (`_soupEntryId` of its document).
+    public internal(set) var id: Int64
+    public var kind: Kind
+    public var name: String?
+    /// The target as JSON (`{"type":"soql","query":…}`, …).
+    public var target: JSONValue
+    public var options: SyncOptions
+    public var soupName: String
+    public var status: Status
+    /// 0…100.
+    public var progress: Int
+    /// Records to sync, or -1 before it is known.
+    public var totalSize: Int
+    /// Latest modification date seen (epoch ms), -1 before the first sync.
+    public var maxTimeStamp: Int64
+    public var startTime: Int64
+    public var endTime: Int64
+    public var error: String
+    /// Records whose sync up failed in the last run (the SDK only leaves `__last_error__` on them).
+    public var failedRecordCount: Int
+
+    /// The document stored in `syncs_soup`.
+    var document: JSONValue {
+        var document: [String: JSONValue] = [
+            "type": .string(kind.rawValue), "target": target, "options": options.json, "soupName": .string(soupName),
+            "status": .string(status.rawValue), "progress": .int(Int64(progress)), "totalSize": .int(Int64(totalSize)),
+            "maxTimeStamp": .int(maxTimeStamp), "startTime": .int(startTime), "endTime": .int(endTime), "error": .string(error),
+            "failedRecordCount": .int(Int64(failedRecordCount)),
+        ]
+        if let name { document["name"] = .string(name) }
+        if id > 0 { document["_soupEntryId"] = .int(id) }
+        return .object(document)
+    }
+
+    init(kind: Kind, name: String?, target: JSONValue, options: SyncOptions, soupName: String) {
+        self.id = 0
+        self.kind = kind
+        self.name = name
+        self.target = target
+        self.options = options
+        self.soupName = soupName
+        self.status = .new
+        self.progress = 0
+        self.totalSize = -1
+        self.maxTimeStamp = -1
+        self.startTime = 0
+        self.endTime = 0
+        self.error = ""
+        self.failedRecordCount = 0
+    }
+
+    /// Reads a stored document.
+    init(document: JSONValue) throws {
+        guard let id = document["_soupEntryId"]?.int64Value, let kindName = document["type"]?.stringValue, let kind = Kind(rawValue: kindName),
+              let soupName = document["soupName"]?.stringValue, let target = document["target"], target.objectValue != nil else {
+            throw SyncError.invalidSyncState("sync document is incomplete: \(document.jsonString.prefix(200))")
+        }
+        self.id = id
+        self.kind = kind
+        self.name = document["name"]?.stringValue
+        self.target = target
+        self.options = try SyncOptions(json: document["options"] ?? [:])
+        self.soupName = soupName
+        self.status = document["status"]?.stringValue.flatMap(Status.init(rawValue:)) ?? .new
+        self.progress = Int(document["progress"]?.int64Value ?? 0)
+        self.totalSize = Int(document["totalSize"]?.int64Value ?? -1)
+        self.maxTimeStamp = document["maxTimeStamp"]?.int64Value ?? -1
+        self.startTime = document["startTime"]?.int64Value ?? 0
+        // The SDK's Android reads endTime from startTime; we read the right key.
+        self.endTime = document["endTime"]?.int64Value ?? 0
+        self.error = document["error"]?.stringValue ?? ""
+        self.failedRecordCount = Int(document["failedRecordCount"]?.int64Value ?? 0)
+    }
+
+    /// Whether the sync is finished (DONE or FAILED) or stopped.
+    public var isStoppedOrFinished: Bool { status == .done || status == .failed || status == .stopped }
+}
+
+/// Merge mode: what a sync does when a record changed on both sides.
+public enum MergeMode: String, Sendable {
+    /// The incoming side wins.
+    case overwrite = "OVERWRITE"
+    /// Records changed on the other side are left alone.
+    case leaveIfChanged = "LEAVE_IF_CHANGED"
+}
+
+/// Options of a sync (`{"mergeMode": …, "fieldlist": […]}`).
+public struct SyncOptions: Sendable, Equatable {
+    public var mergeMode: MergeMode
+    /// Fields sent on sync up (when the target has no create/update lists).
+    public var fieldlist: [String]?
+
+    public init(mergeMode: MergeMode = .overwrite, fieldlist: [String]? = nil) {
+        self.mergeMode = mergeMode
+        self.fieldlist = fieldlist
+    }
+
+    init(json: JSONValue) throws {
+        if let mode = json["mergeMode"]?.stringValue {
+            guard let parsed = MergeMode(rawValue: mode) else { throw SyncError.invalidConfig("unknown mergeMode \(mode)") }
+            mergeMode = parsed
+        } else {
+            mergeMode = .overwrite
+        }
+        fieldlist = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue)
+    }
+
+    var json: JSONValue {
+        var json: [String: JSONValue] = ["mergeMode": .string(mergeMode.rawValue)]
+        if let fieldlist { json["fieldlist"] = .array(fieldlist.map(JSONValue.string)) }
+        return .object(json)
+    }
+}

@@ -1,0 +1,169 @@
+public import FastJSON
+public import SalesforceREST
+
+/// Sync up through sObject Collections: up to 200 records per request, creates, updates,
+/// upserts and deletes each in one call (the SDK's default target since 10.1).
+///
+/// `LEAVE_IF_CHANGED` compares each record's local `LastModifiedDate` with the server's (one
+/// collection retrieve per type); records changed on the server since are left dirty. The
+/// check and the write are two calls: a change landing between them is overwritten (the SDK
+/// has the same window; Collections accept no `If-Unmodified-Since`).
+public struct CollectionSyncUpTarget: SyncUpTarget {
+    public var createFieldlist: [String]?
+    public var updateFieldlist: [String]?
+    /// When set, created records whose value here is a real (non-local) id are upserted by it.
+    public var externalIdFieldName: String?
+    public var idFieldName: String
+    public var modificationDateFieldName: String
+    public var maxBatchSize: Int
+
+    public init(createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
+                idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 200) {
+        self.createFieldlist = createFieldlist
+        self.updateFieldlist = updateFieldlist
+        self.externalIdFieldName = externalIdFieldName
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+        self.maxBatchSize = min(200, max(1, maxBatchSize))
+    }
+
+    init(json: JSONValue) {
+        self.init(createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+                  updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+                  externalIdFieldName: json["externalIdFieldName"]?.stringValue,
+                  idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
+                  maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
+    }
+
+    public var json: JSONValue {
+        var json: [String: JSONValue] = ["type": "collection", "idFieldName": .string(idFieldName),
+                                         "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize))]
+        if let createFieldlist { json["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
+        if let updateFieldlist { json["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
+        if let externalIdFieldName { json["externalIdFieldName"] = .string(externalIdFieldName) }
+        return .object(json)
+    }
+
+    private func fieldlist(_ specific: [String]?, _ options: SyncOptions) throws -> [String] {
+        guard let list = specific ?? options.fieldlist else { throw SyncError.invalidTarget("No fields specified") }
+        return list
+    }
+
+    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
+        let items = records.map { SyncUpRecord(record: $0, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName) }
+        var outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)
+        var serverDates: [String: Int64?] = [:]
+        if options.mergeMode == .leaveIfChanged {
+            serverDates = try await serverModificationDates(items.filter { $0.action == .update || $0.action == .delete }, client: client)
+        }
+        var creates: [Int] = [], updates: [Int] = [], deletes: [Int] = [], upserts: [Int] = []
+        for (index, item) in items.enumerated() {
+            switch item.action {
+            case .none: outcomes[index] = .leftDirty(error: nil)
+            case .deleteLocalOnly: outcomes[index] = .deleted
+            case .create:
+                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
+                    upserts.append(index)
+                } else {
+                    creates.append(index)
+                }
+            case .update, .delete:
+                if options.mergeMode == .leaveIfChanged, let id = item.id, let server = serverDates[id] {
+                    // Changed on the server since we synced it down: leave it alone.
+                    if let server, let local = item.lastModified, server > local {
+                        outcomes[index] = .leftDirty(error: nil)
+                        continue
+                    }
+                    if server == nil && item.action == .update {  // deleted on the server
+                        outcomes[index] = .leftDirty(error: nil)
+                        continue
+                    }
+                }
+                if item.action == .update { updates.append(index) } else { deletes.append(index) }
+            }
+        }
+        let createList = try creates.isEmpty && upserts.isEmpty ? [] : fieldlist(createFieldlist, options)
+        let updateList = try updates.isEmpty ? [] : fieldlist(updateFieldlist, options)
+
+        var recreate: [Int] = []
+        if !creates.isEmpty {
+            let bodies = creates.map { index in body(items[index], fields: createList, includeId: false) }
+            for (index, result) in zip(creates, try await client.createRecords(bodies)) {
+                outcomes[index] = outcome(items[index], result, newId: result.id)
+            }
+        }
+        if !updates.isEmpty {
+            let bodies = updates.map { index in body(items[index], fields: updateList, includeId: true) }
+            for (index, result) in zip(updates, try await client.updateRecords(bodies)) {
+                if !result.success, result.errors.first?.meansRecordDoesNotExist == true {
+                    if options.mergeMode == .overwrite { recreate.append(index) } else { outcomes[index] = .leftDirty(error: nil) }
+                    continue
+                }
+                outcomes[index] = outcome(items[index], result, newId: nil)
+            }
+        }
+        if !recreate.isEmpty {
+            // Deleted on the server, changed here, OVERWRITE: create it again (new id).
+            let list = try fieldlist(createFieldlist ?? updateFieldlist, options)
+            let bodies = recreate.map { index in body(items[index], fields: list, includeId: false) }
+            for (index, result) in zip(recreate, try await client.createRecords(bodies)) {
+                outcomes[index] = outcome(items[index], result, newId: result.id)
+            }
+        }
+        if let field = externalIdFieldName, !upserts.isEmpty {
+            let byType = Dictionary(grouping: upserts) { items[$0].objectType ?? "" }
+            for (type, indexes) in byType {
+                let bodies = indexes.map { index -> JSONValue in
+                    var fields = items[index].fields(createList)
+                    fields[field] = items[index].record[field]
+                    fields["attributes"] = ["type": .string(type)]
+                    return .object(fields)
+                }
+                for (index, result) in zip(indexes, try await client.upsertRecords(type, externalIdField: field, records: bodies)) {
+                    outcomes[index] = outcome(items[index], result, newId: result.id)
+                }
+            }
+        }
+        if !deletes.isEmpty {
+            for (index, result) in zip(deletes, try await client.deleteRecords(deletes.compactMap { items[$0].id })) {
+                if result.success || result.errors.first?.meansRecordDoesNotExist == true {
+                    outcomes[index] = .deleted
+                } else {
+                    outcomes[index] = .leftDirty(error: .array(result.errors.map(\.json)))
+                }
+            }
+        }
+        return outcomes.map { $0 ?? .leftDirty(error: nil) }
+    }
+
+    private func body(_ item: SyncUpRecord, fields list: [String], includeId: Bool) -> JSONValue {
+        var fields = item.fields(list)
+        if includeId, let id = item.id { fields[idFieldName] = .string(id) }
+        if let type = item.objectType { fields["attributes"] = ["type": .string(type)] }
+        return .object(fields)
+    }
+
+    private func outcome(_ item: SyncUpRecord, _ result: SaveResult, newId: String?) -> SyncUpOutcome {
+        guard result.success else { return .leftDirty(error: .array(result.errors.map(\.json))) }
+        return .synced(item.cleaned(id: newId))
+    }
+
+    /// Server `LastModifiedDate`s (nil inside: deleted on the server) of records with server ids.
+    private func serverModificationDates(_ items: [SyncUpRecord], client: RestClient) async throws -> [String: Int64?] {
+        var dates: [String: Int64?] = [:]
+        let byType = Dictionary(grouping: items.filter { !LocalFields.isLocalId($0.id) && $0.id != nil }) { $0.objectType ?? "" }
+        for (type, group) in byType where !type.isEmpty {
+            let ids = group.compactMap(\.id)
+            for start in stride(from: 0, to: ids.count, by: 2000) {
+                let slice = Array(ids[start..<min(ids.count, start + 2000)])
+                let records = try await client.retrieveRecords(type, ids: slice, fields: [idFieldName, modificationDateFieldName])
+                for (id, record) in zip(slice, records) {
+                    dates[id] = .some(record?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds))
+                    if record == nil { dates[id] = .some(nil) }
+                }
+            }
+        }
+        return dates
+    }
+}

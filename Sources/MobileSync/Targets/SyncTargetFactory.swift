@@ -1,0 +1,48 @@
+public import FastJSON
+
+/// Builds targets from their JSON (sync states and `usersyncs.json`). Custom target types can
+/// be registered under their `type` name.
+public final class SyncTargetRegistry: @unchecked Sendable {
+    public typealias DownFactory = @Sendable (JSONValue) throws -> any SyncDownTarget
+    public typealias UpFactory = @Sendable (JSONValue) throws -> any SyncUpTarget
+
+    private var down: [String: DownFactory] = [:]
+    private var up: [String: UpFactory] = [:]
+    private let lock = NSLockShim()
+
+    public init() {
+        down["soql"] = { try SoqlSyncDownTarget(json: $0) }
+        up["collection"] = { CollectionSyncUpTarget(json: $0) }
+    }
+
+    /// Registers a sync down target type.
+    public func register(syncDown type: String, _ factory: @escaping DownFactory) {
+        lock.withLock { down[type] = factory }
+    }
+
+    /// Registers a sync up target type.
+    public func register(syncUp type: String, _ factory: @escaping UpFactory) {
+        lock.withLock { up[type] = factory }
+    }
+
+    public func syncDownTarget(_ json: JSONValue) throws -> any SyncDownTarget {
+        let type = json["type"]?.stringValue ?? ""
+        guard let factory = lock.withLock({ down[type] }) else { throw SyncError.invalidConfig("Unknown sync down target type: \(type)") }
+        return try factory(json)
+    }
+
+    public func syncUpTarget(_ json: JSONValue) throws -> any SyncUpTarget {
+        // No type (or the SDK's impl class names) means the default collection target.
+        let type = json["type"]?.stringValue ?? "collection"
+        guard let factory = lock.withLock({ up[type] }) else { throw SyncError.invalidConfig("Unknown sync up target type: \(type)") }
+        return try factory(json)
+    }
+}
+
+import Foundation
+
+/// A lock usable from `@unchecked Sendable` classes.
+final class NSLockShim: @unchecked Sendable {
+    private let lock = NSLock()
+    func withLock<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
+}

@@ -1,0 +1,130 @@
+import FastJSON
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An async client for the Salesforce REST API (and LocalForce).
+///
+/// ```swift
+/// let client = RestClient(instanceURL: URL(string: "http://127.0.0.1:8080")!, tokenProvider: StaticAccessToken("secret"))
+/// let page = try await client.query("SELECT Id, Name FROM Account")
+/// ```
+///
+/// Idempotent calls (GET, PATCH, DELETE, and POSTs marked so) are retried on network errors
+/// and 5xx with backoff; a POST that creates is never repeated blindly. A 401 asks the token
+/// provider for a fresh token once.
+public final class RestClient: Sendable {
+    public let instanceURL: URL
+    /// `66.0`.
+    public let apiVersion: String
+    public let tokenProvider: any AccessTokenProvider
+    public let retryPolicy: RetryPolicy
+    let transport: any HTTPTransport
+    private let counter = RequestCounter()
+
+    public init(instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,
+                retryPolicy: RetryPolicy = RetryPolicy(), transport: any HTTPTransport = URLSessionTransport()) {
+        self.instanceURL = instanceURL
+        self.apiVersion = apiVersion
+        self.tokenProvider = tokenProvider
+        self.retryPolicy = retryPolicy
+        self.transport = transport
+    }
+
+    /// `/services/data/vNN.N` + `suffix`.
+    public func path(_ suffix: String) -> String {
+        "/services/data/v\(apiVersion)" + (suffix.hasPrefix("/") ? suffix : "/" + suffix)
+    }
+
+    /// Requests sent so far (retries included): for progress and benchmarks.
+    public var requestCount: Int { counter.value }
+
+    /// Sends a request and returns the response when its status is 2xx (or 300/304), else throws
+    /// ``RestError/http(status:errors:body:)``.
+    public func send(_ request: RestRequest) async throws -> RestResponse {
+        var attempt = 1
+        var token = try await tokenProvider.accessToken()
+        var refreshed = false
+        while true {
+            do {
+                let response = try await sendOnce(request, token: token)
+                if response.status == 401 && !refreshed {
+                    refreshed = true
+                    token = try await tokenProvider.refreshedAccessToken(rejected: token)
+                    continue
+                }
+                if (200..<300).contains(response.status) || response.status == 300 || response.status == 304 { return response }
+                throw RestError.from(response)
+            } catch let error as RestError {
+                guard request.isIdempotent, error.isTransient, attempt < retryPolicy.maximumAttempts else { throw error }
+                attempt += 1
+                try await Task.sleep(for: retryPolicy.delay(beforeAttempt: attempt))
+            }
+        }
+    }
+
+    private func sendOnce(_ request: RestRequest, token: String) async throws(RestError) -> RestResponse {
+        guard var components = URLComponents(url: instanceURL, resolvingAgainstBaseURL: false) else {
+            throw RestError.invalidResponse("bad instance URL \(instanceURL)")
+        }
+        let (path, embeddedQuery) = Self.split(request.path)
+        components.percentEncodedPath = path
+        var items = embeddedQuery
+        items += request.queryItems.map { ($0.0, Self.formEncode($0.1)) }
+        components.percentEncodedQuery = items.isEmpty ? nil : items.map { "\(Self.formEncode($0.0))=\($0.1)" }.joined(separator: "&")
+        guard let url = components.url else { throw RestError.invalidResponse("bad request path \(request.path)") }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let body = request.body { urlRequest.httpBody = Data(body) }
+        counter.increment()
+        do {
+            let (status, headers, body) = try await transport.send(urlRequest)
+            return RestResponse(status: status, headers: headers, body: body)
+        } catch let error as RestError {
+            throw error
+        } catch {
+            throw RestError.network(error.localizedDescription)
+        }
+    }
+
+    /// `/path?a=b` → the path and its (already encoded) query items.
+    private static func split(_ path: String) -> (String, [(String, String)]) {
+        guard let mark = path.firstIndex(of: "?") else { return (path, []) }
+        let query = path[path.index(after: mark)...].split(separator: "&").map { pair -> (String, String) in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return (String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : "")
+        }
+        return (String(path[..<mark]), query)
+    }
+
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    /// Percent-encodes a query value (space as `%20`, `+` as `%2B`).
+    static func formEncode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                result.append(Character(UnicodeScalar(byte)))
+            } else {
+                result += String(format: "%%%02X", byte)
+            }
+        }
+        return result
+    }
+
+    /// Percent-encodes a path segment.
+    public static func encodeSegment(_ text: String) -> String { formEncode(text) }
+}
+
+/// A thread-safe counter of requests.
+final class RequestCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}

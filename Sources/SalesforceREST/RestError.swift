@@ -1,0 +1,78 @@
+public import FastJSON
+
+/// One error item of a Salesforce error response (`errorCode`, or `statusCode` in save results).
+public struct SalesforceErrorItem: Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+    public var fields: [String]
+
+    public init(code: String, message: String, fields: [String] = []) {
+        self.code = code
+        self.message = message
+        self.fields = fields
+    }
+
+    /// Reads `{"errorCode"|"statusCode", "message", "fields"}`.
+    public init?(_ json: JSONValue) {
+        guard let code = (json["errorCode"] ?? json["statusCode"])?.stringValue else { return nil }
+        self.code = code
+        self.message = json["message"]?.stringValue ?? ""
+        self.fields = json["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// The item as the JSON Salesforce sends (used for `__last_error__`).
+    public var json: JSONValue {
+        ["errorCode": .string(code), "message": .string(message), "fields": .array(fields.map(JSONValue.string))]
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+/// Why a REST call failed.
+public enum RestError: Error, Sendable, CustomStringConvertible {
+    /// The server answered with an error status and (usually) Salesforce error items.
+    case http(status: Int, errors: [SalesforceErrorItem], body: [UInt8])
+    /// No answer: connection refused or lost, timeout. The request may or may not have been applied.
+    case network(String)
+    /// An answer that is not what the API promises.
+    case invalidResponse(String)
+    /// The access token was rejected and could not be refreshed.
+    case authentication(String)
+
+    public var description: String {
+        switch self {
+        case .http(let status, let errors, let body):
+            let detail = errors.isEmpty ? String(decoding: body.prefix(500), as: UTF8.self) : errors.map(\.description).joined(separator: "; ")
+            return "HTTP \(status): \(detail)"
+        case .network(let message): return "Network error: \(message)"
+        case .invalidResponse(let message): return "Invalid response: \(message)"
+        case .authentication(let message): return "Authentication failed: \(message)"
+        }
+    }
+
+    /// The HTTP status, if the server answered.
+    public var status: Int? {
+        if case .http(let status, _, _) = self { return status }
+        return nil
+    }
+
+    /// The first error code, if any.
+    public var errorCode: String? {
+        if case .http(_, let errors, _) = self { return errors.first?.code }
+        return nil
+    }
+
+    /// Whether trying again may succeed: no answer, 5xx, or request-limit throttling.
+    public var isTransient: Bool {
+        switch self {
+        case .network: true
+        case .http(let status, let errors, _): status >= 500 || errors.first?.code == "REQUEST_LIMIT_EXCEEDED"
+        default: false
+        }
+    }
+
+    static func from(_ response: RestResponse) -> RestError {
+        let items = ((try? response.json())?.arrayValue ?? []).compactMap(SalesforceErrorItem.init)
+        return .http(status: response.status, errors: items, body: response.body)
+    }
+}

@@ -1,0 +1,56 @@
+public import FastJSON
+
+/// One REST call: method, path under the instance (usually `/services/data/vNN.N/…`), query
+/// parameters, headers and an optional JSON body.
+public struct RestRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST", patch = "PATCH", delete = "DELETE" }
+
+    public var method: Method
+    /// Path from the instance root, starting with `/`.
+    public var path: String
+    public var queryItems: [(String, String)]
+    public var headers: [String: String]
+    public var body: [UInt8]?
+    /// Whether repeating the call is harmless, so it may be retried after a network error or
+    /// a 5xx. GET, DELETE and PATCH are; a POST that creates is not (it could create twice).
+    public var isIdempotent: Bool
+
+    public init(method: Method, path: String, queryItems: [(String, String)] = [], headers: [String: String] = [:],
+                body: [UInt8]? = nil, isIdempotent: Bool? = nil) {
+        self.method = method
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.isIdempotent = isIdempotent ?? (method != .post)
+    }
+
+    /// A request with a JSON body.
+    public init(method: Method, path: String, json: JSONValue, queryItems: [(String, String)] = [], isIdempotent: Bool? = nil) {
+        self.init(method: method, path: path, queryItems: queryItems, headers: ["Content-Type": "application/json"],
+                  body: json.jsonBytes, isIdempotent: isIdempotent)
+    }
+}
+
+/// A response: status, headers (lower-cased names) and the raw body.
+public struct RestResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body parsed as JSON (`null` for an empty body).
+    public func json() throws -> JSONValue {
+        if body.isEmpty { return .null }
+        do {
+            return try JSONValue(parsing: body)
+        } catch {
+            throw RestError.invalidResponse("Response body is not JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import FastJSON
+import Foundation
+@testable import LocalForce
+@testable import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// LocalForce on 127.0.0.1:0, a fresh in-memory store with an `accounts` soup, a client and a manager.
+final class SyncHarness: Sendable {
+    static let token = "sync-token"
+    let server: LocalForceServer
+    let store: SmartStore
+    let client: RestClient
+    let manager: SyncManager
+
+    init(localIndex: SoupIndexType? = .string) async throws {
+        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: Self.token)
+        server = try await LocalForceServer.start(localForce)
+        store = try SmartStore()
+        var specs = [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string), IndexSpec("__sync_id__", .integer)]
+        if let localIndex { specs.append(IndexSpec("__local__", localIndex)) }
+        try store.registerSoup("accounts", indexSpecs: specs)
+        client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
+                            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10)))
+        manager = try SyncManager(store: store, client: client)
+    }
+
+    func stop() async { await server.stop() }
+
+    var localForce: LocalForce { server.localForce }
+
+    /// Creates accounts on the server; returns their ids.
+    @discardableResult
+    func createAccounts(_ count: Int, prefix: String = "Account") async throws -> [String] {
+        var ids: [String] = []
+        for start in stride(from: 0, to: count, by: 200) {
+            let records: [JSONValue] = (start..<min(count, start + 200)).map { index in
+                ["attributes": ["type": "Account"], "Name": .string(String(format: "\(prefix) %05d", index)), "Industry": "Energy"]
+            }
+            ids += try await client.createRecords(records).compactMap(\.id)
+        }
+        return ids
+    }
+
+    /// Local entries of the soup by Id.
+    func localRecords() throws -> [String: JSONValue] {
+        var records: [String: JSONValue] = [:]
+        var page = 0
+        while true {
+            let entries = try store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 1000), pageIndex: page)
+            for entry in entries { if let id = entry["Id"]?.stringValue { records[id] = entry } }
+            if entries.count < 1000 { return records }
+            page += 1
+        }
+    }
+
+    func localEntryId(_ id: String) throws -> Int64 {
+        try store.lookupSoupEntryId(soup: "accounts", path: "Id", value: .string(id)) ?? -1
+    }
+
+    /// Records the progress updates of a run.
+    final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var states: [SyncState] = []
+        var all: [SyncState] { lock.withLock { states } }
+        /// `STATUS progress totalSize` per update.
+        var trace: [String] { all.map { "\($0.status.rawValue) \($0.progress) \($0.totalSize)" } }
+        func record(_ state: SyncState) { lock.withLock { states.append(state) } }
+    }
+}
+
+func withHarness(localIndex: SoupIndexType? = .string, _ body: (SyncHarness) async throws -> Void) async throws {
+    let harness = try await SyncHarness(localIndex: localIndex)
+    do {
+        try await body(harness)
+    } catch {
+        await harness.stop()
+        throw error
+    }
+    await harness.stop()
+}
