@@ -1,58 +1,136 @@
 import ArgumentParser
+import FastJSON
 import Foundation
+import LocalForce
+import MobileSync
+import SalesforceREST
 import SmartStore
 
-/// `msync demo`: a guided tour. Until the sync engine lands it shows the store on its own:
-/// soups, upserts by external id, Smart SQL, full-text search and the bulk page ingest.
-struct DemoCommand: ParsableCommand {
+/// `msync demo`: LocalForce in-process with a seeded org, a fresh store, and a full round trip.
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Show the stack at work on a fresh store."
+        abstract: "Run a full sync round trip against an embedded LocalForce with a seeded org.",
+        discussion: """
+            Starts LocalForce on 127.0.0.1 (in memory), seeds Accounts and Contacts, opens a fresh
+            store, then: sync down, local creates/updates/deletes, sync up, a change on the server,
+            resync, a delete on the server and ghost cleanup — and checks that store and org agree.
+            """
     )
 
-    @Option(help: "Store file to use (a temporary one when omitted).")
+    @Option(help: "Accounts to seed (each gets one Contact).")
+    var accounts = 3000
+
+    @Option(help: "Store file to use (a temporary one, removed afterwards, when omitted).")
     var store: String?
 
-    func run() throws {
-        let path = store ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("msync-demo-\(ProcessInfo.processInfo.processIdentifier).sqlite").path
-        let smartStore = try SmartStore(path: path)
-        print("store: \(path)")
-        try smartStore.registerSoup("accounts", indexSpecs: [
-            IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Industry", .string),
-            IndexSpec("LastModifiedDate", .string), IndexSpec("__local__", .json1),
-        ])
-        let page = Self.samplePage(count: 2000)
-        let ingest = try smartStore.ingestPage(page, into: "accounts", idPath: "Id",
-                                               timestampPath: "LastModifiedDate", setFields: ["__local__": false])
-        print("bulk ingest: \(ingest.received) records received, \(ingest.written) written, max LastModifiedDate \(ingest.maxTimestamp ?? "-")")
-        var acme = try smartStore.query(.exact(soup: "accounts", path: "Id", key: "001000000000007AAA", pageSize: 1))[0]
-        acme["Name"] = "Acme Rockets"
-        acme["__local__"] = true
-        try smartStore.upsert(acme, in: "accounts", externalIdPath: "Id")
-        print("local edit: \(acme["Id"]?.stringValue ?? "") renamed, marked dirty")
-        let dirty = try smartStore.query(.smart("select {accounts:Id}, {accounts:Name} from {accounts} where {accounts:__local__} = 1", pageSize: 10))
-        print("dirty records: \(dirty.map(\.jsonString).joined(separator: " "))")
-        let byIndustry = try smartStore.query(.smart("""
-            select {accounts:Industry}, count(*) from {accounts} group by {accounts:Industry} order by {accounts:Industry}
-            """, pageSize: 10))
-        print("accounts per industry: \(byIndustry.map(\.jsonString).joined(separator: " "))")
-        let found = try smartStore.count(.match(soup: "accounts", path: "Name", matchKey: "Rockets", pageSize: 10))
-        print("full-text 'Rockets': \(found) match")
-        if store == nil { try? FileManager.default.removeItem(atPath: path) }
+    func validate() throws {
+        guard accounts >= 50 else { throw ValidationError("--accounts must be at least 50") }
     }
 
-    static func samplePage(count: Int) -> [UInt8] {
-        let industries = ["Energy", "Media", "Retail", "Technology"]
-        let records: [JSONValue] = (0..<count).map { index in
-            let id = String(format: "001%012dAAA", index)
-            return [
-                "attributes": ["type": "Account", "url": .string("/services/data/v66.0/sobjects/Account/\(id)")],
-                "Id": .string(id), "Name": .string("Account \(index)"), "Industry": .string(industries[index % industries.count]),
-                "LastModifiedDate": .string(String(format: "2026-11-%02dT10:00:00.000+0000", 1 + index % 20)),
-            ]
+    func run() async throws {
+        let out = ProgressPrinter()
+        let started = Date()
+        let token = ServeCommand.generateToken()
+        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token)
+        let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
+        out.line("LocalForce listening on \(server.baseURL.absoluteString)")
+        do {
+            try await roundTrip(server: server, token: token, out: out, started: started)
+        } catch {
+            await server.stop()
+            throw error
         }
-        let page: JSONValue = ["totalSize": .int(Int64(count)), "done": true, "records": .array(records)]
-        return page.jsonBytes
+        await server.stop()
     }
+
+    private func roundTrip(server: LocalForceServer, token: String, out: ProgressPrinter, started: Date) async throws {
+        let client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token))
+        try await seed(client, out: out)
+
+        let path = store ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
+        defer { if store == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        let smartStore = try SmartStore(path: path)
+        try smartStore.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Industry", .string),
+                                                             IndexSpec("LastModifiedDate", .string), IndexSpec("__local__", .string),
+                                                             IndexSpec("__sync_id__", .integer)])
+        try smartStore.registerSoup("contacts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("AccountId", .string), IndexSpec("LastName", .string),
+                                                             IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+        out.line("store: \(path)")
+        let manager = try SyncManager(store: smartStore, client: client)
+
+        // 1. Sync down.
+        let accountsDown = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, NumberOfEmployees, Description FROM Account")
+        var state = try await manager.syncDown(target: accountsDown, soupName: "accounts", name: "accounts") { out.update("sync down accounts", $0) }
+        let contactsDown = try SoqlSyncDownTarget(query: "SELECT Id, FirstName, LastName, Email, AccountId FROM Contact")
+        _ = try await manager.syncDown(target: contactsDown, soupName: "contacts", name: "contacts") { out.update("sync down contacts", $0) }
+        out.line("stored \(try smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts")
+
+        // 2. Offline edits.
+        for index in 1...5 {
+            try smartStore.createLocally(["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
+        }
+        let page = try smartStore.query(.all(soup: "accounts", orderPath: "Name", pageSize: 13))
+        for entry in page.prefix(10) {
+            try smartStore.updateLocally(["Description": "Edited offline"], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+        }
+        for entry in page.suffix(3) {
+            try smartStore.deleteLocally(entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+        }
+        out.line("offline: 5 accounts created, 10 updated, 3 deleted")
+
+        // 3. Sync up.
+        let options = SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name", "Industry", "NumberOfEmployees", "Description"])
+        state = try await manager.syncUp(options: options, soupName: "accounts", name: "accounts-up") { out.update("sync up accounts", $0) }
+        out.line("sync up: \(state.totalSize) records sent, \(state.failedRecordCount) failed")
+
+        // 4. Someone changes and deletes records on the server.
+        let changed = try await client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT 20").records().compactMap { $0["Id"]?.stringValue }
+        _ = try await client.updateRecords(changed.map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Media"] })
+        out.line("server: 20 accounts changed by another user")
+        state = try await manager.reSync(named: "accounts") { out.update("resync accounts", $0) }
+        out.line("resync: \(state.totalSize) changed records fetched")
+        let deleted = try await client.query("SELECT Id FROM Account ORDER BY Name LIMIT 7 OFFSET 20").records().compactMap { $0["Id"]?.stringValue }
+        _ = try await client.deleteRecords(deleted)
+        out.line("server: 7 accounts deleted by another user")
+        let ghosts = try await manager.cleanResyncGhosts(named: "accounts")
+        out.line("ghost cleanup: \(ghosts) local records removed")
+
+        // 5. Do store and org agree?
+        let serverCount = try await client.query("SELECT COUNT() FROM Account").totalSize
+        let localCount = try smartStore.count(.all(soup: "accounts", pageSize: 1))
+        let dirty = try smartStore.count(.smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 1", pageSize: 1))
+        let media = try smartStore.count(.exact(soup: "accounts", path: "Industry", key: "Media", pageSize: 1))
+        out.line(String(format: "summary: %d accounts on the server, %d in the store, %d dirty, %d show the server-side change; %d requests in %.1f s",
+                        serverCount, localCount, dirty, media, client.requestCount, Date().timeIntervalSince(started)))
+        guard serverCount == localCount, dirty == 0, media >= 20 else {
+            throw DemoFailure(description: "store and server disagree")
+        }
+        out.line("round trip complete: store and org agree")
+    }
+
+    private func seed(_ client: RestClient, out: ProgressPrinter) async throws {
+        let industries = ["Agriculture", "Banking", "Energy", "Retail", "Technology"]
+        var ids: [String] = []
+        for start in stride(from: 0, to: accounts, by: 200) {
+            let records: [JSONValue] = (start..<min(accounts, start + 200)).map { index in
+                ["attributes": ["type": "Account"], "Name": .string(String(format: "Account %05d", index)),
+                 "Industry": .string(industries[index % industries.count]), "NumberOfEmployees": .int(Int64(10 + index % 500))]
+            }
+            ids += try await client.createRecords(records).compactMap(\.id)
+        }
+        for start in stride(from: 0, to: ids.count, by: 200) {
+            let records: [JSONValue] = ids[start..<min(ids.count, start + 200)].enumerated().map { offset, id in
+                ["attributes": ["type": "Contact"], "FirstName": "Pat", "LastName": .string("Contact \(start + offset)"), "AccountId": .string(id),
+                 "Email": .string("pat\(start + offset)@example.com")]
+            }
+            _ = try await client.createRecords(records)
+        }
+        out.line("seeded \(ids.count) accounts and \(ids.count) contacts")
+    }
+}
+
+/// The demo's own check failed.
+struct DemoFailure: Error, CustomStringConvertible {
+    var description: String
 }

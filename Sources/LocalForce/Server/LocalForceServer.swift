@@ -2,6 +2,7 @@ public import Foundation
 import Hummingbird
 import HTTPTypes
 import Logging
+import ServiceLifecycle
 import NIOCore
 
 /// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.
@@ -16,11 +17,13 @@ public final class LocalForceServer: Sendable {
     public let baseURL: URL
     public let localForce: LocalForce
     private let task: Task<Void, any Error>
+    private let services: ServiceGroup
 
-    private init(baseURL: URL, localForce: LocalForce, task: Task<Void, any Error>) {
+    private init(baseURL: URL, localForce: LocalForce, task: Task<Void, any Error>, services: ServiceGroup) {
         self.baseURL = baseURL
         self.localForce = localForce
         self.task = task
+        self.services = services
     }
 
     /// Starts serving and returns once the socket is bound (`port: 0` picks a free port).
@@ -40,7 +43,8 @@ public final class LocalForceServer: Sendable {
             },
             logger: logger
         )
-        let task = Task { try await application.runService(gracefulShutdownSignals: []) }
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await services.run() }
         var iterator = bound.makeAsyncIterator()
         guard let actualPort = await iterator.next() else {
             task.cancel()
@@ -48,12 +52,12 @@ public final class LocalForceServer: Sendable {
             throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port)")
         }
         guard let url = URL(string: "http://\(host):\(actualPort)") else { throw APIError(500, "SERVER_START_FAILED", "bad host \(host)") }
-        return LocalForceServer(baseURL: url, localForce: localForce, task: task)
+        return LocalForceServer(baseURL: url, localForce: localForce, task: task, services: services)
     }
 
-    /// Stops the server and waits for it to finish.
+    /// Stops the server gracefully (in-flight requests finish) and waits for it.
     public func stop() async {
-        task.cancel()
+        await services.triggerGracefulShutdown()
         _ = try? await task.value
     }
 
