@@ -9,6 +9,8 @@ public enum LocalFields {
     public static let locallyDeleted = "__locally_deleted__"
     public static let syncId = "__sync_id__"
     public static let lastError = "__last_error__"
+    /// When a create was last sent without learning its outcome (epoch ms); see ``CreateReconciler``.
+    public static let createAttempt = "__create_attempt__"
 
     /// Fields written into every record a sync down saves (clean), plus its sync id.
     static func clean(syncId: Int64) -> [String: JSONValue] {

@@ -13,12 +13,18 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
     public var updateFieldlist: [String]?
     /// When set, created records whose value here is a real (non-local) id are upserted by it.
     public var externalIdFieldName: String?
+    /// An external-id field on the server that receives each created record's local id. Creates
+    /// then become upserts by that field: repeating one (after a lost response, a crash, a
+    /// retry) finds the record made the first time instead of creating a duplicate.
+    public var idempotencyFieldName: String?
     public var idFieldName: String
     public var modificationDateFieldName: String
     public var maxBatchSize: Int
 
     public init(createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
-                idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 200) {
+                idempotencyFieldName: String? = nil, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
+                maxBatchSize: Int = 200) {
+        self.idempotencyFieldName = idempotencyFieldName
         self.createFieldlist = createFieldlist
         self.updateFieldlist = updateFieldlist
         self.externalIdFieldName = externalIdFieldName
@@ -31,6 +37,7 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
         self.init(createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
                   updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
                   externalIdFieldName: json["externalIdFieldName"]?.stringValue,
+                  idempotencyFieldName: json["idempotencyFieldName"]?.stringValue,
                   idFieldName: json["idFieldName"]?.stringValue ?? "Id",
                   modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
                   maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
@@ -42,8 +49,13 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
         if let createFieldlist { json["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
         if let updateFieldlist { json["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
         if let externalIdFieldName { json["externalIdFieldName"] = .string(externalIdFieldName) }
+        if let idempotencyFieldName { json["idempotencyFieldName"] = .string(idempotencyFieldName) }
         return .object(json)
     }
+
+    public var createsAreIdempotent: Bool { idempotencyFieldName != nil }
+
+    public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
 
     private func fieldlist(_ specific: [String]?, _ options: SyncOptions) throws -> [String] {
         guard let list = specific ?? options.fieldlist else { throw SyncError.invalidTarget("No fields specified") }
@@ -87,6 +99,10 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
         let updateList = try updates.isEmpty ? [] : fieldlist(updateFieldlist, options)
 
         var recreate: [Int] = []
+        if let field = idempotencyFieldName, !creates.isEmpty {
+            try await upsert(creates, by: field, value: { items[$0].id }, fields: createList, items: items, client: client, into: &outcomes)
+            creates = []
+        }
         if !creates.isEmpty {
             let bodies = creates.map { index in body(items[index], fields: createList, includeId: false) }
             for (index, result) in zip(creates, try await client.createRecords(bodies)) {
@@ -112,18 +128,8 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
             }
         }
         if let field = externalIdFieldName, !upserts.isEmpty {
-            let byType = Dictionary(grouping: upserts) { items[$0].objectType ?? "" }
-            for (type, indexes) in byType {
-                let bodies = indexes.map { index -> JSONValue in
-                    var fields = items[index].fields(createList)
-                    fields[field] = items[index].record[field]
-                    fields["attributes"] = ["type": .string(type)]
-                    return .object(fields)
-                }
-                for (index, result) in zip(indexes, try await client.upsertRecords(type, externalIdField: field, records: bodies)) {
-                    outcomes[index] = outcome(items[index], result, newId: result.id)
-                }
-            }
+            try await upsert(upserts, by: field, value: { items[$0].record[field]?.stringValue }, fields: createList, items: items,
+                             client: client, into: &outcomes)
         }
         if !deletes.isEmpty {
             for (index, result) in zip(deletes, try await client.deleteRecords(deletes.compactMap { items[$0].id })) {
@@ -135,6 +141,22 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
             }
         }
         return outcomes.map { $0 ?? .leftDirty(error: nil) }
+    }
+
+    /// Upserts records (grouped by type) by an external-id field whose value `value` gives.
+    private func upsert(_ indexes: [Int], by field: String, value: (Int) -> String?, fields list: [String], items: [SyncUpRecord],
+                        client: RestClient, into outcomes: inout [SyncUpOutcome?]) async throws {
+        for (type, group) in Dictionary(grouping: indexes, by: { items[$0].objectType ?? "" }) {
+            let bodies = group.map { index -> JSONValue in
+                var fields = items[index].fields(list)
+                fields[field] = value(index).map(JSONValue.string) ?? .null
+                fields["attributes"] = ["type": .string(type)]
+                return .object(fields)
+            }
+            for (index, result) in zip(group, try await client.upsertRecords(type, externalIdField: field, records: bodies)) {
+                outcomes[index] = outcome(items[index], result, newId: result.id)
+            }
+        }
     }
 
     private func body(_ item: SyncUpRecord, fields list: [String], includeId: Bool) -> JSONValue {

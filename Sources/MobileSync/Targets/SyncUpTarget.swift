@@ -20,6 +20,16 @@ public protocol SyncUpTarget: Sendable {
     var maxBatchSize: Int { get }
     /// Sends a batch of dirty records; one outcome per record, in order.
     func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome]
+    /// Whether creates are idempotent (upserts by a client-generated key), so a lost response
+    /// cannot lead to a duplicate and no reconciliation is needed.
+    var createsAreIdempotent: Bool { get }
+    /// The fields sent when creating (used to recognise a create whose response was lost).
+    func createFields(options: SyncOptions) -> [String]?
+}
+
+extension SyncUpTarget {
+    public var createsAreIdempotent: Bool { false }
+    public func createFields(options: SyncOptions) -> [String]? { options.fieldlist }
 }
 
 /// The action a dirty record asks for.
@@ -72,6 +82,7 @@ struct SyncUpRecord {
         copy[LocalFields.locallyUpdated] = false
         copy[LocalFields.locallyDeleted] = false
         copy[LocalFields.lastError] = nil
+        copy[LocalFields.createAttempt] = nil
         return copy
     }
 
