@@ -25,10 +25,10 @@ public actor SyncManager {
     private var active: Set<Int64> = []
     private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
 
-    public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry = SyncTargetRegistry()) throws {
+    public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws {
         self.store = store
         self.client = client
-        self.targets = targets
+        self.targets = targets ?? SyncTargetRegistry(store: store)
         try Self.setUpSyncsSoup(store)
     }
 

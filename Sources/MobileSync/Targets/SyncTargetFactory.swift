@@ -1,4 +1,5 @@
 public import FastJSON
+import SmartStore
 
 /// Builds targets from their JSON (sync states and `usersyncs.json`). Custom target types can
 /// be registered under their `type` name.
@@ -12,7 +13,16 @@ public final class SyncTargetRegistry: @unchecked Sendable {
 
     public init() {
         down["soql"] = { try SoqlSyncDownTarget(json: $0) }
+        down["sosl"] = { try SoslSyncDownTarget(json: $0) }
+        down["mru"] = { try MruSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
+    }
+
+    /// A registry whose store-reading targets (refresh) read `store`.
+    convenience init(store: SmartStore) {
+        self.init()
+        let reader = SoupReader(store: store)
+        down["refresh"] = { try RefreshSyncDownTarget(json: $0, store: reader) }
     }
 
     /// Registers a sync down target type.

@@ -1,0 +1,179 @@
+public import FastJSON
+public import SalesforceREST
+
+/// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
+public struct SoslSyncDownTarget: SyncDownTarget {
+    public let query: String
+    public let idFieldName: String
+    public let modificationDateFieldName: String
+
+    public init(query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate") {
+        self.query = query
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+    }
+
+    init(json: JSONValue) throws {
+        guard let query = json["query"]?.stringValue else { throw SyncError.invalidConfig("sosl target needs a \"query\"") }
+        self.init(query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+    }
+
+    public var json: JSONValue {
+        ["type": "sosl", "query": .string(query), "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+    }
+
+    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
+        let body = try await client.search(query)
+        let count = try JSONValue(parsing: body)["searchRecords"]?.arrayValue?.count ?? 0
+        return SyncDownPage(body: body, recordsPath: "searchRecords", totalSize: count, next: nil)
+    }
+
+    public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
+        let records = try JSONValue(parsing: try await client.search(query))["searchRecords"]?.arrayValue ?? []
+        return Set(records.compactMap { $0[idFieldName]?.stringValue })
+    }
+}
+
+/// Sync down of the user's most recently used records of an object (the SDK's `mru` target).
+public struct MruSyncDownTarget: SyncDownTarget {
+    public let objectType: String
+    public let fieldlist: [String]
+    public let idFieldName: String
+    public let modificationDateFieldName: String
+
+    public init(objectType: String, fieldlist: [String], idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate") {
+        self.objectType = objectType
+        self.fieldlist = fieldlist
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+    }
+
+    init(json: JSONValue) throws {
+        guard let type = json["sobjectType"]?.stringValue, let fields = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue) else {
+            throw SyncError.invalidConfig("mru target needs \"sobjectType\" and \"fieldlist\"")
+        }
+        self.init(objectType: type, fieldlist: fields, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+    }
+
+    public var json: JSONValue {
+        ["type": "mru", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
+         "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+    }
+
+    var selectList: String {
+        var fields = fieldlist
+        for required in [modificationDateFieldName, idFieldName] where !fields.contains(required) { fields.insert(required, at: 0) }
+        return fields.joined(separator: ", ")
+    }
+
+    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
+        let ids = try await client.recentItemIds(objectType)
+        let list = ids.isEmpty ? "''" : ids.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")
+        let page = try await client.query("SELECT \(selectList) FROM \(objectType) WHERE \(idFieldName) IN (\(list))")
+        return SyncDownPage(body: page.body, totalSize: page.totalSize, next: nil)
+    }
+
+    public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
+        try await RefreshSyncDownTarget.existing(objectType, idFieldName: idFieldName, ids: localIds, client: client)
+    }
+}
+
+/// Re-fetches the records already in a soup, by id, in slices (the SDK's `refresh` target).
+public struct RefreshSyncDownTarget: SyncDownTarget {
+    public let objectType: String
+    public let fieldlist: [String]
+    public let soupName: String
+    /// Ids per SOQL query (≤ 500: longer URLs are refused by some proxies).
+    public let countIdsPerSoql: Int
+    public let idFieldName: String
+    public let modificationDateFieldName: String
+    /// Set by the sync manager: the store whose soup is refreshed.
+    let store: SoupReader?
+
+    public init(objectType: String, fieldlist: [String], soupName: String, countIdsPerSoql: Int = 500, idFieldName: String = "Id",
+                modificationDateFieldName: String = "LastModifiedDate") {
+        self.objectType = objectType
+        self.fieldlist = fieldlist
+        self.soupName = soupName
+        self.countIdsPerSoql = min(500, max(1, countIdsPerSoql))
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+        self.store = nil
+    }
+
+    init(json: JSONValue, store: SoupReader?) throws {
+        guard let type = json["sobjectType"]?.stringValue, let fields = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue),
+              let soup = json["soupName"]?.stringValue else {
+            throw SyncError.invalidConfig("refresh target needs \"sobjectType\", \"fieldlist\" and \"soupName\"")
+        }
+        self.objectType = type
+        self.fieldlist = fields
+        self.soupName = soup
+        self.countIdsPerSoql = min(500, max(1, Int(json["countIdsPerSoql"]?.int64Value ?? 500)))
+        self.idFieldName = json["idFieldName"]?.stringValue ?? "Id"
+        self.modificationDateFieldName = json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate"
+        self.store = store
+    }
+
+    public var json: JSONValue {
+        ["type": "refresh", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)), "soupName": .string(soupName),
+         "countIdsPerSoql": .int(Int64(countIdsPerSoql)), "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+    }
+
+    /// Continuation: the last local id refreshed. Each page re-fetches the next slice of local ids.
+    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
+        guard let store else { throw SyncError.invalidTarget("refresh target needs its store (run it through a SyncManager)") }
+        let ids = try store.ids(soup: soupName, path: idFieldName, after: continuation, limit: countIdsPerSoql)
+            .filter { !LocalFields.isLocalId($0) }
+        let total = try store.count(soup: soupName)
+        guard let last = ids.last else {
+            return SyncDownPage(body: Array(#"{"totalSize":0,"done":true,"records":[]}"#.utf8), totalSize: total, next: nil)
+        }
+        var fields = fieldlist
+        for required in [modificationDateFieldName, idFieldName] where !fields.contains(required) { fields.insert(required, at: 0) }
+        var filter = "\(idFieldName) IN (\(ids.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")))"
+        if maxTimeStamp > 0 { filter += " AND \(modificationDateFieldName) > \(LocalFields.timestamp(maxTimeStamp))" }
+        let page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(filter)")
+        let more = ids.count == countIdsPerSoql
+        return SyncDownPage(body: page.body, totalSize: total, next: more ? last : nil)
+    }
+
+    public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
+        try await Self.existing(objectType, idFieldName: idFieldName, ids: localIds, client: client)
+    }
+
+    /// Which of `ids` exist on the server, asked 500 at a time.
+    static func existing(_ objectType: String, idFieldName: String, ids: [String], client: RestClient) async throws -> Set<String> {
+        var found: Set<String> = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
+            guard !slice.isEmpty else { continue }
+            let list = slice.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")
+            var page = try await client.query("SELECT \(idFieldName) FROM \(objectType) WHERE \(idFieldName) IN (\(list))")
+            while true {
+                for record in try page.records() { if let id = record[idFieldName]?.stringValue { found.insert(id) } }
+                guard let next = page.nextRecordsURL, !page.done else { break }
+                page = try await client.queryMore(next)
+            }
+        }
+        return found
+    }
+}
+
+/// Escaping of values spliced into SOQL text sent to the server.
+enum SoqlLiteral {
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case "'": result += "\\'"
+            case "\n": result += "\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
