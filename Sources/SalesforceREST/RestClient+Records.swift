@@ -39,7 +39,8 @@ extension RestClient {
         return try await send(RestRequest(method: .get, path: sobjectPath(objectType, id), queryItems: items)).json()
     }
 
-    static func httpDate(_ date: Date) -> String {
+    /// An HTTP date (`Sun, 22 Nov 2026 05:00:00 GMT`).
+    public static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -16,6 +16,8 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         down["sosl"] = { try SoslSyncDownTarget(json: $0) }
         down["mru"] = { try MruSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
+        up["single"] = { SingleRecordSyncUpTarget(json: $0) }
+        up["batch"] = { BatchSyncUpTarget(json: $0) }
     }
 
     /// A registry whose store-reading targets (refresh) read `store`.
@@ -35,6 +37,19 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         lock.withLock { up[type] = factory }
     }
 
+    /// The SDK's sync up implementation class names, as target types.
+    static func syncUpType(implementation: String?) -> String {
+        guard let implementation else { return "collection" }
+        let name = implementation.split(separator: ".").last.map(String.init) ?? implementation
+        switch name {
+        case "SFSyncUpTarget", "SyncUpTarget": return "single"
+        case "SFBatchSyncUpTarget", "BatchSyncUpTarget": return "batch"
+        case "SFParentChildrenSyncUpTarget", "ParentChildrenSyncUpTarget": return "parent_children"
+        case "CollectionSyncUpTarget": return "collection"
+        default: return name
+        }
+    }
+
     public func syncDownTarget(_ json: JSONValue) throws -> any SyncDownTarget {
         let type = json["type"]?.stringValue ?? ""
         guard let factory = lock.withLock({ down[type] }) else { throw SyncError.invalidConfig("Unknown sync down target type: \(type)") }
@@ -42,8 +57,8 @@ public final class SyncTargetRegistry: @unchecked Sendable {
     }
 
     public func syncUpTarget(_ json: JSONValue) throws -> any SyncUpTarget {
-        // No type (or the SDK's impl class names) means the default collection target.
-        let type = json["type"]?.stringValue ?? "collection"
+        // No type means the default collection target; the SDK's impl class names map to types.
+        let type = json["type"]?.stringValue ?? Self.syncUpType(implementation: json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue)
         guard let factory = lock.withLock({ up[type] }) else { throw SyncError.invalidConfig("Unknown sync up target type: \(type)") }
         return try factory(json)
     }

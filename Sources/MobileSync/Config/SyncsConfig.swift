@@ -1,0 +1,92 @@
+public import FastJSON
+public import Foundation
+
+/// A `usersyncs.json` / `globalsyncs.json` file: named syncs to create, in the SDK's format.
+///
+/// ```json
+/// { "syncs": [ { "syncName": "accounts", "syncType": "syncDown", "soupName": "accounts",
+///                "target": { "type": "soql", "query": "SELECT Id, Name FROM Account" },
+///                "options": { "mergeMode": "OVERWRITE" } } ] }
+/// ```
+public struct SyncsConfig: Sendable {
+    /// One sync of the file.
+    public struct Entry: Sendable {
+        public var name: String
+        public var kind: SyncState.Kind
+        public var soupName: String
+        public var target: JSONValue
+        public var options: SyncOptions
+    }
+
+    public var entries: [Entry]
+
+    /// Reads a config. Every entry must have `syncName`, a valid `syncType`, `soupName`,
+    /// `target` and `options`; the first problem is reported with the entry's position.
+    public init(data: some Collection<UInt8>) throws {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: data)
+        } catch {
+            throw SyncError.invalidConfig("Syncs config is not valid JSON: \(error)")
+        }
+        guard let syncs = json["syncs"]?.arrayValue else { throw SyncError.invalidConfig("Syncs config needs a \"syncs\" array") }
+        entries = try syncs.enumerated().map { index, sync in
+            guard let name = sync["syncName"]?.stringValue, !name.isEmpty else {
+                throw SyncError.invalidConfig("syncs[\(index)]: syncName is required")
+            }
+            guard let typeName = sync["syncType"]?.stringValue, let kind = SyncState.Kind(rawValue: typeName) else {
+                throw SyncError.invalidConfig("sync \(name): syncType must be syncDown or syncUp")
+            }
+            guard let soupName = sync["soupName"]?.stringValue else { throw SyncError.invalidConfig("sync \(name): soupName is required") }
+            guard let target = sync["target"], target.objectValue != nil else { throw SyncError.invalidConfig("sync \(name): Target not defined in config") }
+            guard let options = sync["options"] else { throw SyncError.invalidConfig("sync \(name): Options not defined in config") }
+            return Entry(name: name, kind: kind, soupName: soupName, target: target, options: try SyncOptions(json: options))
+        }
+    }
+
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SyncError.invalidConfig("Cannot read syncs config \(url.path): \(error.localizedDescription)")
+        }
+        try self.init(data: data)
+    }
+}
+
+extension SyncManager {
+    /// What ``apply(_:)`` did.
+    public struct ConfigReport: Sendable {
+        /// Syncs created.
+        public var created: [String] = []
+        /// Syncs skipped because one with the name exists.
+        public var skipped: [String] = []
+        /// Syncs refused, with why (unknown target type, missing keys…).
+        public var errors: [(name: String, error: String)] = []
+    }
+
+    /// Creates the config's syncs; existing names are skipped, invalid targets reported.
+    @discardableResult
+    public func apply(_ config: SyncsConfig) throws -> ConfigReport {
+        var report = ConfigReport()
+        for entry in config.entries {
+            if try hasSync(named: entry.name) {
+                report.skipped.append(entry.name)
+                continue
+            }
+            do {
+                switch entry.kind {
+                case .syncDown:
+                    _ = try createSyncDown(target: try targets.syncDownTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
+                case .syncUp:
+                    _ = try createSyncUp(target: try targets.syncUpTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
+                }
+                report.created.append(entry.name)
+            } catch {
+                report.errors.append((entry.name, "\(error)"))
+            }
+        }
+        return report
+    }
+}
