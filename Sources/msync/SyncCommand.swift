@@ -1,0 +1,83 @@
+import ArgumentParser
+import FastJSON
+import Foundation
+import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// `msync sync`: runs named syncs from a `usersyncs.json` against a server.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Run named syncs (all of them, in file order, when none are named) and report their states.",
+        discussion: """
+            Soups come from --store-config (userstore.json format; existing soups are kept), syncs from
+            --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync, so a
+            sync down only fetches what changed since its last run.
+              msync sync --instance-url http://127.0.0.1:8080 --token secret --store app.sqlite \\
+                         --store-config userstore.json --syncs usersyncs.json accounts contacts
+            """
+    )
+
+    @Option(help: "Server base URL (Salesforce instance or LocalForce).")
+    var instanceUrl: String
+
+    @Option(help: "Bearer token (session id).")
+    var token: String
+
+    @Option(help: "Store file.")
+    var store: String
+
+    @Option(help: "userstore.json with the soups to register.")
+    var storeConfig: String?
+
+    @Option(help: "usersyncs.json with the syncs to create.")
+    var syncs: String?
+
+    @Option(help: "REST API version.")
+    var apiVersion = "66.0"
+
+    @Flag(help: "Print the final sync states as JSON.")
+    var json = false
+
+    @Argument(help: "Sync names to run (default: every sync of --syncs, in file order).")
+    var names: [String] = []
+
+    func validate() throws {
+        guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--instance-url must be an http(s) URL")
+        }
+        if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
+    }
+
+    func run() async throws {
+        guard let url = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
+        let smartStore = try SmartStore(path: store)
+        if let storeConfig { try smartStore.apply(try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))) }
+        let client = RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
+        let manager = try SyncManager(store: smartStore, client: client)
+        var order = names
+        if let syncs {
+            let config = try SyncsConfig(contentsOf: URL(fileURLWithPath: syncs))
+            let report = try await manager.apply(config)
+            for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
+            if order.isEmpty { order = config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) } }
+        }
+        let printer = ProgressPrinter()
+        var results: [SyncState] = []
+        for name in order {
+            let state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state) } }
+            results.append(state)
+            if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
+        }
+        if json {
+            let states: [JSONValue] = results.map { state in
+                ["id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
+                 "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)), "totalSize": .int(Int64(state.totalSize)),
+                 "maxTimeStamp": .int(state.maxTimeStamp), "failedRecordCount": .int(Int64(state.failedRecordCount)), "error": .string(state.error)]
+            }
+            print(JSONValue.array(states).jsonString)
+        }
+        if results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+    }
+}
