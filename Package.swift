@@ -82,6 +82,10 @@ let package = Package(
             name: "msync-bench",
             dependencies: [
                 "SmartStore",
+                "LocalForce",
+                "MobileSync",
+                "SalesforceREST",
+                "FastJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,11 +1,11 @@
 import ArgumentParser
 
 @main
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "msync-bench",
         abstract: "Benchmarks that print one JSON object per line, each with a baseline measured in the same run.",
         discussion: "Build in release mode: swift run -c release msync-bench store --records 100000",
-        subcommands: [StoreBenchmark.self]
+        subcommands: [StoreBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self]
     )
 }

@@ -9,6 +9,12 @@ enum BenchReport {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    static func asyncTime(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
     /// Median of per-call durations, in microseconds.
     static func medianMicroseconds(samples: Int, _ body: (Int) throws -> Void) rethrows -> Double {
         var durations: [Double] = []

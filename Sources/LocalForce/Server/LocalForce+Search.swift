@@ -13,7 +13,7 @@ extension LocalForce {
         do {
             search = try SOSLParser.parse(text)
         } catch {
-            throw APIError(400, "MALFORMED_SEARCH", (error as? SOQLError)?.salesforceMessage(for: text) ?? "\(error)")
+            throw APIError(400, "MALFORMED_SEARCH", error.salesforceMessage(for: text))
         }
         return try await runSearch(search, version: context.version, text: text)
     }
@@ -82,7 +82,7 @@ extension LocalForce {
                 search.returning.append(returning)
             }
         } catch {
-            throw APIError(400, "MALFORMED_SEARCH", (error as? SOQLError)?.salesforceMessage(for: text) ?? "\(error)")
+            throw APIError(400, "MALFORMED_SEARCH", error.salesforceMessage(for: text))
         }
         return try await runSearch(search, version: context.version, text: text)
     }

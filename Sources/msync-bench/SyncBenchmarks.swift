@@ -1,0 +1,174 @@
+import ArgumentParser
+import FastJSON
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GRDBSQLite
+import LocalForce
+import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// `msync-bench sync-down`: a full sync and a resync after 1% changed, against a baseline that
+/// fetches the same pages with plain HTTP and inserts them with plain SQLite.
+struct SyncDownBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync-down", abstract: "Full sync down and 1% resync against LocalForce.")
+
+    @Option(help: "Accounts on the server.") var records = 100_000
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bench = try await SyncBench.start(accounts: records, folder: folder)
+
+        // Baseline: the same pages over plain HTTP (URLSession), decoded, inserted with prepared statements.
+        let baselineSeconds = try await BenchReport.asyncTime { try await Self.baseline(bench, folder: folder) }
+
+        PeakMemory.reset()
+        let requestsBefore = bench.client.requestCount
+        var full: SyncState?
+        let seconds = try await BenchReport.asyncTime {
+            full = try await bench.manager.syncDown(target: try SoqlSyncDownTarget(query: SyncBench.query), soupName: "accounts", name: "accounts")
+        }
+        guard full?.status == .done, try bench.store.count(.all(soup: "accounts", pageSize: 1)) == records else {
+            throw BenchError("sync down did not complete: \(full?.error ?? "")")
+        }
+        BenchReport.throughput(scenario: "sync-down", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
+                               extra: ["requests": .int(Int64(bench.client.requestCount - requestsBefore)), "peak_rss_mb": .double(PeakMemory.megabytes())])
+
+        // 1% changed on the server, then a resync (baseline: the full sync above).
+        let changed = max(1, records / 100)
+        let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name LIMIT \(changed)").records().compactMap { $0["Id"]?.stringValue }
+        for start in stride(from: 0, to: ids.count, by: 200) {
+            _ = try await bench.client.updateRecords(ids[start..<min(ids.count, start + 200)].map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Changed"] })
+        }
+        PeakMemory.reset()
+        let resyncRequests = bench.client.requestCount
+        var resync: SyncState?
+        let resyncSeconds = try await BenchReport.asyncTime { resync = try await bench.manager.reSync(named: "accounts") }
+        guard resync?.status == .done, resync?.totalSize == changed else { throw BenchError("resync fetched \(resync?.totalSize ?? -1), expected \(changed)") }
+        BenchReport.throughput(scenario: "resync", records: changed, seconds: resyncSeconds, baselineSeconds: seconds,
+                               extra: ["requests": .int(Int64(bench.client.requestCount - resyncRequests)), "peak_rss_mb": .double(PeakMemory.megabytes()),
+                                       "baseline": "full sync down", "share_of_full_sync": BenchReport.rounded(resyncSeconds / seconds, 10000)])
+        await bench.stop()
+    }
+
+    static func baseline(_ bench: SyncBench, folder: URL) async throws {
+        let database = try RawSQLite(path: folder.appendingPathComponent("baseline-\(UUID().uuidString).sqlite").path)
+        try database.execute("""
+            CREATE TABLE T (id INTEGER PRIMARY KEY AUTOINCREMENT, soup TEXT, created INTEGER, lastModified INTEGER, c0 TEXT, c1 TEXT, c2 TEXT, c3 TEXT, c4 INTEGER);
+            CREATE INDEX T_created ON T (created); CREATE INDEX T_lastModified ON T (lastModified);
+            CREATE INDEX T_0 ON T (c0); CREATE INDEX T_1 ON T (c1); CREATE INDEX T_2 ON T (c2); CREATE INDEX T_3 ON T (c3); CREATE INDEX T_4 ON T (c4);
+            """)
+        let insert = try database.prepare("INSERT INTO T (soup, created, lastModified, c0, c1, c2, c3, c4) VALUES (?, 0, 0, ?, ?, ?, 'false', 1)")
+        let session = URLSession(configuration: .ephemeral)
+        let soql = try SoqlSyncDownTarget(query: SyncBench.query).completedQuery
+        var next: String? = "/services/data/v66.0/query?q=" + (soql.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        while let path = next, let url = URL(string: bench.server.baseURL.absoluteString + path) {
+            var request = URLRequest(url: url)
+            request.setValue("Bearer \(SyncBench.token)", forHTTPHeaderField: "Authorization")
+            let (data, _) = try await session.data(for: request)
+            let page = try JSONValue(parsing: data)
+            try database.execute("BEGIN")
+            for record in page["records"]?.arrayValue ?? [] {
+                insert.bind(1, record.jsonBytes)
+                insert.bind(2, record["Id"]?.stringValue ?? "")
+                insert.bind(3, record["Name"]?.stringValue ?? "")
+                insert.bind(4, record["LastModifiedDate"]?.stringValue ?? "")
+                try insert.run()
+            }
+            try database.execute("COMMIT")
+            next = page["nextRecordsUrl"]?.stringValue
+        }
+    }
+}
+
+/// `msync-bench sync-up`: locally created records through the collection target, against the
+/// single-record target as baseline.
+struct SyncUpBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sync-up", abstract: "Sync up of locally created records.")
+
+    @Option(help: "Records created locally.") var records = 10_000
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bench = try await SyncBench.start(accounts: 0, folder: folder)
+        func createLocally(_ prefix: String) throws {
+            for index in 0..<records {
+                try bench.store.createLocally(["Name": .string("\(prefix) \(index)"), "Industry": "Energy"], objectType: "Account", in: "accounts")
+            }
+        }
+        let options = SyncOptions(fieldlist: ["Name", "Industry"])
+        try createLocally("Single")
+        var requests = bench.client.requestCount
+        let baselineSeconds = try await BenchReport.asyncTime {
+            _ = try await bench.manager.syncUp(target: SingleRecordSyncUpTarget(), options: options, soupName: "accounts")
+        }
+        let baselineRequests = bench.client.requestCount - requests
+        try createLocally("Collection")
+        PeakMemory.reset()
+        requests = bench.client.requestCount
+        var state: SyncState?
+        let seconds = try await BenchReport.asyncTime {
+            state = try await bench.manager.syncUp(target: CollectionSyncUpTarget(), options: options, soupName: "accounts")
+        }
+        guard state?.status == .done, state?.failedRecordCount == 0 else { throw BenchError("sync up failed: \(state?.error ?? "")") }
+        BenchReport.throughput(scenario: "sync-up", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
+                               extra: ["requests": .int(Int64(bench.client.requestCount - requests)), "baseline_requests": .int(Int64(baselineRequests)),
+                                       "peak_rss_mb": .double(PeakMemory.megabytes()), "baseline": "single-record target"])
+        await bench.stop()
+    }
+}
+
+/// `msync-bench ghosts`: ghost cleanup after 1% was deleted on the server; baseline: the SDK's
+/// way (every remote id fetched, compared with every local id).
+struct GhostsBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ghosts", abstract: "Ghost cleanup after server-side deletes.")
+
+    @Option(help: "Accounts synced.") var records = 100_000
+
+    func run() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bench = try await SyncBench.start(accounts: records, folder: folder)
+        let sync = try await bench.manager.syncDown(target: try SoqlSyncDownTarget(query: SyncBench.query), soupName: "accounts", name: "accounts")
+        let deleted = max(1, records / 100)
+        let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT \(deleted)").records().compactMap { $0["Id"]?.stringValue }
+        for start in stride(from: 0, to: ids.count, by: 200) { _ = try await bench.client.deleteRecords(Array(ids[start..<min(ids.count, start + 200)])) }
+
+        // Baseline: all remote ids, all local ids, set difference (no deletes, to leave the ghosts for us).
+        let baselineSeconds = try await BenchReport.asyncTime {
+            var remote: Set<String> = []
+            var page = try await bench.client.query("SELECT Id FROM Account")
+            while true {
+                for record in try page.records() { if let id = record["Id"]?.stringValue { remote.insert(id) } }
+                guard let next = page.nextRecordsURL, !page.done else { break }
+                page = try await bench.client.queryMore(next)
+            }
+            var local: [String] = []
+            var index = 0
+            while true {
+                let rows = try bench.store.query(.all(soup: "accounts", selectPaths: ["Id"], orderPath: "Id", pageSize: 10_000), pageIndex: index)
+                local += rows.compactMap { $0.arrayValue?.first?.stringValue }
+                if rows.count < 10_000 { break }
+                index += 1
+            }
+            let ghosts = local.filter { !remote.contains($0) }
+            guard ghosts.count == deleted else { throw BenchError("baseline found \(ghosts.count) ghosts") }
+        }
+        PeakMemory.reset()
+        let requests = bench.client.requestCount
+        var removed = 0
+        let seconds = try await BenchReport.asyncTime { removed = try await bench.manager.cleanResyncGhosts(id: sync.id) }
+        guard removed == deleted else { throw BenchError("removed \(removed) ghosts, expected \(deleted)") }
+        BenchReport.throughput(scenario: "ghosts", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
+                               extra: ["requests": .int(Int64(bench.client.requestCount - requests)), "peak_rss_mb": .double(PeakMemory.megabytes()),
+                                       "ghosts": .int(Int64(deleted)), "baseline": "all remote ids vs all local ids"])
+        await bench.stop()
+    }
+}
