@@ -128,6 +128,7 @@ struct RecordWriter {
         for (field, value) in values {
             guard let text = value.text else { continue }
             if field.type == .reference {
+                if text == userId { continue }  // the API user exists
                 let targets = field.referenceTo.compactMap { schema.object(named: $0) }
                 guard let target = targets.first(where: { text.hasPrefix($0.keyPrefix) }) else {
                     throw APIError(400, "FIELD_INTEGRITY_EXCEPTION", "\(field.label): id value of incorrect type: \(text)", fields: [field.name])

@@ -5,7 +5,12 @@ public struct ObjectDefinition: Sendable, Hashable {
     public var labelPlural: String
     /// The 3-character id prefix (`001`).
     public var keyPrefix: String
-    public var fields: [FieldDefinition]
+    public var fields: [FieldDefinition] {
+        didSet { reindex() }
+    }
+    /// Field positions by lower-cased name and by lower-cased relationship name (lookups are hot).
+    private var byName: [String: Int] = [:]
+    private var byRelationship: [String: Int] = [:]
     /// Whether the object appears in MRU lists (recently viewed).
     public var mruEnabled: Bool
     public var custom: Bool { name.hasSuffix("__c") }
@@ -18,18 +23,26 @@ public struct ObjectDefinition: Sendable, Hashable {
         self.keyPrefix = keyPrefix
         self.fields = fields
         self.mruEnabled = mruEnabled
+        reindex()
+    }
+
+    private mutating func reindex() {
+        byName = [:]
+        byRelationship = [:]
+        for (index, field) in fields.enumerated() {
+            byName[field.name.lowercased()] = byName[field.name.lowercased()] ?? index
+            if let relationship = field.relationshipName?.lowercased() { byRelationship[relationship] = byRelationship[relationship] ?? index }
+        }
     }
 
     /// The field named `name`, case-insensitively.
     public func field(named name: String) -> FieldDefinition? {
-        let lower = name.lowercased()
-        return fields.first { $0.name.lowercased() == lower }
+        byName[name.lowercased()].map { fields[$0] }
     }
 
     /// The reference field whose relationship name is `name` (`Account` → `AccountId`), case-insensitively.
     public func field(forRelationship name: String) -> FieldDefinition? {
-        let lower = name.lowercased()
-        return fields.first { $0.relationshipName?.lowercased() == lower }
+        byRelationship[name.lowercased()].map { fields[$0] }
     }
 
     /// The name field (`Name`, or the first field flagged as such).

@@ -64,13 +64,20 @@ struct CreateReconciler {
         return adopted
     }
 
-    /// Stamps records about to be created with the attempt time, in the store, before sending.
-    func stamp(_ records: [JSONValue], now: Int64) throws {
+    /// Stamps the records about to be created (those `isCreate` selects and not yet stamped)
+    /// with the attempt time, in the store, before they are sent. Returns `records` with the
+    /// stamped ones replaced by their saved versions.
+    func stamp(_ records: [JSONValue], where isCreate: (JSONValue) -> Bool, now: Int64) throws -> [JSONValue] {
+        var result = records
+        var positions: [Int] = []
         var stamped: [JSONValue] = []
-        for var record in records where record[LocalFields.createAttempt] == nil {
-            record[LocalFields.createAttempt] = .int(now)
-            stamped.append(record)
+        for (index, record) in records.enumerated() where isCreate(record) && record[LocalFields.createAttempt] == nil {
+            var copy = record
+            copy[LocalFields.createAttempt] = .int(now)
+            positions.append(index)
+            stamped.append(copy)
         }
-        try store.upsert(stamped, in: soup)
+        for (position, saved) in zip(positions, try store.upsert(stamped, in: soup)) { result[position] = saved }
+        return result
     }
 }

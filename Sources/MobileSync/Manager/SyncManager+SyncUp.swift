@@ -19,16 +19,15 @@ extension SyncManager {
             if !target.createsAreIdempotent {
                 // Creates whose earlier response was lost may exist already: adopt them, stamp the rest.
                 let reconciler = CreateReconciler(store: store, client: client, soup: soup, idFieldName: target.idFieldName)
-                let creates = records.filter { SyncUpRecord(record: $0, idFieldName: target.idFieldName, modificationDateFieldName: "").action == .create }
-                let adopted = try await reconciler.adopt(creates, fields: target.createFields(options: sync.options) ?? [])
+                let isCreate = { (record: JSONValue) in
+                    SyncUpRecord(record: record, idFieldName: target.idFieldName, modificationDateFieldName: "").action == .create
+                }
+                let adopted = try await reconciler.adopt(records.filter(isCreate), fields: target.createFields(options: sync.options) ?? [])
                 if !adopted.isEmpty {
                     try store.upsert(Array(adopted.values), in: soup)
                     records.removeAll { adopted[$0["_soupEntryId"]?.int64Value ?? -1] != nil }
                 }
-                records = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
-                try reconciler.stamp(records.filter { SyncUpRecord(record: $0, idFieldName: target.idFieldName, modificationDateFieldName: "").action == .create },
-                                     now: Self.now())
-                records = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
+                records = try reconciler.stamp(records, where: isCreate, now: Self.now())
             }
             let entryIds = records.compactMap { $0["_soupEntryId"]?.int64Value }
             let outcomes = try await target.syncUp(records, options: sync.options, client: client)
