@@ -51,16 +51,7 @@ import Testing
         process.standardOutput = output
         try process.run()
         defer { process.terminate() }
-        let handle = output.fileHandleForReading
-        let banner = try await Task.detached { () -> String in
-            var text = ""
-            while !text.contains("token: ") || !text.hasSuffix("\n") {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }.value
+        let banner = await ChildProcess.read(output.fileHandleForReading) { $0.contains("token: ") && $0.hasSuffix("\n") }
         let lines = banner.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("LocalForce listening on http://127.0.0.1:") == true)
         let address = try #require(lines.first?.replacingOccurrences(of: "LocalForce listening on ", with: ""))

@@ -155,7 +155,7 @@ import SmartStore
             let before = harness.client.requestCount
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") { progress.record($0) }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 500", "RUNNING 40 500", "RUNNING 80 500", "DONE 100 500"])
-            #expect(harness.client.requestCount - before == 3 && sync.status == .done)
+            #expect(harness.client.requestCount - before == 3 && sync.status == .done, "\(sync.error)")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 500)
             #expect(try harness.localRecords().values.allSatisfy { $0["__local__"] == false && !LocalFields.isLocalId($0["Id"]?.stringValue) })
         }
