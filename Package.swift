@@ -92,14 +92,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LocalForceTests",
-            dependencies: ["LocalForce", "SOQL"],
+            dependencies: ["LocalForce", "SOQL", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MobileSyncTests",
-            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "LocalForce", "FastJSON"],
+            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "LocalForce", "FastJSON", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

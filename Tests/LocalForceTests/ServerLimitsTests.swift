@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 @testable import LocalForce
 
 @Suite struct ServerLimitsTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LocalForce
 
 /// A real third-party Salesforce client, unchanged, against LocalForce over HTTP.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's first command keeps working: `msync demo` ends with store and org agreeing.
 @Suite struct DemoCommandTests {

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import Testing
+import TestSupport
 @testable import LocalForce
 
 /// `msync sync` runs named syncs from config files, prints states as JSON, fails on FAILED syncs.

@@ -1,5 +1,6 @@
 public import FastJSON
 public import SalesforceREST
+import SOQL
 
 /// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
 public struct SoslSyncDownTarget: SyncDownTarget {
@@ -70,7 +71,7 @@ public struct MruSyncDownTarget: SyncDownTarget {
 
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let ids = try await client.recentItemIds(objectType)
-        let list = ids.isEmpty ? "''" : ids.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")
+        let list = ids.isEmpty ? "''" : ids.map { Literal.string($0).description }.joined(separator: ", ")
         let page = try await client.query("SELECT \(selectList) FROM \(objectType) WHERE \(idFieldName) IN (\(list))")
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: nil)
     }
@@ -133,7 +134,7 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
         }
         var fields = fieldlist
         for required in [modificationDateFieldName, idFieldName] where !fields.contains(required) { fields.insert(required, at: 0) }
-        var filter = "\(idFieldName) IN (\(ids.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")))"
+        var filter = "\(idFieldName) IN (\(ids.map { Literal.string($0).description }.joined(separator: ", ")))"
         if maxTimeStamp > 0 { filter += " AND \(modificationDateFieldName) > \(LocalFields.timestamp(maxTimeStamp))" }
         let page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(filter)")
         let more = ids.count == countIdsPerSoql
@@ -150,7 +151,7 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
             guard !slice.isEmpty else { continue }
-            let list = slice.map { "'\(SoqlLiteral.escape($0))'" }.joined(separator: ", ")
+            let list = slice.map { Literal.string($0).description }.joined(separator: ", ")
             var page = try await client.query("SELECT \(idFieldName) FROM \(objectType) WHERE \(idFieldName) IN (\(list))")
             while true {
                 for record in try page.records() { if let id = record[idFieldName]?.stringValue { found.insert(id) } }
@@ -159,21 +160,5 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
             }
         }
         return found
-    }
-}
-
-/// Escaping of values spliced into SOQL text sent to the server.
-enum SoqlLiteral {
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "\\": result += "\\\\"
-            case "'": result += "\\'"
-            case "\n": result += "\\n"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

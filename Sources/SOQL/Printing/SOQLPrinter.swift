@@ -49,7 +49,7 @@ extension Condition: CustomStringConvertible {
         case .not(let inner): "NOT " + inner.description
         case .group(let inner): "(" + inner.description + ")"
         case .comparison(let path, let op, let value): "\(path) \(op.rawValue) \(value)"
-        case .like(let path, let pattern): "\(path) LIKE \(pattern)"
+        case .like(let path, let pattern): "\(path) LIKE \(pattern.likeDescription)"
         case .inList(let path, let negated, let values):
             "\(path) \(negated ? "NOT IN" : "IN") (" + values.map(\.description).joined(separator: ", ") + ")"
         case .inSubquery(let path, let negated, let join):
@@ -67,10 +67,16 @@ extension Literal: CustomStringConvertible {
         case .null: "null"
         case .boolean(let value): value ? "true" : "false"
         case .number(let text): text
-        case .string(_, let likePattern): Self.quote(likePattern, keepingBackslashes: true)
+        case .string(let value, _): Self.quote(value)
         case .date(let text), .dateTime(let text): text
         case .dateLiteral(let literal): literal.description
         }
+    }
+
+    /// The literal as the pattern of a LIKE: `\%` and `\_` stay escaped.
+    var likeDescription: String {
+        if case .string(_, let likePattern) = self { return Self.quote(likePattern, keepingBackslashes: true) }
+        return description
     }
 
     /// Quotes a string as a SOQL literal. With `keepingBackslashes`, the text is a LIKE-form

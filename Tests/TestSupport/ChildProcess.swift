@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 
 /// Runs a child process and collects its output on a Dispatch thread: blocking reads must not
 /// occupy Swift's cooperative pool, which the in-process servers the child talks to need.
-enum ChildProcess {
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
+public enum ChildProcess {
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -22,7 +22,7 @@ enum ChildProcess {
     }
 
     /// Reads from a pipe until `done` says the text so far is enough (on a Dispatch thread).
-    static func read(_ handle: FileHandle, until done: @escaping @Sendable (String) -> Bool) async -> String {
+    public static func read(_ handle: FileHandle, until done: @escaping @Sendable (String) -> Bool) async -> String {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var text = ""
