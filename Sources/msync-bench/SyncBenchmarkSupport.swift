@@ -31,6 +31,13 @@ struct SyncBench {
         return SyncBench(server: server, client: client, store: store, manager: try SyncManager(store: store, client: client), folder: folder)
     }
 
+    /// A fresh folder for a run's databases (the caller removes it).
+    static func temporaryFolder() throws -> URL {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     static let query = "SELECT Id, Name, Industry, NumberOfEmployees, BillingCity, Phone, Description FROM Account"
 
     func stop() async { await server.stop() }

@@ -18,8 +18,7 @@ struct SyncDownBenchmark: AsyncParsableCommand {
     @Option(help: "Accounts on the server.") var records = 100_000
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bench = try await SyncBench.start(accounts: records, folder: folder)
 
@@ -93,8 +92,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     @Option(help: "Records created locally.") var records = 10_000
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bench = try await SyncBench.start(accounts: 0, folder: folder)
         func createLocally(_ prefix: String) throws {
@@ -132,8 +130,7 @@ struct GhostsBenchmark: AsyncParsableCommand {
     @Option(help: "Accounts synced.") var records = 100_000
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bench = try await SyncBench.start(accounts: records, folder: folder)
         let sync = try await bench.manager.syncDown(target: try SoqlSyncDownTarget(query: SyncBench.query), soupName: "accounts", name: "accounts")
