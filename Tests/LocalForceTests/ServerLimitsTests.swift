@@ -63,3 +63,22 @@ import TestSupport
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
     }
 }
+
+/// A file database keeps the org across restarts; ids and the write clock continue.
+@Suite struct PersistenceTests {
+    @Test func fileDatabaseSurvivesARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localforce-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("org.sqlite").path
+        let first = try await LocalForce(database: try SQLiteDatabase(path: path), token: "t")
+        let ids = try await first.insert([["Name": "Kept"], ["Name": "Also kept"]], of: "Account")
+        let second = try await LocalForce(database: try SQLiteDatabase(path: path), token: "t")
+        #expect(second.userId == first.userId)
+        let more = try await second.insert([["Name": "New"]], of: "Account")
+        #expect(Set(ids + more).count == 3)
+        let response = await second.handle(APIRequest(method: "GET", path: "/services/data/v66.0/query", query: "q=SELECT+Name+FROM+Account+ORDER+BY+LastModifiedDate",
+                                                      headers: ["Authorization": "Bearer t"], body: []))
+        #expect(try JSONValue(parsing: response.body)["records"]?.arrayValue?.compactMap { $0["Name"]?.stringValue } == ["Kept", "Also kept", "New"])
+    }
+}
