@@ -19,7 +19,7 @@ struct Subrequest {
     }
 
     /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll`.
-    func run(schema: Schema, db: any SQLConnection, userId: String, defaultVersion: String) throws -> (APIResponse, PendingCursor?) {
+    func run(schema: Schema, db: any SQLConnection, userId: String) throws -> (APIResponse, PendingCursor?) {
         let (pathPart, queryPart) = url.split(separator: "?", maxSplits: 1).map(String.init).splitFirst
         var segments = APIRequest.segments(of: pathPart)
         if segments.starts(with: ["services", "data"]) { segments.removeFirst(2) }
@@ -49,7 +49,6 @@ struct Subrequest {
                 throw LocalForce.apiError(error, text)
             }
         default:
-            _ = defaultVersion
             throw APIError.notFound
         }
     }

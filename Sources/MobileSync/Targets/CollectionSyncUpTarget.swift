@@ -181,8 +181,8 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
                 let slice = Array(ids[start..<min(ids.count, start + 2000)])
                 let records = try await client.retrieveRecords(type, ids: slice, fields: [idFieldName, modificationDateFieldName])
                 for (id, record) in zip(slice, records) {
+                    // `.some(nil)`: deleted on the server (an explicit entry, not a missing key).
                     dates[id] = .some(record?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds))
-                    if record == nil { dates[id] = .some(nil) }
                 }
             }
         }

@@ -1,4 +1,5 @@
 public import FastJSON
+import Foundation
 import SmartStore
 
 /// Builds targets from their JSON (sync states and `usersyncs.json`). Custom target types can
@@ -63,8 +64,6 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         return try factory(json)
     }
 }
-
-import Foundation
 
 /// A lock usable from `@unchecked Sendable` classes.
 final class NSLockShim: @unchecked Sendable {
