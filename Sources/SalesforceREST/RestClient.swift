@@ -41,12 +41,14 @@ public final class RestClient: Sendable {
     public var requestCount: Int { counter.value }
 
     /// Sends a request and returns the response when its status is 2xx (or 300/304), else throws
-    /// ``RestError/http(status:errors:body:)``.
+    /// ``RestError/http(status:errors:body:)``. A cancelled task is not retried: it throws
+    /// `CancellationError` or the error of the interrupted attempt.
     public func send(_ request: RestRequest) async throws -> RestResponse {
         var attempt = 1
         var token = try await tokenProvider.accessToken()
         var refreshed = false
         while true {
+            try Task.checkCancellation()
             do {
                 let response = try await sendOnce(request, token: token)
                 if response.status == 401 && !refreshed {
@@ -57,7 +59,7 @@ public final class RestClient: Sendable {
                 if (200..<300).contains(response.status) || response.status == 300 || response.status == 304 { return response }
                 throw RestError.from(response)
             } catch let error as RestError {
-                guard request.isIdempotent, error.isTransient, attempt < retryPolicy.maximumAttempts else { throw error }
+                guard request.isIdempotent, error.isTransient, attempt < retryPolicy.maximumAttempts, !Task.isCancelled else { throw error }
                 attempt += 1
                 try await Task.sleep(for: retryPolicy.delay(beforeAttempt: attempt))
             }

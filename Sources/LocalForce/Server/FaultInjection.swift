@@ -25,6 +25,12 @@ public actor FaultInjection {
     public var latency: Duration
     private var scheduled: [(kind: Kind, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
     private var generator: SystemRandomNumberGenerator = SystemRandomNumberGenerator()
+    /// When an observer sees a request.
+    public enum Moment: Sendable { case received, processed }
+    /// Sees every request (but the versions list) when it is received and after it was
+    /// processed, before its response leaves: the moments a client has sent a request whose
+    /// outcome it does not know yet (crash tests snapshot the client and the server there).
+    public private(set) var observer: (@Sendable (APIRequest, Moment) async -> Void)?
 
     public init(rate: Double = 0, kinds: [Kind] = Kind.allCases, latency: Duration = .zero) {
         self.rate = rate
@@ -35,6 +41,11 @@ public actor FaultInjection {
     /// Makes the next `count` requests matching `predicate` fail with `kind`.
     public func schedule(_ kind: Kind, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }) {
         scheduled.append((kind, predicate, count))
+    }
+
+    /// Sets or clears the ``observer``.
+    public func observe(_ observer: (@Sendable (APIRequest, Moment) async -> Void)?) {
+        self.observer = observer
     }
 
     /// Changes the random fault settings.

@@ -79,11 +79,15 @@ public final class LocalForceServer: Sendable {
         let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
         // The versions list stays reachable so clients can always discover the server.
         guard apiRequest.segments.count > 2 else { return response(await localForce.handle(apiRequest)) }
+        let observer = await localForce.faults.observer
+        await observer?(apiRequest, .received)
         let latency = await localForce.faults.latency
         if latency > .zero { try? await Task.sleep(for: latency) }
         switch await localForce.faults.fault(for: apiRequest) {
         case nil:
-            return response(await localForce.handle(apiRequest))
+            let answer = await localForce.handle(apiRequest)
+            await observer?(apiRequest, .processed)
+            return response(answer)
         case .dropAfter:
             _ = await localForce.handle(apiRequest)
             return droppedConnection()

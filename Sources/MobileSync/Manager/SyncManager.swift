@@ -13,6 +13,7 @@ public import SmartStore
 ///
 /// Creating a manager turns syncs a crash left RUNNING into STOPPED. Stop is cooperative:
 /// running syncs stop between pages or batches and end STOPPED; `restart` resumes them.
+/// Cancelling the task that runs a sync stops that sync the same way.
 public actor SyncManager {
     /// Where the manager is in its stop/restart cycle.
     public enum State: String, Sendable { case acceptingSyncs = "ACCEPTING_SYNCS", stopRequested = "STOP_REQUESTED", stopped = "STOPPED" }
@@ -168,6 +169,9 @@ public actor SyncManager {
             sync.progress = 100
         } catch SyncError.stopped {
             sync.status = .stopped
+        } catch where Task.isCancelled {
+            // A cancelled task stops like `stop()`: STOPPED, resumable by reSync.
+            sync.status = .stopped
         } catch {
             sync.status = .failed
             sync.error = "\(error)"
@@ -182,9 +186,10 @@ public actor SyncManager {
         if active.isEmpty && state == .stopRequested { state = .stopped }
     }
 
-    /// Throws ``SyncError/stopped`` when a stop was requested (checked between pages and batches).
+    /// Throws ``SyncError/stopped`` when a stop was requested or the calling task was cancelled
+    /// (checked between pages and batches).
     func checkStop() throws {
-        if state != .acceptingSyncs { throw SyncError.stopped }
+        if state != .acceptingSyncs || Task.isCancelled { throw SyncError.stopped }
     }
 
     // MARK: - Stop and restart
