@@ -16,16 +16,17 @@ struct SyncDownBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync-down", abstract: "Full sync down and 1% resync against LocalForce.")
 
     @Option(help: "Accounts on the server.") var records = 100_000
+    @Option(help: "Where LocalForce runs: child or in-process.") var server: ServerPlacement = .child
 
     func run() async throws {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bench = try await SyncBench.start(accounts: records, folder: folder)
+        let bench = try await SyncBench.start(accounts: records, folder: folder, placement: server)
 
         // Baseline: the same pages over plain HTTP (URLSession), decoded, inserted with prepared statements.
         let baselineSeconds = try await BenchReport.asyncTime { try await Self.baseline(bench, folder: folder) }
 
-        PeakMemory.reset()
+        bench.resetPeakMemory()
         let requestsBefore = bench.client.requestCount
         var full: SyncState?
         let seconds = try await BenchReport.asyncTime {
@@ -35,7 +36,7 @@ struct SyncDownBenchmark: AsyncParsableCommand {
             throw BenchError("sync down did not complete: \(full?.error ?? "")")
         }
         BenchReport.throughput(scenario: "sync-down", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
-                               extra: ["requests": .int(Int64(bench.client.requestCount - requestsBefore)), "peak_rss_mb": .double(PeakMemory.megabytes())])
+                               extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - requestsBefore))]) { $1 })
 
         // 1% changed on the server, then a resync (baseline: the full sync above).
         let changed = max(1, records / 100)
@@ -43,14 +44,14 @@ struct SyncDownBenchmark: AsyncParsableCommand {
         for start in stride(from: 0, to: ids.count, by: 200) {
             _ = try await bench.client.updateRecords(ids[start..<min(ids.count, start + 200)].map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Changed"] })
         }
-        PeakMemory.reset()
+        bench.resetPeakMemory()
         let resyncRequests = bench.client.requestCount
         var resync: SyncState?
         let resyncSeconds = try await BenchReport.asyncTime { resync = try await bench.manager.reSync(named: "accounts") }
         guard resync?.status == .done, resync?.totalSize == changed else { throw BenchError("resync fetched \(resync?.totalSize ?? -1), expected \(changed)") }
         BenchReport.throughput(scenario: "resync", records: changed, seconds: resyncSeconds, baselineSeconds: seconds,
-                               extra: ["requests": .int(Int64(bench.client.requestCount - resyncRequests)), "peak_rss_mb": .double(PeakMemory.megabytes()),
-                                       "baseline": "full sync down", "share_of_full_sync": BenchReport.rounded(resyncSeconds / seconds, 10000)])
+                               extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - resyncRequests)),
+                                       "baseline": "full sync down", "share_of_full_sync": BenchReport.rounded(resyncSeconds / seconds, 10000)]) { $1 })
         await bench.stop()
     }
 
@@ -65,7 +66,7 @@ struct SyncDownBenchmark: AsyncParsableCommand {
         let session = URLSession(configuration: .ephemeral)
         let soql = try SoqlSyncDownTarget(query: SyncBench.query).completedQuery
         var next: String? = "/services/data/v66.0/query?q=" + (soql.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-        while let path = next, let url = URL(string: bench.server.baseURL.absoluteString + path) {
+        while let path = next, let url = URL(string: bench.baseURL.absoluteString + path) {
             var request = URLRequest(url: url)
             request.setValue("Bearer \(SyncBench.token)", forHTTPHeaderField: "Authorization")
             let (data, _) = try await session.data(for: request)
@@ -90,11 +91,12 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync-up", abstract: "Sync up of locally created records.")
 
     @Option(help: "Records created locally.") var records = 10_000
+    @Option(help: "Where LocalForce runs: child or in-process.") var server: ServerPlacement = .child
 
     func run() async throws {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bench = try await SyncBench.start(accounts: 0, folder: folder)
+        let bench = try await SyncBench.start(accounts: 0, folder: folder, placement: server)
         func createLocally(_ prefix: String) throws {
             for index in 0..<records {
                 try bench.store.createLocally(["Name": .string("\(prefix) \(index)"), "Industry": "Energy"], objectType: "Account", in: "accounts")
@@ -108,7 +110,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         }
         let baselineRequests = bench.client.requestCount - requests
         try createLocally("Collection")
-        PeakMemory.reset()
+        bench.resetPeakMemory()
         requests = bench.client.requestCount
         var state: SyncState?
         let seconds = try await BenchReport.asyncTime {
@@ -116,8 +118,8 @@ struct SyncUpBenchmark: AsyncParsableCommand {
         }
         guard state?.status == .done, state?.failedRecordCount == 0 else { throw BenchError("sync up failed: \(state?.error ?? "")") }
         BenchReport.throughput(scenario: "sync-up", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
-                               extra: ["requests": .int(Int64(bench.client.requestCount - requests)), "baseline_requests": .int(Int64(baselineRequests)),
-                                       "peak_rss_mb": .double(PeakMemory.megabytes()), "baseline": "single-record target"])
+                               extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - requests)),
+                                                                   "baseline_requests": .int(Int64(baselineRequests)), "baseline": "single-record target"]) { $1 })
         await bench.stop()
     }
 }
@@ -128,11 +130,12 @@ struct GhostsBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "ghosts", abstract: "Ghost cleanup after server-side deletes.")
 
     @Option(help: "Accounts synced.") var records = 100_000
+    @Option(help: "Where LocalForce runs: child or in-process.") var server: ServerPlacement = .child
 
     func run() async throws {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bench = try await SyncBench.start(accounts: records, folder: folder)
+        let bench = try await SyncBench.start(accounts: records, folder: folder, placement: server)
         let sync = try await bench.manager.syncDown(target: try SoqlSyncDownTarget(query: SyncBench.query), soupName: "accounts", name: "accounts")
         let deleted = max(1, records / 100)
         let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT \(deleted)").records().compactMap { $0["Id"]?.stringValue }
@@ -158,14 +161,14 @@ struct GhostsBenchmark: AsyncParsableCommand {
             let ghosts = local.filter { !remote.contains($0) }
             guard ghosts.count == deleted else { throw BenchError("baseline found \(ghosts.count) ghosts") }
         }
-        PeakMemory.reset()
+        bench.resetPeakMemory()
         let requests = bench.client.requestCount
         var removed = 0
         let seconds = try await BenchReport.asyncTime { removed = try await bench.manager.cleanResyncGhosts(id: sync.id) }
         guard removed == deleted else { throw BenchError("removed \(removed) ghosts, expected \(deleted)") }
         BenchReport.throughput(scenario: "ghosts", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
-                               extra: ["requests": .int(Int64(bench.client.requestCount - requests)), "peak_rss_mb": .double(PeakMemory.megabytes()),
-                                       "ghosts": .int(Int64(deleted)), "baseline": "all remote ids vs all local ids"])
+                               extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - requests)),
+                                                                   "ghosts": .int(Int64(deleted)), "baseline": "all remote ids vs all local ids"]) { $1 })
         await bench.stop()
     }
 }

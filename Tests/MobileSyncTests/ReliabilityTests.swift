@@ -65,6 +65,35 @@ import SmartStore
         }
     }
 
+    /// A batch fails while the next one is already on the wire: what the server did is still
+    /// recorded locally, and the next sync up sends only the rest.
+    @Test func failedBatchWithTheNextInFlight() async throws {
+        try await withHarness { harness in
+            try Self.createLocally(harness, 450)
+            let creates = Counter()
+            await harness.localForce.faults.schedule(.serverError) { request in
+                request.method == "POST" && request.segments.last == "sobjects" && creates.next() == 3
+            }
+            let target = CollectionSyncUpTarget(maxBatchSize: 100)
+            let failed = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
+            #expect(failed.status == .failed)
+            let server = try await Self.serverCount(harness)
+            let clean = try harness.store.count(.smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 0", pageSize: 1))
+            #expect(server == clean && server >= 200 && server < 450, "server \(server), clean locally \(clean)")
+            let settled = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
+            #expect(settled.status == .done && settled.totalSize == 450 - server, "\(settled.totalSize)")
+            #expect(try await Self.serverCount(harness) == 450)
+            #expect(try harness.localRecords().count == 450)
+        }
+    }
+
+    /// Counts calls from `@Sendable` closures.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.withLock { value += 1; return value } }
+    }
+
     @Test func serverErrorsAndDroppedConnectionsDuringSyncDown() async throws {
         try await withHarness { harness in
             try await harness.createAccounts(1000)

@@ -4,33 +4,34 @@ public struct SalesforceId: Sendable, Hashable, CustomStringConvertible {
     /// The 18-character form.
     public let value: String
 
-    private static let suffixAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ012345")
-    private static let bodyAlphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    private static let suffixAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ012345".utf8)
+    private static let bodyAlphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
     /// Parses a 15- or 18-character id; an 18-character one must carry the right checksum.
     ///
     /// - Returns: `nil` for anything else (the server answers `MALFORMED_ID`).
     public init?(_ text: String) {
-        let characters = Array(text)
-        guard characters.count == 15 || characters.count == 18,
-              characters.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
-        let body = String(characters.prefix(15))
-        let full = body + Self.suffix(of: body)
-        if characters.count == 18 && full != text { return nil }
-        value = full
+        let bytes = Array(text.utf8)
+        guard bytes.count == 15 || bytes.count == 18, bytes.allSatisfy(Self.isAlphanumeric) else { return nil }
+        var full = Array(bytes.prefix(15))
+        full += Self.suffix(of: full)
+        if bytes.count == 18 && full != bytes { return nil }
+        value = String(decoding: full, as: UTF8.self)
     }
 
     /// An id made of a key prefix and a sequence number (`001` + 12 characters + checksum).
     init(prefix: String, sequence: UInt64) {
-        var digits: [Character] = []
+        // Three fixed characters after the prefix mimic a pod/instance marker ("000" is fine).
+        var bytes = Array(prefix.utf8) + Array("000".utf8)
+        var digits = [UInt8](repeating: 0, count: 9)
         var remaining = sequence
-        for _ in 0..<9 {
-            digits.append(Self.bodyAlphabet[Int(remaining % 62)])
+        for index in stride(from: 8, through: 0, by: -1) {
+            digits[index] = Self.bodyAlphabet[Int(remaining % 62)]
             remaining /= 62
         }
-        // Three fixed characters after the prefix mimic a pod/instance marker ("000" is fine).
-        let body = prefix + "0" + "00" + String(digits.reversed())
-        value = body + Self.suffix(of: body)
+        bytes += digits
+        bytes += Self.suffix(of: bytes)
+        value = String(decoding: bytes, as: UTF8.self)
     }
 
     /// The 15-character case-sensitive form.
@@ -42,17 +43,18 @@ public struct SalesforceId: Sendable, Hashable, CustomStringConvertible {
     public var description: String { value }
 
     /// The case-safe suffix: for each 5-character chunk, a bit per uppercase letter.
-    static func suffix(of body: String) -> String {
-        let characters = Array(body)
-        var suffix = ""
-        for chunk in 0..<3 {
+    static func suffix(of body: [UInt8]) -> [UInt8] {
+        (0..<3).map { chunk in
             var bits = 0
-            for position in 0..<5 {
-                let character = characters[chunk * 5 + position]
-                if character >= "A" && character <= "Z" { bits |= 1 << position }
+            for position in 0..<5 where (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(body[chunk * 5 + position]) {
+                bits |= 1 << position
             }
-            suffix.append(suffixAlphabet[bits])
+            return suffixAlphabet[bits]
         }
-        return suffix
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
 }

@@ -31,6 +31,9 @@ struct RecordWriter {
     }
 
     /// Creates a record and returns its id.
+    ///
+    /// Every check comes before the first write and the record is one INSERT, so a failure
+    /// leaves nothing behind but unused counter values: callers need no savepoint around it.
     func create(_ object: ObjectDefinition, body: [String: JSONValue]) throws -> SalesforceId {
         var values = try values(for: object, body: body, creating: true)
         for field in object.fields where !field.readOnly && field.defaultValue != nil && !values.contains(where: { $0.0.name == field.name }) {

@@ -13,7 +13,8 @@ extension LocalForce {
         switch (path.count, method) {
         case (2, "POST"), (2, "PATCH"):
             let (records, allOrNone) = try collectionRecords(context, limit: 200)
-            return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone) { api, record in
+            // A create writes nothing when it fails (see RecordWriter.create): no savepoint each.
+            return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone, isolated: method != "POST") { api, record in
                 let type = try Self.recordType(record)
                 guard let object = self.schema.object(named: type) else {
                     throw APIError(400, "INVALID_TYPE", "sObject type '\(type)' is not supported.")
@@ -108,8 +109,9 @@ extension LocalForce {
     }
 
     /// Saves each item; results in request order. With `allOrNone`, one failure rolls back all
-    /// (others report `ALL_OR_NONE_OPERATION_ROLLED_BACK`); without, each item has its savepoint.
-    private func saveEach(_ items: [(JSONValue, String?)], allOrNone: Bool,
+    /// (others report `ALL_OR_NONE_OPERATION_ROLLED_BACK`); without, a failed item's partial
+    /// writes are undone by its savepoint (`isolated`; saves that fail before writing need none).
+    private func saveEach(_ items: [(JSONValue, String?)], allOrNone: Bool, isolated: Bool = true,
                           _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue) async throws -> APIResponse {
         let (schema, userId) = (self.schema, self.userId)
         struct Failed: Error { var results: [JSONValue] }
@@ -125,7 +127,7 @@ extension LocalForce {
                 var failed = false
                 for (item, id) in items {
                     do {
-                        results.append(try withSavepoint(db) { try save(api, item) })
+                        results.append(isolated ? try withSavepoint(db) { try save(api, item) } : try save(api, item))
                     } catch let error as APIError {
                         failed = true
                         results.append(failure(error, id: id))

@@ -65,19 +65,17 @@ struct CreateReconciler {
     }
 
     /// Stamps the records about to be created (those `isCreate` selects and not yet stamped)
-    /// with the attempt time, in the store, before they are sent. Returns `records` with the
-    /// stamped ones replaced by their saved versions.
+    /// with the attempt time, in the store (one statement), before they are sent. Returns
+    /// `records` with the stamp set on those.
     func stamp(_ records: [JSONValue], where isCreate: (JSONValue) -> Bool, now: Int64) throws -> [JSONValue] {
         var result = records
-        var positions: [Int] = []
-        var stamped: [JSONValue] = []
+        var ids: [Int64] = []
         for (index, record) in records.enumerated() where isCreate(record) && record[LocalFields.createAttempt] == nil {
-            var copy = record
-            copy[LocalFields.createAttempt] = .int(now)
-            positions.append(index)
-            stamped.append(copy)
+            guard let id = record["_soupEntryId"]?.int64Value else { continue }
+            result[index][LocalFields.createAttempt] = .int(now)
+            ids.append(id)
         }
-        for (position, saved) in zip(positions, try store.upsert(stamped, in: soup)) { result[position] = saved }
+        try store.setField(LocalFields.createAttempt, to: .int(now), entryIds: ids, in: soup)
         return result
     }
 }

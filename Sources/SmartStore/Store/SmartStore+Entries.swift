@@ -56,11 +56,7 @@ extension SmartStore {
             let soup = try requireSoup(db, named: soupName)
             var byId: [Int64: JSONValue] = [:]
             for chunk in ids.chunked(by: 500) {
-                let sql = "SELECT id, soup FROM \(soup.tableName) WHERE id IN (" + chunk.map { _ in "?" }.joined(separator: ",") + ")"
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunk))
-                while let row = try rows.next() {
-                    byId[row[0]] = try Self.parseSoupColumn(row, at: 1)
-                }
+                for (id, entry) in try Self.entries(Array(chunk), soup: soup, db: db) { byId[id] = entry }
             }
             return ids.compactMap { byId[$0] }
         }

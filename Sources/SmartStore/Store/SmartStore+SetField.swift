@@ -1,0 +1,63 @@
+import GRDB
+
+extension SmartStore {
+    /// Sets one top-level field of these entries to `value` (or removes it, for `nil`), and
+    /// returns how many entries changed.
+    ///
+    /// Meant for bookkeeping marks on many entries (a sync stamps records before it sends them):
+    /// when no index spec involves the field, it is one SQL statement that neither reads nor
+    /// re-encodes the entries (`json_set` on the stored text). An indexed field goes through
+    /// ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)`` so index columns and full-text rows follow.
+    /// `_soupLastModifiedDate` is updated either way. Missing ids are skipped.
+    ///
+    /// - Throws: ``SmartStoreError/invalidPath(_:)`` unless `field` is one valid path component.
+    @discardableResult
+    public func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], in soupName: String) throws -> Int {
+        try Identifiers.validatePath(field)
+        guard !field.contains("."), !field.hasPrefix("_soup") else { throw SmartStoreError.invalidPath(field) }
+        return try write { db in
+            let soup = try requireSoup(db, named: soupName)
+            let indexed = soup.indexSpecs.contains { $0.path == field || $0.path.hasPrefix(field + ".") }
+            let now = Self.now()
+            guard !indexed else {
+                var writer = EntryWriter(db: db, soup: soup, now: now)
+                var changed = 0
+                for chunk in entryIds.chunked(by: 500) {
+                    for (id, entry) in try Self.entries(Array(chunk), soup: soup, db: db) {
+                        guard case .object(var members) = entry else { continue }
+                        members[field] = value
+                        _ = try writer.update(.object(members), id: id)
+                        changed += 1
+                    }
+                }
+                return changed
+            }
+            // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
+            let path = "$.\"" + field + "\""
+            var changed = 0
+            for chunk in entryIds.chunked(by: 500) {
+                let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
+                let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
+                var arguments: [DatabaseValue] = [path.databaseValue]
+                if let value { arguments.append(value.jsonString.databaseValue) }
+                arguments += [now.databaseValue, now.databaseValue]
+                arguments += chunk.map(\.databaseValue)
+                try db.execute(sql: """
+                    UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
+                    WHERE id IN (\(placeholders))
+                    """, arguments: StatementArguments(arguments))
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    /// Entries by id, for a chunk of at most 500 ids.
+    static func entries(_ ids: [Int64], soup: Soup, db: Database) throws -> [(Int64, JSONValue)] {
+        let sql = "SELECT id, soup FROM \(soup.tableName) WHERE id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(ids))
+        var result: [(Int64, JSONValue)] = []
+        while let row = try rows.next() { result.append((row[0], try parseSoupColumn(row, at: 1))) }
+        return result
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import LocalForce
+
+/// Where the sync benchmarks run LocalForce.
+enum ServerPlacement: String, ExpressibleByArgument, CaseIterable {
+    /// A child process: `peak_rss_mb` is the client's alone (the default).
+    case child
+    /// This process: less overhead, but the server's memory counts in `peak_rss_mb`.
+    case inProcess = "in-process"
+}
+
+/// LocalForce in a child process (this executable's hidden `serve-org` command) on an
+/// already seeded database file.
+final class ServerProcess: Sendable {
+    let baseURL: URL
+    private let process: Process
+
+    private init(baseURL: URL, process: Process) {
+        self.baseURL = baseURL
+        self.process = process
+    }
+
+    static func start(database: String, token: String, accounts: Int) async throws -> ServerProcess {
+        guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate msync-bench itself") }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve-org", "--database", database, "--token", token, "--accounts", String(accounts)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let handle = output.fileHandleForReading
+        // Blocking reads happen on a Dispatch thread, never on Swift's cooperative pool.
+        let line: String = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes: [UInt8] = []
+                while !bytes.contains(UInt8(ascii: "\n")) {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    bytes += chunk
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        guard let text = line.split(separator: " ").last.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }),
+              line.hasPrefix("LocalForce listening on "), let url = URL(string: text) else {
+            process.terminate()
+            throw BenchError("the server process did not start: \(line)")
+        }
+        return ServerProcess(baseURL: url, process: process)
+    }
+
+    /// Resets the child's peak resident memory (Linux `/proc`).
+    func resetPeakMemory() {
+        try? "5".write(toFile: "/proc/\(process.processIdentifier)/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The child's peak resident memory in MB (0 when unavailable).
+    var peakMemoryMegabytes: Double { PeakMemory.megabytes(statusFile: "/proc/\(process.processIdentifier)/status") }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// `msync-bench serve-org`: serves a LocalForce database for the benchmarks (not listed).
+struct ServeOrgCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve-org", abstract: "LocalForce for the benchmarks.", shouldDisplay: false)
+
+    @Option(help: "The SQLite database file.") var database: String
+    @Option(help: "The bearer token.") var token: String
+    @Option(help: "Accounts to insert first.") var accounts = 0
+
+    func run() async throws {
+        let localForce = try await LocalForce(database: try SQLiteDatabase(path: database), token: token)
+        try await SyncBench.seed(localForce, accounts: accounts)
+        let server = try await LocalForceServer.start(localForce)
+        FileHandle.standardOutput.write(Data("LocalForce listening on \(server.baseURL.absoluteString)\n".utf8))
+        try await server.wait()
+    }
+}
