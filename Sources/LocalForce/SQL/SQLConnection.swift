@@ -39,6 +39,8 @@ public struct SQLDialect: Sendable {
     public var realType: String
     /// A query returning the column names of the table named by its one argument.
     public var tableColumnsSQL: String
+    /// The collation clause that orders text byte-wise.
+    public var binaryCollation: String = "COLLATE BINARY"
 
     /// SQLite: `?` placeholders, `COLLATE NOCASE` for case-insensitive text.
     public static let sqlite = SQLDialect(placeholder: { _ in "?" }, textType: "TEXT", caseInsensitiveTextType: "TEXT COLLATE NOCASE",

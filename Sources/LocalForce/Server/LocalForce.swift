@@ -72,6 +72,10 @@ public final class LocalForce: Sendable {
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
+        if request.segments.first == "api" {
+            guard authorized(request) else { throw APIError.invalidSession }
+            return try await pagingAPI(request)
+        }
         guard request.segments.count >= 2, request.segments[0] == "services", request.segments[1] == "data" else { throw APIError.notFound }
         let path = Array(request.segments.dropFirst(2))
         guard let versionSegment = path.first else {

@@ -78,7 +78,7 @@ public final class LocalForceServer: Sendable {
         }
         let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
         // The versions list stays reachable so clients can always discover the server.
-        guard apiRequest.segments.count > 2 else { return response(await localForce.handle(apiRequest)) }
+        guard apiRequest.segments.count > 2 || apiRequest.segments.first == "api" else { return response(await localForce.handle(apiRequest)) }
         let observer = await localForce.faults.observer
         await observer?(apiRequest, .received)
         let latency = await localForce.faults.latency
