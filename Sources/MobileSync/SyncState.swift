@@ -26,6 +26,11 @@ public struct SyncState: Sendable, Equatable {
     public var error: String
     /// Records whose sync up failed in the last run (the SDK only leaves `__last_error__` on them).
     public var failedRecordCount: Int
+    /// Sync downs, last run: pages received, records received, and local records deleted because
+    /// the server no longer has them (paging targets delete as they page).
+    public var pagesFetched: Int = 0
+    public var recordsFetched: Int = 0
+    public var recordsDeleted: Int = 0
 
     /// The document stored in `syncs_soup`.
     var document: JSONValue {
@@ -33,7 +38,8 @@ public struct SyncState: Sendable, Equatable {
             "type": .string(kind.rawValue), "target": target, "options": options.json, "soupName": .string(soupName),
             "status": .string(status.rawValue), "progress": .int(Int64(progress)), "totalSize": .int(Int64(totalSize)),
             "maxTimeStamp": .int(maxTimeStamp), "startTime": .int(startTime), "endTime": .int(endTime), "error": .string(error),
-            "failedRecordCount": .int(Int64(failedRecordCount)),
+            "failedRecordCount": .int(Int64(failedRecordCount)), "pagesFetched": .int(Int64(pagesFetched)),
+            "recordsFetched": .int(Int64(recordsFetched)), "recordsDeleted": .int(Int64(recordsDeleted)),
         ]
         if let name { document["name"] = .string(name) }
         if id > 0 { document["_soupEntryId"] = .int(id) }
@@ -78,6 +84,9 @@ public struct SyncState: Sendable, Equatable {
         self.endTime = document["endTime"]?.int64Value ?? 0
         self.error = document["error"]?.stringValue ?? ""
         self.failedRecordCount = Int(document["failedRecordCount"]?.int64Value ?? 0)
+        self.pagesFetched = Int(document["pagesFetched"]?.int64Value ?? 0)
+        self.recordsFetched = Int(document["recordsFetched"]?.int64Value ?? 0)
+        self.recordsDeleted = Int(document["recordsDeleted"]?.int64Value ?? 0)
     }
 
     /// Whether the sync is finished (DONE or FAILED) or stopped.

@@ -45,13 +45,13 @@ public final class RestClient: Sendable {
     /// `CancellationError` or the error of the interrupted attempt.
     public func send(_ request: RestRequest) async throws -> RestResponse {
         var attempt = 1
-        var token = try await tokenProvider.accessToken()
+        var token = request.sendsAccessToken ? try await tokenProvider.accessToken() : ""
         var refreshed = false
         while true {
             try Task.checkCancellation()
             do {
                 let response = try await sendOnce(request, token: token)
-                if response.status == 401 && !refreshed {
+                if response.status == 401 && !refreshed && request.sendsAccessToken {
                     refreshed = true
                     token = try await tokenProvider.refreshedAccessToken(rejected: token)
                     continue
@@ -67,18 +67,21 @@ public final class RestClient: Sendable {
     }
 
     private func sendOnce(_ request: RestRequest, token: String) async throws(RestError) -> RestResponse {
-        guard var components = URLComponents(url: instanceURL, resolvingAgainstBaseURL: false) else {
-            throw RestError.invalidResponse("bad instance URL \(instanceURL)")
+        let base = request.baseURL ?? instanceURL
+        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
+            throw RestError.invalidResponse("bad base URL \(base)")
         }
         let (path, embeddedQuery) = Self.split(request.path)
-        components.percentEncodedPath = path
-        var items = embeddedQuery
-        items += request.queryItems.map { ($0.0, Self.formEncode($0.1)) }
-        components.percentEncodedQuery = items.isEmpty ? nil : items.map { "\(Self.formEncode($0.0))=\($0.1)" }.joined(separator: "&")
+        let basePath = request.baseURL == nil ? "" : String(components.percentEncodedPath.reversed().drop { $0 == "/" }.reversed())
+        components.percentEncodedPath = basePath + path
+        var items = components.percentEncodedQueryItems?.map { ($0.name, $0.value ?? "") } ?? []
+        items += embeddedQuery
+        items += request.queryItems.map { (Self.formEncode($0.0), Self.formEncode($0.1)) }  // the others are encoded already
+        components.percentEncodedQuery = items.isEmpty ? nil : items.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         guard let url = components.url else { throw RestError.invalidResponse("bad request path \(request.path)") }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if request.sendsAccessToken { urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }

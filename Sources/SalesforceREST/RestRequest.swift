@@ -1,4 +1,5 @@
 public import FastJSON
+public import Foundation
 
 /// One REST call: method, path under the instance (usually `/services/data/vNN.N/…`), query
 /// parameters, headers and an optional JSON body.
@@ -14,11 +15,19 @@ public struct RestRequest: Sendable {
     /// Whether repeating the call is harmless, so it may be retried after a network error or
     /// a 5xx. GET, DELETE and PATCH are; a POST that creates is not (it could create twice).
     public var isIdempotent: Bool
+    /// Another server than the instance (a plain REST API): `path` is appended to its path.
+    /// `nil` sends to the client's instance.
+    public var baseURL: URL?
+    /// Whether the client's bearer token goes along (turn it off for APIs that authenticate
+    /// with their own headers; the token is then never sent to that server).
+    public var sendsAccessToken: Bool
 
     public init(method: Method, path: String, queryItems: [(String, String)] = [], headers: [String: String] = [:],
-                body: [UInt8]? = nil, isIdempotent: Bool? = nil) {
+                body: [UInt8]? = nil, isIdempotent: Bool? = nil, baseURL: URL? = nil, sendsAccessToken: Bool = true) {
         self.method = method
         self.path = path
+        self.baseURL = baseURL
+        self.sendsAccessToken = sendsAccessToken
         self.queryItems = queryItems
         self.headers = headers
         self.body = body

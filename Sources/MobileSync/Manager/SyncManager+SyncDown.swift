@@ -6,6 +6,7 @@ extension SyncManager {
     /// fetched while the current one is written.
     func runSyncDown(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let target = try targets.syncDownTarget(sync.target)
+        if let paging = target as? PagingSyncDownTarget { return try await runPagingSync(&sync, target: paging, onUpdate: onUpdate) }
         let client = self.client
         var maxTimeStamp = sync.maxTimeStamp
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
@@ -22,6 +23,8 @@ extension SyncManager {
                 timestampPath: target.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
                 setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
             fetched += result.received
+            sync.pagesFetched += 1
+            sync.recordsFetched += result.received
             // As the SDK: a page with a record lacking the date does not advance the boundary.
             if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(LocalFields.milliseconds) {
                 maxTimeStamp = max(maxTimeStamp, latest)
@@ -45,6 +48,12 @@ extension SyncManager {
         guard let sync = try syncStatus(id: id) else { throw SyncError.notFound(String(id)) }
         guard sync.kind == .syncDown else { throw SyncError.invalidTarget("cleanResyncGhosts applies to sync downs only") }
         let target = try targets.syncDownTarget(sync.target)
+        if target is PagingSyncDownTarget {
+            // Paging syncs delete what the server no longer has as they page: run one.
+            let pass = try await reSync(id: id)
+            guard pass.status == .done else { throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)") }
+            return pass.recordsDeleted
+        }
         let soup = sync.soupName
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(target.idFieldName)} from {\(soup)}

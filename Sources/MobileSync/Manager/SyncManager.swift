@@ -159,6 +159,7 @@ public actor SyncManager {
         sync.startTime = Self.now()
         sync.error = ""
         sync.failedRecordCount = 0
+        (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try save(&sync, onUpdate: onUpdate)
         do {
             switch sync.kind {

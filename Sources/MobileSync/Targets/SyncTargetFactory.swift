@@ -16,6 +16,7 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         down["soql"] = { try SoqlSyncDownTarget(json: $0) }
         down["sosl"] = { try SoslSyncDownTarget(json: $0) }
         down["mru"] = { try MruSyncDownTarget(json: $0) }
+        down["paging"] = { try PagingSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
