@@ -241,6 +241,23 @@ import SmartStore
         }
     }
 
+    @Test func fromUsersyncsJSONToAFinishedSync() async throws {
+        try await withHarness { harness in
+            try await Self.create(harness, ["A", "B", "C"])
+            let file = #"""
+                {"syncs": [{"syncName": "accountsByName", "syncType": "syncDown", "soupName": "accounts",
+                            "target": {"type": "paging", "url": "/api/Account?key=Name&fields=Name,Industry", "keyField": "Name",
+                                       "keyType": "string", "pageSize": 2, "recordsPath": "records", "totalSizePath": "totalSize"},
+                            "options": {"mergeMode": "LEAVE_IF_CHANGED"}}]}
+                """#
+            let report = try await harness.manager.apply(try SyncsConfig(data: Array(file.utf8)))
+            #expect(report.created == ["accountsByName"] && report.errors.isEmpty)
+            let sync = try await harness.manager.reSync(named: "accountsByName")
+            #expect(sync.status == .done && sync.pagesFetched == 2 && sync.options.mergeMode == .leaveIfChanged)
+            try await Self.expectEqual(harness, "from usersyncs.json")
+        }
+    }
+
     @Test func usersyncsEntryRoundTrips() throws {
         let target = try PagingSyncDownTarget(json: ["type": "paging", "url": "https://api.example.com/users", "keyField": "userId",
                                                       "keyType": "integer", "pageSize": 50, "firstPageIndex": 1, "recordsPath": "data",

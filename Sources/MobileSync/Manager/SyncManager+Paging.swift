@@ -58,7 +58,7 @@ extension SyncManager {
                 shifted = true
             }
             sync.recordsDeleted += try ranges.delete(from: first, through: last, keeping: Set(page.records.map(\.key)))
-            try findOrCreate(page.records, ranges: ranges, sync: sync)
+            try findOrCreate(page, target: target, ranges: ranges, sync: sync)
             if page.records.count < target.pageSize {
                 sync.recordsDeleted += try ranges.delete(above: last, below: nil)
                 break
@@ -80,10 +80,17 @@ extension SyncManager {
     }
 
     /// Creates the page's records that are missing locally and updates those whose content
-    /// changed, after one lookup by key.
-    private func findOrCreate(_ records: [(key: PagingKey, record: JSONValue)], ranges: PagingRanges, sync: SyncState) throws {
+    /// changed, after one lookup by key. A page with no local match at all (a first sync) goes
+    /// to the store's bulk ingest as received.
+    private func findOrCreate(_ page: PagingSyncDownTarget.Page, target: PagingSyncDownTarget, ranges: PagingRanges, sync: SyncState) throws {
+        let records = page.records
         let local = try ranges.entries(withKeys: records.map(\.key))
         let clean = LocalFields.clean(syncId: sync.id)
+        if local.isEmpty {
+            try store.ingestPage(page.body, into: sync.soupName, recordsPath: target.recordsPath ?? "", idPath: target.keyField,
+                                 timestampPath: nil, setFields: clean)
+            return
+        }
         var writes: [JSONValue] = []
         var duplicates: [Int64] = []
         for (key, record) in records {

@@ -115,6 +115,8 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         public var records: [(key: PagingKey, record: JSONValue)]
         /// The total the API reported, if any.
         public var totalSize: Int?
+        /// The response as received.
+        public var body: [UInt8]
     }
 
     /// Fetches page `index` (counted from ``firstPageIndex``).
@@ -122,10 +124,6 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// - Throws: ``SyncError/invalidTarget(_:)`` for a response without the records array, a
     ///   record without a key of the configured type, or keys not strictly ascending.
     public func page(_ index: Int, client: RestClient) async throws -> Page {
-        try await pageWithBody(index, client: client).page
-    }
-
-    private func pageWithBody(_ index: Int, client: RestClient) async throws -> (page: Page, body: [UInt8]) {
         let body = try await client.send(request(index)).body
         let json: JSONValue
         do {
@@ -148,7 +146,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             keyed.append((key, record))
         }
         let total = totalSizePath.flatMap { json.value(atPath: $0)?.int64Value }.map(Int.init)
-        return (Page(records: keyed, totalSize: total), body)
+        return Page(records: keyed, totalSize: total, body: body)
     }
 
     private func request(_ index: Int) throws -> RestRequest {
@@ -169,8 +167,8 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// The page at `continuation` (a page index; the first page when nil), as raw JSON.
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let index = continuation.flatMap(Int.init) ?? firstPageIndex
-        let (page, body) = try await pageWithBody(index, client: client)
-        return SyncDownPage(body: body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
+        let page = try await self.page(index, client: client)
+        return SyncDownPage(body: page.body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
                             next: page.records.count < pageSize ? nil : String(index + 1))
     }
 
