@@ -49,7 +49,7 @@ import Testing
             #expect(try await server.send("GET", "/api/Account", authorized: false).status == 401)
             #expect(try await server.send("GET", "/api/Nope").status == 404)
             #expect(try await server.send("POST", "/api/Account").status == 405)
-            for query in ["pageIndex=-1", "pageSize=0", "pageSize=2001", "pageSize=ten"] {
+            for query in ["pageIndex=-1", "pageSize=0", "pageSize=2001", "pageSize=ten", "base=2", "base=1&pageIndex=0"] {
                 let reply = try await server.send("GET", "/api/Account?\(query)")
                 #expect(reply.status == 400 && reply.errorCode == "INVALID_PARAMETER", "\(query)")
             }

@@ -214,6 +214,27 @@ import SmartStore
         }
     }
 
+    /// An absolute URL (another server, as far as the client knows): no bearer token unless the
+    /// target's own headers carry one; pages numbered from 1; progress per page.
+    @Test func absoluteURLWithItsOwnAuthorizationAndPagesFromOne() async throws {
+        try await withHarness { harness in
+            try await Self.create(harness, Self.names)
+            let url = harness.server.baseURL.absoluteString + "/api/Account?key=Name&fields=Name,Industry&base=1"
+            let anonymous = try PagingSyncDownTarget(url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records")
+            #expect(anonymous.sendsAccessToken == false)
+            let refused = try await harness.manager.syncDown(target: anonymous, soupName: "accounts")
+            #expect(refused.status == .failed && refused.error.contains("401"), "\(refused.error)")
+            let target = try PagingSyncDownTarget(url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records",
+                                                  totalSizePath: "totalSize", headers: ["Authorization": "Bearer \(SyncHarness.token)"])
+            let progress = SyncHarness.Progress()
+            let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "absolute") { progress.record($0) }
+            #expect(sync.status == .done && sync.pagesFetched == 3, "\(sync.error)")
+            #expect(progress.all.map { "\($0.status.rawValue) \($0.pagesFetched) \($0.recordsFetched) \($0.progress)" }
+                    == ["RUNNING 0 0 0", "RUNNING 1 20 40", "RUNNING 2 40 80", "DONE 3 50 100"])
+            try await Self.expectEqual(harness, "absolute URL")
+        }
+    }
+
     @Test func badPagesAndSetupsFailClearly() async throws {
         try await withHarness { harness in
             try await Self.create(harness, ["A", "B"])

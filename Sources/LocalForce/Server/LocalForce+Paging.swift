@@ -13,13 +13,14 @@ extension LocalForce {
     /// of that order at the time of the request. Response:
     /// `{"object":"Account","key":"Id","pageIndex":0,"pageSize":100,"totalSize":1234,"records":[{"Id":"001…","Name":"…"}]}`
     /// with plain records (no `attributes`; all fields unless `fields` is given, the key always).
-    /// `?envelope=false` answers the bare `records` array instead.
+    /// `?envelope=false` answers the bare `records` array instead; `?base=1` numbers pages from 1.
     func pagingAPI(_ request: APIRequest) async throws -> APIResponse {
         guard request.method == "GET" else {
             throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are GET")
         }
         guard request.segments.count == 2, let object = schema.object(named: request.segments[1]) else { throw APIError.notFound }
-        let pageIndex = try Self.integerParameter(request, "pageIndex", default: 0, range: 0...Int(Int32.max))
+        let base = try Self.integerParameter(request, "base", default: 0, range: 0...1)
+        let pageIndex = try Self.integerParameter(request, "pageIndex", default: base, range: base...Int(Int32.max)) - base
         let pageSize = try Self.integerParameter(request, "pageSize", default: 100, range: 1...Self.maximumPagingPageSize)
         let keyName = request.parameter("key") ?? "Id"
         guard let key = object.field(named: keyName), key.type != .boolean, key.type != .multipicklist else {
@@ -54,7 +55,7 @@ extension LocalForce {
             .object(Dictionary(uniqueKeysWithValues: zip(selected, row).map { ($0.name, FieldCodec.json($1, for: $0.type)) }))
         }
         guard envelope else { return .json(.array(records)) }
-        return .json(["object": .string(object.name), "key": .string(key.name), "pageIndex": .int(Int64(pageIndex)),
+        return .json(["object": .string(object.name), "key": .string(key.name), "pageIndex": .int(Int64(pageIndex + base)),
                       "pageSize": .int(Int64(pageSize)), "totalSize": .int(Int64(total)), "records": .array(records)])
     }
 
