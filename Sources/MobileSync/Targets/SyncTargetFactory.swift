@@ -17,6 +17,8 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         down["sosl"] = { try SoslSyncDownTarget(json: $0) }
         down["mru"] = { try MruSyncDownTarget(json: $0) }
         down["paging"] = { try PagingSyncDownTarget(json: $0) }
+        down["layout"] = { try LayoutSyncDownTarget(json: $0) }
+        down["metadata"] = { try MetadataSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
