@@ -39,8 +39,10 @@ import SmartStore
             let single = try #require(try await harness.manager.syncStatus(named: "singleRecordSyncUp"))
             #expect(single.target["type"] == "single" && single.options.mergeMode == .leaveIfChanged)
             // Targets that arrive with the related-records issue are reported, not silently dropped.
-            #expect(report.created.contains("layoutSyncDown") && report.created.contains("metadataSyncDown"))
-            #expect(Set(report.errors.map(\.name)) == ["parentChildrenSyncDown", "briefcaseSyncDown", "parentChildrenSyncUp"])
+            #expect(report.created.contains("layoutSyncDown") && report.created.contains("metadataSyncDown") && report.created.contains("briefcaseSyncDown"))
+            let briefcase = try #require(try await harness.manager.syncStatus(named: "briefcaseSyncDown"))
+            #expect(briefcase.target["infos"]?.arrayValue?.count == 2)
+            #expect(Set(report.errors.map(\.name)) == ["parentChildrenSyncDown", "parentChildrenSyncUp"])
             #expect(report.errors.allSatisfy { $0.error.contains("Unknown") })
             let again = try await harness.manager.apply(config)
             #expect(again.created.isEmpty && again.skipped.count == report.created.count)

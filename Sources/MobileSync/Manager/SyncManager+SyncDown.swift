@@ -7,6 +7,7 @@ extension SyncManager {
     func runSyncDown(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let target = try targets.syncDownTarget(sync.target)
         if let paging = target as? PagingSyncDownTarget { return try await runPagingSync(&sync, target: paging, onUpdate: onUpdate) }
+        if let briefcase = target as? BriefcaseSyncDownTarget { return try await runBriefcaseSync(&sync, target: briefcase, onUpdate: onUpdate) }
         let client = self.client
         var maxTimeStamp = sync.maxTimeStamp
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
@@ -54,9 +55,27 @@ extension SyncManager {
             guard pass.status == .done else { throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)") }
             return pass.recordsDeleted
         }
-        let soup = sync.soupName
+        if let briefcase = target as? BriefcaseSyncDownTarget {
+            let remote = try await briefcase.allIds(client: client)
+            var removed = 0
+            for info in briefcase.infos {
+                let ids = remote[info.objectType] ?? []
+                removed += try await deleteGhosts(soup: info.soupName, idFieldName: info.idFieldName, syncId: id) { ids.intersection($0) }
+            }
+            return removed
+        }
+        let client = self.client
+        return try await deleteGhosts(soup: sync.soupName, idFieldName: target.idFieldName, syncId: id) {
+            try await target.remoteIds(client: client, localIds: $0)
+        }
+    }
+
+    /// Deletes the sync's clean records of `soup` whose ids `remote` does not return, asking it
+    /// 500 local ids at a time.
+    private func deleteGhosts(soup: String, idFieldName: String, syncId: Int64,
+                              remote: ([String]) async throws -> Set<String>) async throws -> Int {
         let sql = """
-            select {\(soup):_soupEntryId}, {\(soup):\(target.idFieldName)} from {\(soup)}
+            select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
             where {\(soup):\(LocalFields.syncId)} = ? and {\(soup):\(LocalFields.local)} = 0 and {\(soup):_soupEntryId} > ?
             order by {\(soup):_soupEntryId}
             """
@@ -64,7 +83,7 @@ extension SyncManager {
         var after: Int64 = 0
         while true {
             try checkStop()
-            let rows = try store.query(.smart(sql, pageSize: 500), arguments: [.int(id), .int(after)])
+            let rows = try store.query(.smart(sql, pageSize: 500), arguments: [.int(syncId), .int(after)])
             guard !rows.isEmpty else { break }
             var local: [String: Int64] = [:]
             for row in rows {
@@ -72,8 +91,8 @@ extension SyncManager {
                 after = entryId
                 if let remoteId = values.count > 1 ? values[1].stringValue : nil { local[remoteId] = entryId }
             }
-            let remote = try await target.remoteIds(client: client, localIds: Array(local.keys))
-            let ghosts = local.filter { !remote.contains($0.key) }.map(\.value)
+            let existing = try await remote(Array(local.keys))
+            let ghosts = local.filter { !existing.contains($0.key) }.map(\.value)
             try store.delete(ghosts, from: soup)
             removed += ghosts.count
         }

@@ -19,6 +19,7 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         down["paging"] = { try PagingSyncDownTarget(json: $0) }
         down["layout"] = { try LayoutSyncDownTarget(json: $0) }
         down["metadata"] = { try MetadataSyncDownTarget(json: $0) }
+        down["briefcase"] = { try BriefcaseSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }

@@ -13,8 +13,9 @@ final class SyncHarness: Sendable {
     let client: RestClient
     let manager: SyncManager
 
-    init(localIndex: SoupIndexType? = .string, schema: Schema = .standard) async throws {
-        let localForce = try await LocalForce(schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token)
+    init(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = []) async throws {
+        let localForce = try await LocalForce(schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token,
+                                              briefcaseRules: briefcaseRules)
         server = try await LocalForceServer.start(localForce)
         store = try SmartStore()
         var specs = [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string), IndexSpec("__sync_id__", .integer)]
@@ -69,8 +70,9 @@ final class SyncHarness: Sendable {
     }
 }
 
-func withHarness(localIndex: SoupIndexType? = .string, schema: Schema = .standard, _ body: (SyncHarness) async throws -> Void) async throws {
-    let harness = try await SyncHarness(localIndex: localIndex, schema: schema)
+func withHarness(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
+                 _ body: (SyncHarness) async throws -> Void) async throws {
+    let harness = try await SyncHarness(localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules)
     do {
         try await body(harness)
     } catch {
