@@ -46,6 +46,34 @@ import Testing
         }
     }
 
+    /// More than 200 children: the first 200 inline, the rest behind the subquery's own
+    /// `nextRecordsUrl` (as Salesforce pages child relationships).
+    @Test func longChildListsArePaged() async throws {
+        try await withServer { server in
+            let account = try await server.create("Account", ["Name": "Parent"])
+            let small = try await server.create("Account", ["Name": "Small"])
+            for start in stride(from: 0, to: 250, by: 50) {
+                let records: [JSONValue] = (start..<start + 50).map {
+                    ["attributes": ["type": "Contact"], "LastName": .string(String(format: "L%03d", $0)), "AccountId": .string(account)]
+                }
+                #expect(try await server.send("POST", "composite/sobjects", json: ["records": .array(records)]).status == 200)
+            }
+            _ = try await server.create("Contact", ["LastName": "Only", "AccountId": .string(small)])
+            let reply = try await server.query("SELECT Name, (SELECT LastName FROM Contacts ORDER BY LastName) FROM Account ORDER BY Name")
+            let records = reply.json?["records"]?.arrayValue ?? []
+            let nested = try #require(records.first?["Contacts"])
+            #expect(nested["totalSize"] == 250 && nested["done"] == false && nested["records"]?.arrayValue?.count == 200)
+            #expect(records.last?["Contacts"]?["done"] == true && records.last?["Contacts"]?["nextRecordsUrl"] == nil)
+            let next = try #require(nested["nextRecordsUrl"]?.stringValue)
+            #expect(next.hasPrefix("/services/data/v66.0/query/01g") && next.hasSuffix("-200"))
+            let rest = try await server.send("GET", next)
+            #expect(rest.json?["totalSize"] == 250 && rest.json?["done"] == true)
+            let names = rest.json?["records"]?.arrayValue?.compactMap { $0["LastName"]?.stringValue } ?? []
+            #expect(names.count == 50 && names.first == "L200" && names.last == "L249")
+            #expect(rest.json?["records"]?.arrayValue?.first?["attributes"]?["type"] == "Contact")
+        }
+    }
+
     @Test func pagingWithBatchSizeAndSnapshot() async throws {
         try await withServer { server in
             for index in 0..<450 { _ = try await server.create("Lead", ["LastName": .string(String(format: "L%04d", index)), "Company": "C"]) }

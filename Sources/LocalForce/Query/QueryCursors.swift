@@ -31,6 +31,12 @@ actor QueryCursors {
     }
 
     /// The cursor for a locator, refreshed; `nil` when unknown or expired.
+    /// Registers cursors whose locators were made while a query ran (child lists).
+    func register(_ pending: [(locator: String, cursor: Cursor)]) {
+        expire()
+        for (locator, cursor) in pending { cursors[locator] = cursor }
+    }
+
     func cursor(_ locator: String) -> Cursor? {
         expire()
         guard var cursor = cursors[locator] else { return nil }
@@ -43,4 +49,20 @@ actor QueryCursors {
         let limit = Date().addingTimeInterval(-lifetime)
         cursors = cursors.filter { $0.value.lastUsed > limit }
     }
+}
+
+/// Collects the cursors a query makes for long child lists while it runs inside a database
+/// read; they are registered with ``QueryCursors`` before the response leaves.
+final class ChildCursorSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [(locator: String, cursor: QueryCursors.Cursor)] = []
+
+    /// Keeps the cursor and returns its new locator.
+    func add(_ cursor: QueryCursors.Cursor) -> String {
+        let locator = SalesforceId(prefix: "01g", sequence: UInt64.random(in: 1...(UInt64(1) << 53))).value
+        lock.withLock { pending.append((locator, cursor)) }
+        return locator
+    }
+
+    var cursors: [(locator: String, cursor: QueryCursors.Cursor)] { lock.withLock { pending } }
 }

@@ -11,6 +11,20 @@ struct QueryEngine {
     let now: Date
     /// `queryAll`: include records in the recycle bin.
     let includeDeleted: Bool
+    /// Where cursors for the rest of long child lists go. With one, a parent's children beyond
+    /// ``childBatchSize`` are paged (`done: false` + `nextRecordsUrl`, as Salesforce does);
+    /// without one (record retrieves, composite), every child is written inline.
+    var childCursors: ChildCursorSink? = nil
+    /// Children written inline per parent before the rest is paged.
+    static let childBatchSize = 200
+
+    /// One parent's children for a subquery: how many in all, the first ones as JSON array
+    /// contents, and the locator path of the rest (nil when all are inline).
+    struct ChildResult {
+        var total: Int
+        var records: [UInt8]
+        var next: String?
+    }
 
     /// The matching ids in query order (LIMIT and OFFSET applied), or the count for `COUNT()`.
     struct Snapshot: Sendable {
@@ -87,7 +101,7 @@ struct QueryEngine {
         var byId: [String: [SQLValue]] = [:]
         for row in rows { if let id = row[idColumn].text { byId[id] = row } }
 
-        var children: [[String: (total: Int, records: [UInt8])]] = []
+        var children: [[String: ChildResult]] = []
         for item in query.selectItems {
             guard case .subquery(let subquery) = item else { continue }
             plan.shape.addChildren(try childRelationship(subquery, of: object).name, subquery: children.count)
@@ -109,9 +123,10 @@ struct QueryEngine {
         return relationship
     }
 
-    /// The child records of each parent, as JSON array contents, with their counts.
+    /// The child records of each parent, as JSON array contents, with their counts; long
+    /// lists are cut at ``childBatchSize`` with a cursor over all of that parent's children.
     private func childRecords(_ subquery: Subquery, of parent: ObjectDefinition, parentIds: [String], version: String)
-        throws(SOQLError) -> [String: (total: Int, records: [UInt8])] {
+        throws(SOQLError) -> [String: ChildResult] {
         let relationship = try childRelationship(subquery, of: parent)
         guard let child = schema.object(named: relationship.childObject) else { return [:] }
         let from = FromContext(schema: schema, object: child, alias: "c")
@@ -129,17 +144,29 @@ struct QueryEngine {
         let order = try orderClause(subquery.orderBy, from: from, alias: "c")
         let wherePart = whereClause([deletedFilter("c"), "c.\(SQLDialect.quote(relationship.field)) IN (\(list))", filter.map { "(\($0))" }])
         let rows = try run { try db.rows("SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)\(wherePart) ORDER BY \(order)", arguments.values) }
-        var grouped: [String: (total: Int, records: [UInt8])] = [:]
+        var grouped: [String: ChildResult] = [:]
+        var allIds: [String: [String]] = [:]
         for row in rows {
             guard let parentId = row[parentColumn].text, let id = row[idColumn].text else { continue }
-            var entry = grouped[parentId] ?? (0, [])
+            var entry = grouped[parentId] ?? ChildResult(total: 0, records: [], next: nil)
             if let limit = subquery.limit, entry.total >= limit { continue }
-            var writer = JSONWriter(reservingCapacity: 256)
-            if entry.total > 0 { writer.write(punctuation: ",") }
-            RecordJSON.write(row: row, shape: plan.shape, object: child.name, id: id, version: version, children: [], to: &writer)
             entry.total += 1
-            entry.records += writer.bytes
+            if childCursors != nil { allIds[parentId, default: []].append(id) }
+            if childCursors == nil || entry.total <= Self.childBatchSize {
+                var writer = JSONWriter(reservingCapacity: 256)
+                if entry.total > 1 { writer.write(punctuation: ",") }
+                RecordJSON.write(row: row, shape: plan.shape, object: child.name, id: id, version: version, children: [], to: &writer)
+                entry.records += writer.bytes
+            }
             grouped[parentId] = entry
+        }
+        if let sink = childCursors {
+            let childQuery = Query(selectItems: subquery.fields.map { .field($0) }, object: child.name)
+            for (parentId, ids) in allIds where ids.count > Self.childBatchSize {
+                let locator = sink.add(QueryCursors.Cursor(query: childQuery, version: version, includeDeleted: includeDeleted,
+                                                           batchSize: Self.childBatchSize, ids: ids, lastUsed: Date()))
+                grouped[parentId]?.next = "/services/data/v\(version)/query/\(locator)-\(Self.childBatchSize)"
+            }
         }
         return grouped
     }

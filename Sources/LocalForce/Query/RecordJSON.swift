@@ -16,7 +16,7 @@ enum RecordJSON {
     }
 
     static func write(row: [SQLValue], shape: OutputShape, object: String, id: String?, version: String,
-                      children: [[String: (total: Int, records: [UInt8])]], to writer: inout JSONWriter) {
+                      children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter) {
         writer.write(punctuation: "{")
         writeAttributes(object: object, id: id, version: version, to: &writer)
         writeMembers(row: row, shape: shape, id: id, version: version, children: children, to: &writer)
@@ -24,7 +24,7 @@ enum RecordJSON {
     }
 
     private static func writeMembers(row: [SQLValue], shape: OutputShape, id: String?, version: String,
-                                     children: [[String: (total: Int, records: [UInt8])]], to writer: inout JSONWriter) {
+                                     children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter) {
         for member in shape.members {
             writer.write(punctuation: ",")
             switch member {
@@ -52,8 +52,13 @@ enum RecordJSON {
                 writer.write(.int(Int64(entry.total)))
                 writer.write(punctuation: ",")
                 writer.writeKey("done")
-                writer.write(.bool(true))
+                writer.write(.bool(entry.next == nil))
                 writer.write(punctuation: ",")
+                if let next = entry.next {
+                    writer.writeKey("nextRecordsUrl")
+                    writer.writeString(next)
+                    writer.write(punctuation: ",")
+                }
                 writer.writeKey("records")
                 writer.write(punctuation: "[")
                 writer.writeRaw(entry.records)

@@ -17,14 +17,16 @@ extension LocalForce {
         let batchSize = Self.batchSize(context.request.headers["sforce-query-options"])
         let schema = self.schema
         let now = Date()
+        let childCursors = ChildCursorSink()
         let page: (snapshot: QueryEngine.Snapshot, records: [UInt8]) = try await database.read { db in
             do {
-                return try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted)
+                return try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, childCursors: childCursors)
                     .firstPage(query, batchSize: batchSize, version: context.version)
             } catch {
                 throw Self.apiError(error, text)
             }
         }
+        await cursors.register(childCursors.cursors)
         var locator: String?
         if page.snapshot.ids.count > batchSize {
             locator = await cursors.open(QueryCursors.Cursor(query: query, version: context.version, includeDeleted: includeDeleted,
@@ -45,8 +47,9 @@ extension LocalForce {
         let schema = self.schema
         let now = Date()
         let end = min(cursor.ids.count, offset + cursor.batchSize)
+        let childCursors = ChildCursorSink()
         let records: [UInt8] = try await database.read { db in
-            let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: cursor.includeDeleted)
+            let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: cursor.includeDeleted, childCursors: childCursors)
             var writer = JSONWriter(reservingCapacity: 1 << 16)
             do {
                 try engine.writeRecords(cursor.query, ids: cursor.ids[offset..<end], version: cursor.version, to: &writer)
@@ -55,6 +58,7 @@ extension LocalForce {
             }
             return writer.bytes
         }
+        await cursors.register(childCursors.cursors)
         return Self.pageResponse(totalSize: cursor.ids.count, records: records,
                                  next: end < cursor.ids.count ? "/services/data/v\(version)/query/\(locator)-\(end)" : nil)
     }

@@ -8,6 +8,7 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         if let paging = target as? PagingSyncDownTarget { return try await runPagingSync(&sync, target: paging, onUpdate: onUpdate) }
         if let briefcase = target as? BriefcaseSyncDownTarget { return try await runBriefcaseSync(&sync, target: briefcase, onUpdate: onUpdate) }
+        if let tree = target as? ParentChildrenSyncDownTarget { return try await runParentChildrenSync(&sync, target: tree, onUpdate: onUpdate) }
         let client = self.client
         var maxTimeStamp = sync.maxTimeStamp
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
@@ -65,6 +66,15 @@ extension SyncManager {
             return removed
         }
         let client = self.client
+        if let tree = target as? ParentChildrenSyncDownTarget {
+            // Parents that left the filter or the server, then children no longer under a matching parent.
+            let parents = try await deleteGhosts(soup: tree.parent.soupName, idFieldName: tree.parent.idFieldName, syncId: id) {
+                try await tree.remoteIds(client: client, localIds: $0)
+            }
+            return parents + (try await deleteGhosts(soup: tree.children.soupName, idFieldName: tree.children.idFieldName, syncId: id) {
+                try await tree.remoteChildIds(client: client, localIds: $0)
+            })
+        }
         return try await deleteGhosts(soup: sync.soupName, idFieldName: target.idFieldName, syncId: id) {
             try await target.remoteIds(client: client, localIds: $0)
         }

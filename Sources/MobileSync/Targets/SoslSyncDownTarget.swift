@@ -146,13 +146,13 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     }
 
     /// Which of `ids` exist on the server, asked 500 at a time.
-    static func existing(_ objectType: String, idFieldName: String, ids: [String], client: RestClient) async throws -> Set<String> {
+    static func existing(_ objectType: String, idFieldName: String, ids: [String], condition: String? = nil, client: RestClient) async throws -> Set<String> {
         var found: Set<String> = []
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
             guard !slice.isEmpty else { continue }
             let list = slice.map { Literal.string($0).description }.joined(separator: ", ")
-            var page = try await client.query("SELECT \(idFieldName) FROM \(objectType) WHERE \(idFieldName) IN (\(list))")
+            var page = try await client.query("SELECT \(idFieldName) FROM \(objectType) WHERE \(idFieldName) IN (\(list))" + (condition.map { " AND (\($0))" } ?? ""))
             while true {
                 for record in try page.records() { if let id = record[idFieldName]?.stringValue { found.insert(id) } }
                 guard let next = page.nextRecordsURL, !page.done else { break }

@@ -20,6 +20,7 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         down["layout"] = { try LayoutSyncDownTarget(json: $0) }
         down["metadata"] = { try MetadataSyncDownTarget(json: $0) }
         down["briefcase"] = { try BriefcaseSyncDownTarget(json: $0) }
+        down["parent_children"] = { try ParentChildrenSyncDownTarget(json: $0) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
