@@ -16,7 +16,7 @@ extension SyncManager {
         let (parent, children) = (target.parent, target.children)
         for soup in [parent.soupName, children.soupName] where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }
         let leaveIfChanged = sync.options.mergeMode == .leaveIfChanged
-        let dirtyTrees = leaveIfChanged ? try dirtyParentIds(target) : []
+        let dirtyTrees = leaveIfChanged ? try dirtyParentIds(parent: parent, children: children) : []
         let boundary = sync.maxTimeStamp
         var latest = boundary
         var page = try await client.query(target.query(maxTimeStamp: boundary), batchSize: target.maxBatchSize == 2000 ? nil : target.maxBatchSize)
@@ -101,8 +101,7 @@ extension SyncManager {
     }
 
     /// Ids of parents whose tree holds a dirty record: dirty parents, and parents of dirty children.
-    func dirtyParentIds(_ target: ParentChildrenSyncDownTarget) throws -> Set<String> {
-        let (parent, children) = (target.parent, target.children)
+    func dirtyParentIds(parent: ParentInfo, children: ChildrenInfo) throws -> Set<String> {
         var ids: Set<String> = []
         for (soup, field) in [(parent.soupName, parent.idFieldName), (children.soupName, children.parentIdFieldName)] {
             let sql = "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"

@@ -18,6 +18,7 @@ extension SyncManager {
     /// stops or fails.
     func runSyncUp(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let target = try targets.syncUpTarget(sync.target)
+        if let trees = target as? ParentChildrenSyncUpTarget { return try await runParentChildrenSyncUp(&sync, target: trees, onUpdate: onUpdate) }
         let soup = sync.soupName
         let ids = try dirtyEntryIds(soup: soup)
         sync.totalSize = ids.count

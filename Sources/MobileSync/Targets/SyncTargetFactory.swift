@@ -24,6 +24,7 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
+        up["parent_children"] = { try ParentChildrenSyncUpTarget(json: $0) }
     }
 
     /// A registry whose store-reading targets (refresh) read `store`.

@@ -1,0 +1,310 @@
+import FastJSON
+import Foundation
+import SalesforceREST
+import SmartStore
+
+/// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
+extension SyncManager {
+    func runParentChildrenSyncUp(_ sync: inout SyncState, target: ParentChildrenSyncUpTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+        let (parent, children) = (target.parent, target.children)
+        for soup in [parent.soupName, children.soupName] where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }
+        let parentIds = try dirtyParentIds(parent: parent, children: children).sorted()
+        sync.totalSize = parentIds.count
+        try save(&sync, onUpdate: onUpdate)
+        for (index, parentId) in parentIds.enumerated() {
+            try checkStop()
+            guard let tree = try loadTree(parentId, target: target) else { continue }
+            sync.failedRecordCount += try await syncTree(tree.parent, tree.children, target: target, options: sync.options, retried: false)
+            if index + 1 < parentIds.count {
+                sync.progress = (index + 1) * 100 / parentIds.count
+                try save(&sync, onUpdate: onUpdate)
+            }
+        }
+    }
+
+    private func loadTree(_ parentId: String, target: ParentChildrenSyncUpTarget) throws -> (parent: JSONValue, children: [JSONValue])? {
+        let (parent, children) = (target.parent, target.children)
+        func entries(_ soup: String, _ field: String) throws -> [JSONValue] {
+            try store.query(.smart("select {\(soup):_soup} from {\(soup)} where {\(soup):\(field)} = ? order by {\(soup):_soupEntryId}", pageSize: 100_000),
+                            arguments: [.string(parentId)]).compactMap { $0.arrayValue?.first }
+        }
+        guard let entry = try entries(parent.soupName, parent.idFieldName).first else { return nil }
+        return (entry, try entries(children.soupName, children.parentIdFieldName))
+    }
+
+    /// One tree, one composite request (two when OVERWRITE must recreate what the server lost).
+    /// Returns how many records failed.
+    private func syncTree(_ parentEntry: JSONValue, _ childEntries: [JSONValue], target: ParentChildrenSyncUpTarget,
+                          options: SyncOptions, retried: Bool) async throws -> Int {
+        let (info, childInfo) = (target.parent, target.children)
+        let leaveIfChanged = options.mergeMode == .leaveIfChanged
+        let parent = SyncUpRecord(record: parentEntry, idFieldName: info.idFieldName, modificationDateFieldName: info.modificationDateFieldName)
+        let kids = childEntries.map { SyncUpRecord(record: $0, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName) }
+        let childIds = childEntries.compactMap { $0["_soupEntryId"]?.int64Value }
+        let parentEntryId = parentEntry["_soupEntryId"]?.int64Value ?? -1
+        if parent.action == .deleteLocalOnly {
+            // Never on the server: the parent and the children made for it go locally.
+            try store.delete([parentEntryId], from: info.soupName)
+            try store.delete(childIds, from: childInfo.soupName)
+            return 0
+        }
+        if leaveIfChanged, parent.action != .create, try await !treeIsUnchangedOnServer(parent, kids, target: target) { return 0 }
+
+        let cascade = target.relationshipType == .masterDetail && parent.action == .delete
+        let parentServerId = LocalFields.isLocalId(parent.id) ? nil : parent.id
+        let base = "/services/data/v\(client.apiVersion)/sobjects/"
+        var subrequests: [JSONValue] = []
+        func request(_ reference: String, _ method: String, _ url: String, body: [String: JSONValue]? = nil, since: Int64? = nil) {
+            var request: [String: JSONValue] = ["referenceId": .string(reference), "method": .string(method), "url": .string(url)]
+            if let body { request["body"] = .object(body) }
+            if leaveIfChanged, let since {
+                request["httpHeaders"] = ["If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))]
+            }
+            subrequests.append(.object(request))
+        }
+        let parentURL = base + RestClient.encodeSegment(info.objectType)
+        switch parent.action {
+        case .create:
+            var body = try target.fields(parent, creating: true, isChild: false, options: options)
+            if let field = info.externalIdFieldName, let value = parent.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
+                body[field] = nil
+                request("parent", "PATCH", parentURL + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body)
+            } else {
+                request("parent", "POST", parentURL, body: body)
+            }
+        case .update:
+            request("parent", "PATCH", parentURL + "/\(parentServerId ?? "")", body: try target.fields(parent, creating: false, isChild: false, options: options),
+                    since: parent.lastModified)
+        default: break
+        }
+        let parentReference: JSONValue = parent.action == .create ? "@{parent.id}" : parentServerId.map(JSONValue.string) ?? .null
+        let childURL = base + RestClient.encodeSegment(childInfo.objectType)
+        var localOnlyDeletes: [Int64] = []
+        if !cascade {
+            for (index, kid) in kids.enumerated() {
+                switch kid.action {
+                case .create:
+                    var body = try target.fields(kid, creating: true, isChild: true, options: options)
+                    body[childInfo.parentIdFieldName] = parentReference
+                    request("child\(index)", "POST", childURL, body: body)
+                case .update:
+                    var body = try target.fields(kid, creating: false, isChild: true, options: options)
+                    if parent.action == .create { body[childInfo.parentIdFieldName] = parentReference }
+                    request("child\(index)", "PATCH", childURL + "/\(kid.id ?? "")", body: body, since: kid.lastModified)
+                case .delete:
+                    request("child\(index)", "DELETE", childURL + "/\(kid.id ?? "")")
+                case .deleteLocalOnly:
+                    localOnlyDeletes.append(childIds[index])
+                case .none:
+                    continue
+                }
+            }
+        }
+        if parent.action == .delete { request("parent", "DELETE", parentURL + "/\(parentServerId ?? "")") }
+        try store.delete(localOnlyDeletes, from: childInfo.soupName)
+        guard !subrequests.isEmpty else { return 0 }
+
+        let responses = try await sendTree(subrequests, parentCreated: parent.action == .create, parentIdField: childInfo.parentIdFieldName,
+                                           allOrNone: leaveIfChanged)
+        var outcomes: [String: (status: Int, body: JSONValue)] = [:]
+        for response in responses {
+            outcomes[response["referenceId"]?.stringValue ?? ""] = (Int(response["httpStatusCode"]?.int64Value ?? 500), response["body"] ?? .null)
+        }
+        func succeeded(_ reference: String) -> Bool { outcomes[reference].map { (200..<300).contains($0.status) } ?? false }
+        func gone(_ reference: String) -> Bool {
+            guard let outcome = outcomes[reference] else { return false }
+            return outcome.status == 404 || errorItems(outcome.body).contains(where: \.meansRecordDoesNotExist)
+        }
+        if leaveIfChanged, responses.contains(where: { !(200..<300).contains(Int($0["httpStatusCode"]?.int64Value ?? 500)) }) {
+            // All or none: the tree changed on the server meanwhile (412) or a record was refused.
+            return try recordErrors(outcomes, parent: parent, kids: kids, target: target, ignoringPreconditions: true)
+        }
+
+        // Parent outcome.
+        var effectiveParentId = parentServerId
+        var recreateParent = false
+        switch parent.action {
+        case .create where succeeded("parent"):
+            effectiveParentId = outcomes["parent"]?.body["id"]?.stringValue
+            try store.upsert(parent.cleaned(id: effectiveParentId), in: info.soupName)
+        case .update where succeeded("parent"):
+            try store.upsert(parent.cleaned(id: nil), in: info.soupName)
+        case .update where gone("parent") && !retried:
+            recreateParent = true
+        case .delete where succeeded("parent") || gone("parent"):
+            try store.delete([parentEntryId], from: info.soupName)
+            if target.relationshipType == .masterDetail { try store.delete(childIds, from: childInfo.soupName) }
+        default: break
+        }
+        // Children outcomes.
+        var failed = 0
+        var recreateChildren: Set<Int> = []
+        for (index, kid) in kids.enumerated() where !cascade {
+            let reference = "child\(index)"
+            var cleaned = kid.cleaned(id: kid.action == .create ? outcomes[reference]?.body["id"]?.stringValue : nil)
+            if let effectiveParentId, parent.action == .create { cleaned[childInfo.parentIdFieldName] = .string(effectiveParentId) }
+            switch kid.action {
+            case .create, .update:
+                if succeeded(reference) {
+                    try store.upsert(cleaned, in: childInfo.soupName)
+                } else if options.mergeMode == .overwrite, !retried, kid.action == .update, gone(reference), !recreateParent {
+                    recreateChildren.insert(index)
+                } else if options.mergeMode == .overwrite, !retried, kid.action == .create, parent.action != .create, gone(reference) {
+                    recreateParent = true  // created under a parent the server no longer has
+                } else if outcomes[reference] != nil, !recreateParent {
+                    failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName)
+                }
+            case .delete:
+                if succeeded(reference) || gone(reference) { try store.delete([childIds[index]], from: childInfo.soupName) }
+                else { failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName) }
+            case .none where parent.action == .create:
+                if let effectiveParentId {
+                    var repointed = kid.record
+                    repointed[childInfo.parentIdFieldName] = .string(effectiveParentId)
+                    try store.upsert(repointed, in: childInfo.soupName)
+                }
+            default: break
+            }
+        }
+        if parent.action != .create, parent.action != .none, !succeeded("parent"), !gone("parent") || (retried && parent.action == .update) {
+            failed += try recordError(outcomes["parent"]?.body, on: parent.record, soup: info.soupName)
+        }
+        if parent.action == .create, !succeeded("parent") {
+            failed += try recordError(outcomes["parent"]?.body, on: parent.record, soup: info.soupName)
+        }
+        if options.mergeMode == .overwrite, !retried, recreateParent || !recreateChildren.isEmpty {
+            return failed + (try await recreate(parentEntryId, parentAgain: recreateParent, children: recreateChildren, childIds: childIds,
+                                                target: target, options: options))
+        }
+        return failed
+    }
+
+    /// Sends a tree's subrequests, 25 per composite request (Salesforce's limit): the first
+    /// request carries the parent; when it creates the parent, later requests name its new id
+    /// instead of `@{parent.id}`. A tree of more than 25 changes is not atomic (each request
+    /// is); a failed parent create or an all-or-none failure stops the rest.
+    private func sendTree(_ subrequests: [JSONValue], parentCreated: Bool, parentIdField: String, allOrNone: Bool) async throws -> [JSONValue] {
+        var responses: [JSONValue] = []
+        var newParentId: String?
+        for start in stride(from: 0, to: subrequests.count, by: 25) {
+            var chunk = Array(subrequests[start..<min(subrequests.count, start + 25)])
+            if let newParentId {
+                chunk = chunk.map { request in
+                    var request = request
+                    if request["body"]?[parentIdField] == "@{parent.id}" { request["body"]?[parentIdField] = .string(newParentId) }
+                    return request
+                }
+            }
+            let part = try await client.composite(chunk, allOrNone: allOrNone)
+            responses += part
+            let failed = part.contains { !(200..<300).contains(Int($0["httpStatusCode"]?.int64Value ?? 500)) }
+            if start == 0, parentCreated {
+                guard let created = part.first(where: { $0["referenceId"] == "parent" }), let id = created["body"]?["id"]?.stringValue,
+                      (200..<300).contains(Int(created["httpStatusCode"]?.int64Value ?? 500)) else { break }
+                newParentId = id
+            }
+            if failed && allOrNone { break }
+        }
+        return responses
+    }
+
+    /// Marks what the server lost as locally created (new local ids, children re-pointed) and
+    /// runs the tree once more.
+    private func recreate(_ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64],
+                          target: ParentChildrenSyncUpTarget, options: SyncOptions) async throws -> Int {
+        let (info, childInfo) = (target.parent, target.children)
+        guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else { return 0 }
+        var kids = try store.retrieve(childIds, from: childInfo.soupName)
+        if parentAgain {
+            let localId = LocalFields.newLocalId()
+            parent[info.idFieldName] = .string(localId)
+            parent[LocalFields.local] = true
+            parent[LocalFields.locallyCreated] = true
+            for index in kids.indices {
+                kids[index][childInfo.parentIdFieldName] = .string(localId)
+                let deleted = kids[index][LocalFields.locallyDeleted] == true
+                if target.relationshipType == .masterDetail && !deleted {
+                    // The server deleted these with their parent.
+                    kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
+                    kids[index][LocalFields.locallyCreated] = true
+                    kids[index][LocalFields.local] = true
+                } else if !deleted {
+                    kids[index][LocalFields.locallyUpdated] = true
+                    kids[index][LocalFields.local] = true
+                }
+            }
+        } else {
+            for index in children where index < kids.count {
+                kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
+                kids[index][LocalFields.locallyCreated] = true
+                kids[index][LocalFields.local] = true
+            }
+        }
+        let savedParent = try store.upsert(parent, in: info.soupName)
+        let savedKids = try store.upsert(kids, in: childInfo.soupName)
+        return try await syncTree(savedParent, savedKids, target: target, options: options, retried: true)
+    }
+
+    /// LEAVE_IF_CHANGED: whether no record of the tree changed on the server since it was synced
+    /// down (a remote delete only matches a local delete; children created locally do not count).
+    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], target: ParentChildrenSyncUpTarget) async throws -> Bool {
+        let (info, childInfo) = (target.parent, target.children)
+        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return true }
+        let soql = "SELECT \(info.idFieldName), \(info.modificationDateFieldName), (SELECT \(childInfo.idFieldName), \(childInfo.modificationDateFieldName) FROM \(childInfo.objectTypePlural)) FROM \(info.objectType) WHERE \(info.idFieldName) = '\(parentId.filter { $0.isLetter || $0.isNumber })'"
+        let remote = try await client.query(soql).records().first
+        var remoteChildren: [String: Int64?] = [:]
+        var nested = remote?[childInfo.objectTypePlural]?["records"]?.arrayValue ?? []
+        var next = remote?[childInfo.objectTypePlural]?["done"] == false ? remote?[childInfo.objectTypePlural]?["nextRecordsUrl"]?.stringValue : nil
+        while let url = next {
+            let page = try await client.queryMore(url)
+            nested += try page.records()
+            next = page.done ? nil : page.nextRecordsURL
+        }
+        for child in nested {
+            if let id = child[childInfo.idFieldName]?.stringValue {
+                remoteChildren[id] = child[childInfo.modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds)
+            }
+        }
+        func unchanged(_ local: SyncUpRecord, remoteExists: Bool, remoteDate: Int64?) -> Bool {
+            guard remoteExists else { return local.action == .delete }
+            guard let localDate = local.lastModified, let remoteDate else { return true }
+            return localDate >= remoteDate
+        }
+        let parentDate = remote?[info.modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds)
+        guard unchanged(parent, remoteExists: remote != nil, remoteDate: parentDate) else { return false }
+        for kid in kids {
+            guard let id = kid.id, !LocalFields.isLocalId(id), kid.action != .deleteLocalOnly else { continue }
+            let entry = remoteChildren[id]
+            guard unchanged(kid, remoteExists: entry != nil, remoteDate: entry ?? nil) else { return false }
+        }
+        return true
+    }
+
+    /// LEAVE_IF_CHANGED after an all-or-none failure: refusals are recorded on their records;
+    /// preconditions (412) and roll-backs are not errors, the tree just stays dirty.
+    private func recordErrors(_ outcomes: [String: (status: Int, body: JSONValue)], parent: SyncUpRecord, kids: [SyncUpRecord],
+                              target: ParentChildrenSyncUpTarget, ignoringPreconditions: Bool) throws -> Int {
+        var failed = 0
+        let records = [("parent", parent, target.parent.soupName)] + kids.enumerated().map { ("child\($0.offset)", $0.element, target.children.soupName) }
+        for (reference, record, soup) in records {
+            guard let outcome = outcomes[reference], !(200..<300).contains(outcome.status), outcome.status != 412 else { continue }
+            let codes = errorItems(outcome.body).map(\.code)
+            if codes.allSatisfy({ $0 == "ALL_OR_NONE_OPERATION_ROLLED_BACK" || $0 == "PROCESSING_HALTED" || $0 == "PRECONDITION_FAILED" }) { continue }
+            failed += try recordError(outcome.body, on: record.record, soup: soup)
+        }
+        return failed
+    }
+
+    /// Stores a server error in the record's `__last_error__` (it stays dirty); returns 1.
+    private func recordError(_ body: JSONValue?, on record: JSONValue, soup: String) throws -> Int {
+        var failed = record
+        failed[LocalFields.lastError] = .string((body ?? .null).jsonString)
+        try store.upsert(failed, in: soup)
+        return 1
+    }
+
+    /// The error items of a subresponse body (an array of `{errorCode, message, fields}`).
+    private func errorItems(_ body: JSONValue) -> [SalesforceErrorItem] {
+        (body.arrayValue ?? []).compactMap(SalesforceErrorItem.init)
+    }
+}

@@ -1,0 +1,76 @@
+public import FastJSON
+public import SalesforceREST
+
+/// Syncs up trees: a parent and its children, one `/composite` request per tree whose parent
+/// or any child is dirty. The parent goes first (last when it is deleted); new children point
+/// at a new parent through `@{parent.id}`. Trees span two soups, so ``SyncManager`` runs them
+/// (`syncUp(target:…)` with this target); ``syncUp(_:options:client:)`` is not used.
+///
+/// LEAVE_IF_CHANGED checks the whole tree first (one SOQL with a child subquery: every record
+/// must be unchanged on the server since it was synced down, a remote delete only matches a
+/// local delete) and then sends the tree with `allOrNone` and `If-Unmodified-Since` on every
+/// update, so a change landing between the check and the write rolls the whole tree back
+/// instead of being overwritten. Deletes still rely on the check (DELETE takes no condition).
+///
+/// OVERWRITE recreates what the server lost: a parent updated locally but deleted remotely is
+/// created again and its children recreated (MASTER_DETAIL) or re-pointed (LOOKUP); a child
+/// updated locally but deleted remotely is created again; children created under a parent the
+/// server deleted bring the parent back. A MASTER_DETAIL parent deleted locally takes its
+/// children with it, locally and on the server.
+public struct ParentChildrenSyncUpTarget: SyncUpTarget {
+    public var parent: ParentInfo
+    public var children: ChildrenInfo
+    public var relationshipType: RelationshipType
+    public var createFieldlist: [String]?
+    public var updateFieldlist: [String]?
+    public var childrenCreateFieldlist: [String]?
+    public var childrenUpdateFieldlist: [String]?
+
+    public init(parent: ParentInfo, children: ChildrenInfo, relationshipType: RelationshipType, createFieldlist: [String]? = nil,
+                updateFieldlist: [String]? = nil, childrenCreateFieldlist: [String]? = nil, childrenUpdateFieldlist: [String]? = nil) {
+        self.parent = parent
+        self.children = children
+        self.relationshipType = relationshipType
+        self.createFieldlist = createFieldlist
+        self.updateFieldlist = updateFieldlist
+        self.childrenCreateFieldlist = childrenCreateFieldlist
+        self.childrenUpdateFieldlist = childrenUpdateFieldlist
+    }
+
+    init(json: JSONValue) throws {
+        let relationship = json["relationshipType"]?.stringValue ?? "LOOKUP"
+        guard let type = RelationshipType(rawValue: relationship) else {
+            throw SyncError.invalidConfig("parent_children target: relationshipType must be MASTER_DETAIL or LOOKUP, not \(relationship)")
+        }
+        func list(_ key: String) -> [String]? { json[key]?.arrayValue?.compactMap(\.stringValue) }
+        self.init(parent: try ParentInfo(json: json["parent"], role: "parent"), children: try ChildrenInfo(json: json["children"]),
+                  relationshipType: type, createFieldlist: list("createFieldlist"), updateFieldlist: list("updateFieldlist"),
+                  childrenCreateFieldlist: list("childrenCreateFieldlist"), childrenUpdateFieldlist: list("childrenUpdateFieldlist"))
+    }
+
+    public var json: JSONValue {
+        var json: [String: JSONValue] = ["type": "parent_children", "parent": .object(parent.json), "children": .object(children.json),
+                                         "relationshipType": .string(relationshipType.rawValue), "idFieldName": .string(parent.idFieldName),
+                                         "modificationDateFieldName": .string(parent.modificationDateFieldName)]
+        for (key, list) in [("createFieldlist", createFieldlist), ("updateFieldlist", updateFieldlist),
+                            ("childrenCreateFieldlist", childrenCreateFieldlist), ("childrenUpdateFieldlist", childrenUpdateFieldlist)] {
+            if let list { json[key] = .array(list.map(JSONValue.string)) }
+        }
+        return .object(json)
+    }
+
+    public var idFieldName: String { parent.idFieldName }
+    public var modificationDateFieldName: String { parent.modificationDateFieldName }
+    public var maxBatchSize: Int { 1 }
+
+    /// Trees span two soups: ``SyncManager`` syncs them. Calling this directly is an error.
+    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
+        throw SyncError.invalidTarget("parent_children sync ups run through SyncManager.syncUp(target:…)")
+    }
+
+    func fields(_ record: SyncUpRecord, creating: Bool, isChild: Bool, options: SyncOptions) throws -> [String: JSONValue] {
+        let list = isChild ? (creating ? childrenCreateFieldlist : childrenUpdateFieldlist) : (creating ? createFieldlist : updateFieldlist)
+        guard let fields = list ?? options.fieldlist else { throw SyncError.invalidTarget("No fields specified") }
+        return record.fields(fields)
+    }
+}

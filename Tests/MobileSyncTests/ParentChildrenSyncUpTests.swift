@@ -1,0 +1,146 @@
+import FastJSON
+import Foundation
+import Testing
+@testable import LocalForce
+@testable import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// Parent/children sync up against LocalForce: one composite request per tree.
+@Suite struct ParentChildrenSyncUpTests {
+    static func accountsTarget(_ type: RelationshipType = .lookup) -> ParentChildrenSyncUpTarget {
+        ParentChildrenSyncUpTarget(parent: ParentInfo(objectType: "Account", soupName: "accounts"),
+                                   children: ChildrenInfo(objectType: "Contact", objectTypePlural: "Contacts", soupName: "contacts", parentIdFieldName: "AccountId"),
+                                   relationshipType: type, createFieldlist: ["Name", "Description"], updateFieldlist: ["Name", "Description"],
+                                   childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"])
+    }
+
+    static func contactsSoup(_ harness: SyncHarness) throws {
+        try harness.store.registerSoup("contacts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("LastName", .string), IndexSpec("AccountId", .string),
+                                                                IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+    }
+
+    /// A locally created account with `count` locally created contacts.
+    @discardableResult
+    static func localTree(_ harness: SyncHarness, name: String, contacts count: Int) throws -> String {
+        let account = try harness.store.createLocally(["Name": .string(name)], objectType: "Account", in: "accounts")
+        let id = account["Id"]?.stringValue ?? ""
+        for index in 0..<count {
+            try harness.store.createLocally(["LastName": .string("\(name) contact \(index)"), "AccountId": .string(id)], objectType: "Contact", in: "contacts")
+        }
+        return id
+    }
+
+    static func serverContacts(_ harness: SyncHarness, of account: String) async throws -> [JSONValue] {
+        var page = try await harness.client.query("SELECT Id, LastName, AccountId FROM Contact WHERE AccountId = '\(account)'")
+        var records = try page.records()
+        while let next = page.nextRecordsURL, !page.done {
+            page = try await harness.client.queryMore(next)
+            records += try page.records()
+        }
+        return records
+    }
+
+    static func localContacts(_ harness: SyncHarness) throws -> [JSONValue] {
+        try harness.store.query(.all(soup: "contacts", orderPath: "LastName", pageSize: 100_000))
+    }
+
+    /// Scenario 25: a new account and its contacts in one composite call, contacts pointed at the new account.
+    @Test func newTreeInOneRequest() async throws {
+        try await withHarness { harness in
+            try Self.contactsSoup(harness)
+            try Self.localTree(harness, name: "New Co", contacts: 3)
+            let requests = harness.client.requestCount
+            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
+            #expect(sync.status == .done && sync.totalSize == 1 && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(harness.client.requestCount - requests == 1)
+            let account = try #require(try harness.localRecords().values.first)
+            let accountId = try #require(account["Id"]?.stringValue)
+            #expect(accountId.hasPrefix("001") && account["__local__"] == false)
+            let local = try Self.localContacts(harness)
+            #expect(local.count == 3 && local.allSatisfy { $0["AccountId"] == .string(accountId) && $0["__local__"] == false && $0["Id"]?.stringValue?.hasPrefix("003") == true })
+            let server = try await Self.serverContacts(harness, of: accountId)
+            #expect(Set(server.compactMap { $0["Id"]?.stringValue }) == Set(local.compactMap { $0["Id"]?.stringValue }))
+        }
+    }
+
+    /// Scenario 25: contacts created locally under an account the server deleted: OVERWRITE
+    /// brings the account back (new id) and the contacts point to it.
+    @Test func newChildrenUnderARemotelyDeletedParent() async throws {
+        try await withHarness { harness in
+            try Self.contactsSoup(harness)
+            let old = try await harness.client.create("Account", fields: ["Name": "Gone"])
+            try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
+            for index in 0..<2 {
+                try harness.store.createLocally(["LastName": .string("Orphan \(index)"), "AccountId": .string(old)], objectType: "Contact", in: "contacts")
+            }
+            try await harness.client.delete("Account", id: old)
+            let lic = try await harness.manager.syncUp(target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
+            let untouched = try Self.localContacts(harness)
+            #expect(lic.status == .done && untouched.allSatisfy { $0["__local__"] == true })
+            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
+            #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
+            let account = try #require(try harness.localRecords().values.first)
+            let newId = try #require(account["Id"]?.stringValue)
+            #expect(newId != old && newId.hasPrefix("001") && account["Name"] == "Gone")
+            #expect(try Self.localContacts(harness).allSatisfy { $0["AccountId"] == .string(newId) && $0["__local__"] == false })
+            #expect(try await Self.serverContacts(harness, of: newId).count == 2)
+        }
+    }
+
+    @Test func aHundredTrees() async throws {
+        try await withHarness { harness in
+            try Self.contactsSoup(harness)
+            for index in 0..<100 { try Self.localTree(harness, name: String(format: "Tree %03d", index), contacts: 2) }
+            let requests = harness.client.requestCount
+            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
+            #expect(sync.status == .done && sync.totalSize == 100 && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(harness.client.requestCount - requests == 100)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Contact WHERE Account.Name LIKE 'Tree%'").totalSize == 200)
+            let accounts = try harness.localRecords()
+            #expect(accounts.count == 100 && accounts.values.allSatisfy { $0["__local__"] == false })
+            #expect(try Self.localContacts(harness).allSatisfy { accounts[$0["AccountId"]?.stringValue ?? ""] != nil && $0["__local__"] == false })
+        }
+    }
+
+    /// 200 children: more than one composite request (25 subrequests each); later requests name
+    /// the parent's new id.
+    @Test func aTreeWithTwoHundredChildren() async throws {
+        try await withHarness { harness in
+            try Self.contactsSoup(harness)
+            try Self.localTree(harness, name: "Big", contacts: 200)
+            let requests = harness.client.requestCount
+            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
+            #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(harness.client.requestCount - requests == 9)
+            let accountId = try #require(try harness.localRecords().keys.first)
+            #expect(try await Self.serverContacts(harness, of: accountId).count == 200)
+            #expect(try Self.localContacts(harness).allSatisfy { $0["AccountId"] == .string(accountId) && $0["__local__"] == false })
+        }
+    }
+
+    @Test func masterDetailParentDeleteCascades() async throws {
+        try await withHarness { harness in
+            try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup("lines", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
+                                                                 IndexSpec("__sync_id__", .integer)])
+            let invoice = try await harness.client.create("Invoice__c", fields: ["Name": "To delete"])
+            _ = try await harness.client.createRecords((0..<3).map { ["attributes": ["type": "Invoice_Line__c"], "Name": .string("L\($0)"), "Invoice__c": .string(invoice)] })
+            let parent = ParentInfo(objectType: "Invoice__c", soupName: "invoices")
+            let children = ChildrenInfo(objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c")
+            try await harness.manager.syncDown(target: ParentChildrenSyncDownTarget(parent: parent, parentFieldlist: ["Name"], children: children,
+                                                                                  childrenFieldlist: ["Name"], relationshipType: .masterDetail),
+                                               soupName: "invoices", name: "down")
+            let entry = try harness.store.lookupSoupEntryId(soup: "invoices", path: "Id", value: .string(invoice)) ?? -1
+            _ = try harness.store.deleteLocally(entryId: entry, in: "invoices")
+            let target = ParentChildrenSyncUpTarget(parent: parent, children: children, relationshipType: .masterDetail, createFieldlist: ["Name"],
+                                                    updateFieldlist: ["Name"], childrenCreateFieldlist: ["Name"], childrenUpdateFieldlist: ["Name"])
+            let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
+            #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(try harness.store.count(.all(soup: "invoices", pageSize: 10)) == 0)
+            #expect(try harness.store.count(.all(soup: "lines", pageSize: 10)) == 0)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Invoice_Line__c").totalSize == 0)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Invoice__c").totalSize == 0)
+        }
+    }
+}
