@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import SalesforceREST
 import SmartStore
+import SOQL
 
 /// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
 extension SyncManager {
@@ -14,7 +15,7 @@ extension SyncManager {
         for (index, parentId) in parentIds.enumerated() {
             try checkStop()
             guard let tree = try loadTree(parentId, target: target) else { continue }
-            sync.failedRecordCount += try await syncTree(tree.parent, tree.children, target: target, options: sync.options, retried: false)
+            sync.failedRecordCount += try await syncTree(tree.parent, tree.children, target: target, options: sync.options, pass: 1)
             if index + 1 < parentIds.count {
                 sync.progress = (index + 1) * 100 / parentIds.count
                 try save(&sync, onUpdate: onUpdate)
@@ -32,10 +33,11 @@ extension SyncManager {
         return (entry, try entries(children.soupName, children.parentIdFieldName))
     }
 
-    /// One tree, one composite request (two when OVERWRITE must recreate what the server lost).
-    /// Returns how many records failed.
+    /// One tree, one composite request (more when OVERWRITE must recreate what the server lost:
+    /// a child first, then its parent, at most three passes). Returns how many records failed.
     private func syncTree(_ parentEntry: JSONValue, _ childEntries: [JSONValue], target: ParentChildrenSyncUpTarget,
-                          options: SyncOptions, retried: Bool) async throws -> Int {
+                          options: SyncOptions, pass: Int) async throws -> Int {
+        let retried = pass >= 3
         let (info, childInfo) = (target.parent, target.children)
         let leaveIfChanged = options.mergeMode == .leaveIfChanged
         let parent = SyncUpRecord(record: parentEntry, idFieldName: info.idFieldName, modificationDateFieldName: info.modificationDateFieldName)
@@ -48,7 +50,12 @@ extension SyncManager {
             try store.delete(childIds, from: childInfo.soupName)
             return 0
         }
-        if leaveIfChanged, parent.action != .create, try await !treeIsUnchangedOnServer(parent, kids, target: target) { return 0 }
+        // Records the check found deleted on the server (and deleted locally): no request for them.
+        var knownGone: Set<String> = []
+        if leaveIfChanged, parent.action != .create {
+            guard let missing = try await treeIsUnchangedOnServer(parent, kids, target: target) else { return 0 }
+            knownGone = missing
+        }
 
         let cascade = target.relationshipType == .masterDetail && parent.action == .delete
         let parentServerId = LocalFields.isLocalId(parent.id) ? nil : parent.id
@@ -80,6 +87,7 @@ extension SyncManager {
         let parentReference: JSONValue = parent.action == .create ? "@{parent.id}" : parentServerId.map(JSONValue.string) ?? .null
         let childURL = base + RestClient.encodeSegment(childInfo.objectType)
         var localOnlyDeletes: [Int64] = []
+        var handledLocally: Set<Int> = []
         if !cascade {
             for (index, kid) in kids.enumerated() {
                 switch kid.action {
@@ -91,17 +99,26 @@ extension SyncManager {
                     var body = try target.fields(kid, creating: false, isChild: true, options: options)
                     if parent.action == .create { body[childInfo.parentIdFieldName] = parentReference }
                     request("child\(index)", "PATCH", childURL + "/\(kid.id ?? "")", body: body, since: kid.lastModified)
+                case .delete where knownGone.contains(kid.id ?? ""):
+                    localOnlyDeletes.append(childIds[index])
+                    handledLocally.insert(index)
                 case .delete:
                     request("child\(index)", "DELETE", childURL + "/\(kid.id ?? "")")
                 case .deleteLocalOnly:
                     localOnlyDeletes.append(childIds[index])
+                    handledLocally.insert(index)
                 case .none:
                     continue
                 }
             }
         }
-        if parent.action == .delete { request("parent", "DELETE", parentURL + "/\(parentServerId ?? "")") }
+        let parentKnownGone = parent.action == .delete && knownGone.contains(parentServerId ?? "")
+        if parent.action == .delete && !parentKnownGone { request("parent", "DELETE", parentURL + "/\(parentServerId ?? "")") }
         try store.delete(localOnlyDeletes, from: childInfo.soupName)
+        if parentKnownGone {
+            try store.delete([parentEntryId], from: info.soupName)
+            if cascade { try store.delete(childIds, from: childInfo.soupName) }
+        }
         guard !subrequests.isEmpty else { return 0 }
 
         let responses = try await sendTree(subrequests, parentCreated: parent.action == .create, parentIdField: childInfo.parentIdFieldName,
@@ -131,7 +148,7 @@ extension SyncManager {
             try store.upsert(parent.cleaned(id: nil), in: info.soupName)
         case .update where gone("parent") && !retried:
             recreateParent = true
-        case .delete where succeeded("parent") || gone("parent"):
+        case .delete where succeeded("parent") || gone("parent") || parentKnownGone:
             try store.delete([parentEntryId], from: info.soupName)
             if target.relationshipType == .masterDetail { try store.delete(childIds, from: childInfo.soupName) }
         default: break
@@ -139,17 +156,18 @@ extension SyncManager {
         // Children outcomes.
         var failed = 0
         var recreateChildren: Set<Int> = []
-        for (index, kid) in kids.enumerated() where !cascade {
+        for (index, kid) in kids.enumerated() where !cascade && !handledLocally.contains(index) {
             let reference = "child\(index)"
             var cleaned = kid.cleaned(id: kid.action == .create ? outcomes[reference]?.body["id"]?.stringValue : nil)
-            if let effectiveParentId, parent.action == .create { cleaned[childInfo.parentIdFieldName] = .string(effectiveParentId) }
+            if let effectiveParentId, parent.action == .create || kid.action == .create { cleaned[childInfo.parentIdFieldName] = .string(effectiveParentId) }
             switch kid.action {
             case .create, .update:
                 if succeeded(reference) {
                     try store.upsert(cleaned, in: childInfo.soupName)
                 } else if options.mergeMode == .overwrite, !retried, kid.action == .update, gone(reference), !recreateParent {
                     recreateChildren.insert(index)
-                } else if options.mergeMode == .overwrite, !retried, kid.action == .create, parent.action != .create, gone(reference) {
+                } else if options.mergeMode == .overwrite, !retried, kid.action == .create, parent.action != .create, gone(reference),
+                          errorItems(outcomes[reference]?.body ?? .null).contains(where: { $0.fields.contains(childInfo.parentIdFieldName) || $0.code == "ENTITY_IS_DELETED" }) {
                     recreateParent = true  // created under a parent the server no longer has
                 } else if outcomes[reference] != nil, !recreateParent {
                     failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName)
@@ -166,7 +184,7 @@ extension SyncManager {
             default: break
             }
         }
-        if parent.action != .create, parent.action != .none, !succeeded("parent"), !gone("parent") || (retried && parent.action == .update) {
+        if parent.action != .create, parent.action != .none, !parentKnownGone, !succeeded("parent"), !gone("parent") || (retried && parent.action == .update) {
             failed += try recordError(outcomes["parent"]?.body, on: parent.record, soup: info.soupName)
         }
         if parent.action == .create, !succeeded("parent") {
@@ -174,7 +192,7 @@ extension SyncManager {
         }
         if options.mergeMode == .overwrite, !retried, recreateParent || !recreateChildren.isEmpty {
             return failed + (try await recreate(parentEntryId, parentAgain: recreateParent, children: recreateChildren, childIds: childIds,
-                                                target: target, options: options))
+                                                target: target, options: options, pass: pass))
         }
         return failed
     }
@@ -211,10 +229,27 @@ extension SyncManager {
     /// Marks what the server lost as locally created (new local ids, children re-pointed) and
     /// runs the tree once more.
     private func recreate(_ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64],
-                          target: ParentChildrenSyncUpTarget, options: SyncOptions) async throws -> Int {
+                          target: ParentChildrenSyncUpTarget, options: SyncOptions, pass: Int) async throws -> Int {
         let (info, childInfo) = (target.parent, target.children)
-        guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else { return 0 }
         var kids = try store.retrieve(childIds, from: childInfo.soupName)
+        guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else {
+            // The parent was deleted (LOOKUP): lost children come back on their own, without a parent.
+            var failed = 0
+            for index in children where index < kids.count {
+                var kid = kids[index]
+                kid[childInfo.parentIdFieldName] = .null
+                let record = SyncUpRecord(record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
+                var fields = try target.fields(record, creating: true, isChild: true, options: options)
+                fields[childInfo.parentIdFieldName] = .null
+                do {
+                    let id = try await client.create(childInfo.objectType, fields: .object(fields))
+                    try store.upsert(record.cleaned(id: id), in: childInfo.soupName)
+                } catch RestError.http(_, let errors, _) {
+                    failed += try recordError(.array(errors.map(\.json)), on: kid, soup: childInfo.soupName)
+                }
+            }
+            return failed
+        }
         if parentAgain {
             let localId = LocalFields.newLocalId()
             parent[info.idFieldName] = .string(localId)
@@ -235,6 +270,7 @@ extension SyncManager {
             }
         } else {
             for index in children where index < kids.count {
+                kids[index][childInfo.parentIdFieldName] = parent[info.idFieldName]
                 kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
                 kids[index][LocalFields.locallyCreated] = true
                 kids[index][LocalFields.local] = true
@@ -242,42 +278,50 @@ extension SyncManager {
         }
         let savedParent = try store.upsert(parent, in: info.soupName)
         let savedKids = try store.upsert(kids, in: childInfo.soupName)
-        return try await syncTree(savedParent, savedKids, target: target, options: options, retried: true)
+        return try await syncTree(savedParent, savedKids, target: target, options: options, pass: pass + 1)
     }
 
     /// LEAVE_IF_CHANGED: whether no record of the tree changed on the server since it was synced
-    /// down (a remote delete only matches a local delete; children created locally do not count).
-    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], target: ParentChildrenSyncUpTarget) async throws -> Bool {
+    /// down. A remote delete only matches a local delete — or, under a MASTER_DETAIL parent
+    /// deleted locally, the cascade that delete brings anyway. Children created locally do not count.
+    /// Returns nil when something changed, else the ids of records deleted on both sides.
+    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], target: ParentChildrenSyncUpTarget) async throws -> Set<String>? {
         let (info, childInfo) = (target.parent, target.children)
-        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return true }
-        let soql = "SELECT \(info.idFieldName), \(info.modificationDateFieldName), (SELECT \(childInfo.idFieldName), \(childInfo.modificationDateFieldName) FROM \(childInfo.objectTypePlural)) FROM \(info.objectType) WHERE \(info.idFieldName) = '\(parentId.filter { $0.isLetter || $0.isNumber })'"
-        let remote = try await client.query(soql).records().first
-        var remoteChildren: [String: Int64?] = [:]
-        var nested = remote?[childInfo.objectTypePlural]?["records"]?.arrayValue ?? []
-        var next = remote?[childInfo.objectTypePlural]?["done"] == false ? remote?[childInfo.objectTypePlural]?["nextRecordsUrl"]?.stringValue : nil
-        while let url = next {
-            let page = try await client.queryMore(url)
-            nested += try page.records()
-            next = page.done ? nil : page.nextRecordsURL
-        }
-        for child in nested {
-            if let id = child[childInfo.idFieldName]?.stringValue {
-                remoteChildren[id] = child[childInfo.modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds)
-            }
-        }
-        func unchanged(_ local: SyncUpRecord, remoteExists: Bool, remoteDate: Int64?) -> Bool {
-            guard remoteExists else { return local.action == .delete }
-            guard let localDate = local.lastModified, let remoteDate else { return true }
+        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return [] }
+        let parentDates = try await remoteDates(info.objectType, idField: info.idFieldName, dateField: info.modificationDateFieldName, ids: [parentId])
+        let serverIds = kids.compactMap { kid in kid.id.flatMap { LocalFields.isLocalId($0) || kid.action == .deleteLocalOnly ? nil : $0 } }
+        let childDates = try await remoteDates(childInfo.objectType, idField: childInfo.idFieldName, dateField: childInfo.modificationDateFieldName, ids: serverIds)
+        let cascading = target.relationshipType == .masterDetail && parent.action == .delete
+        func unchanged(_ local: SyncUpRecord, _ remote: Int64??, deletedWithParent: Bool) -> Bool {
+            guard let remote else { return local.action == .delete || deletedWithParent }
+            guard let localDate = local.lastModified, let remoteDate = remote else { return true }
             return localDate >= remoteDate
         }
-        let parentDate = remote?[info.modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds)
-        guard unchanged(parent, remoteExists: remote != nil, remoteDate: parentDate) else { return false }
+        guard unchanged(parent, parentDates[parentId], deletedWithParent: false) else { return nil }
+        var missing: Set<String> = parentDates[parentId] == nil ? [parentId] : []
         for kid in kids {
-            guard let id = kid.id, !LocalFields.isLocalId(id), kid.action != .deleteLocalOnly else { continue }
-            let entry = remoteChildren[id]
-            guard unchanged(kid, remoteExists: entry != nil, remoteDate: entry ?? nil) else { return false }
+            guard let id = kid.id, serverIds.contains(id) else { continue }
+            guard unchanged(kid, childDates[id], deletedWithParent: cascading) else { return nil }
+            if childDates[id] == nil { missing.insert(id) }
         }
-        return true
+        return missing
+    }
+
+    /// Modification dates on the server of these ids (absent: deleted; nil date: none).
+    private func remoteDates(_ objectType: String, idField: String, dateField: String, ids: [String]) async throws -> [String: Int64?] {
+        var dates: [String: Int64?] = [:]
+        for start in stride(from: 0, to: ids.count, by: 200) {
+            let list = ids[start..<min(ids.count, start + 200)].map { Literal.string($0).description }.joined(separator: ", ")
+            var page = try await client.query("SELECT \(idField), \(dateField) FROM \(objectType) WHERE \(idField) IN (\(list))")
+            while true {
+                for record in try page.records() {
+                    if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(LocalFields.milliseconds) }
+                }
+                guard let next = page.nextRecordsURL, !page.done else { break }
+                page = try await client.queryMore(next)
+            }
+        }
+        return dates
     }
 
     /// LEAVE_IF_CHANGED after an all-or-none failure: refusals are recorded on their records;
