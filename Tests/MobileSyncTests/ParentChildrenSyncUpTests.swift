@@ -119,6 +119,35 @@ import SmartStore
         }
     }
 
+    /// Creates whose external id is set become upserts (`PATCH …/{field}/{value}`): existing
+    /// server records are updated instead of duplicated, parent and children alike.
+    @Test func externalIdsTurnCreatesIntoUpserts() async throws {
+        try await withHarness { harness in
+            try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup("lines", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
+                                                                 IndexSpec("__sync_id__", .integer)])
+            let existing = try await harness.client.create("Invoice__c", fields: ["Name": "Old name", "Invoice_Number__c": "INV-1"])
+            let existingLine = try await harness.client.create("Invoice_Line__c", fields: ["Name": "Old line", "Line_Key__c": "K-1", "Invoice__c": .string(existing)])
+            let invoice = try harness.store.createLocally(["Name": "New name", "Invoice_Number__c": "INV-1"], objectType: "Invoice__c", in: "invoices")
+            let localId = try #require(invoice["Id"]?.stringValue)
+            try harness.store.createLocally(["Name": "New line", "Line_Key__c": "K-1", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
+            try harness.store.createLocally(["Name": "Another line", "Line_Key__c": "K-2", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
+            let target = ParentChildrenSyncUpTarget(
+                parent: ParentInfo(objectType: "Invoice__c", soupName: "invoices", externalIdFieldName: "Invoice_Number__c"),
+                children: ChildrenInfo(objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c",
+                                       externalIdFieldName: "Line_Key__c"),
+                relationshipType: .masterDetail, createFieldlist: ["Name", "Invoice_Number__c"], childrenCreateFieldlist: ["Name", "Line_Key__c"])
+            let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
+            #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(try harness.store.query(.all(soup: "invoices", pageSize: 5)).first?["Id"] == .string(existing))
+            #expect(try await harness.client.query("SELECT COUNT() FROM Invoice__c").totalSize == 1)
+            #expect(try await harness.client.retrieve("Invoice__c", id: existing, fields: ["Name"])["Name"] == "New name")
+            let lines = try harness.store.query(.all(soup: "lines", orderPath: "Id", pageSize: 5))
+            #expect(lines.contains { $0["Id"] == .string(existingLine) && $0["Invoice__c"] == .string(existing) })
+            #expect(try await harness.client.query("SELECT COUNT() FROM Invoice_Line__c WHERE Invoice__c = '\(existing)'").totalSize == 2)
+        }
+    }
+
     @Test func masterDetailParentDeleteCascades() async throws {
         try await withHarness { harness in
             try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])

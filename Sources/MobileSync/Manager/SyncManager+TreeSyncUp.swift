@@ -94,7 +94,12 @@ extension SyncManager {
                 case .create:
                     var body = try target.fields(kid, creating: true, isChild: true, options: options)
                     body[childInfo.parentIdFieldName] = parentReference
-                    request("child\(index)", "POST", childURL, body: body)
+                    if let field = childInfo.externalIdFieldName, let value = kid.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
+                        body[field] = nil
+                        request("child\(index)", "PATCH", childURL + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body)
+                    } else {
+                        request("child\(index)", "POST", childURL, body: body)
+                    }
                 case .update:
                     var body = try target.fields(kid, creating: false, isChild: true, options: options)
                     if parent.action == .create { body[childInfo.parentIdFieldName] = parentReference }
