@@ -101,6 +101,29 @@ import Testing
 }
 
 @Suite struct CollectionTests {
+    /// Collection creates reserve ids and timestamps in blocks: still unique, strictly increasing
+    /// in request order, and followed by later writes; failed records leave only gaps.
+    @Test func createdRecordsGetIncreasingUniqueStamps() async throws {
+        try await withServer { server in
+            let records: [JSONValue] = (0..<200).map { index in
+                index == 50 ? ["attributes": ["type": "Account"]] : ["attributes": ["type": "Account"], "Name": .string("R\(index)")]
+            }
+            let created = try await server.send("POST", "composite/sobjects", json: ["records": .array(records)]).json?.arrayValue ?? []
+            #expect(created.count == 200 && created.filter { $0["success"] == true }.count == 199)
+            let ids = created.compactMap { $0["id"]?.stringValue }
+            #expect(Set(ids).count == 199)
+            let later = try await server.create("Account", ["Name": "Later"])
+            let rows = try await server.allRecords("SELECT Id, Name, CreatedDate, LastModifiedDate FROM Account")
+            let stamps = Dictionary(uniqueKeysWithValues: rows.compactMap { row in
+                row["Id"]?.stringValue.map { ($0, row["LastModifiedDate"]?.stringValue ?? "") }
+            })
+            let ordered = ids.compactMap { stamps[$0] }
+            #expect(ordered.count == 199 && zip(ordered, ordered.dropFirst()).allSatisfy { $0 < $1 })
+            #expect((stamps[later] ?? "") > (ordered.last ?? "~"))
+            #expect(rows.allSatisfy { $0["CreatedDate"] == $0["LastModifiedDate"] })
+        }
+    }
+
     @Test func createUpdateUpsertRetrieveDelete() async throws {
         try await withServer { server in
             let create: JSONValue = ["allOrNone": false, "records": [

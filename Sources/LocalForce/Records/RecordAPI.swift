@@ -10,6 +10,8 @@ struct RecordAPI {
     let userId: String
     let version: String
     let now: Int64
+    /// Shared by the writes of one transaction that creates many records.
+    var counters: CounterBlock? = nil
 
     /// Whether a request to these path segments (after `sobjects`) only reads.
     static func isRead(method: String) -> Bool { method == "GET" }

@@ -9,6 +9,8 @@ struct RecordWriter {
     /// The API user: owner and `CreatedById` / `LastModifiedById` of what it writes.
     let userId: String
     let now: Int64
+    /// Counter values reserved per transaction (collections creates), or nil for one statement each.
+    var counters: CounterBlock? = nil
 
     private var dialect: SQLDialect { db.dialect }
     private func p(_ index: Int) -> String { dialect.placeholder(index) }
@@ -51,8 +53,9 @@ struct RecordWriter {
             throw APIError(400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(names.joined(separator: ", "))]", fields: names)
         }
         try checkReferencesAndUniqueness(object, values, excluding: nil)
-        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(try StorageSchema.next("seq:" + object.name, on: db)))
-        let stamp = try StorageSchema.tick(now: now, on: db)
+        let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
+        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(sequence))
+        let stamp = try counters?.nextStamp(now: now, on: db) ?? StorageSchema.tick(now: now, on: db)
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("Id", .text(id.value)), ("IsDeleted", .integer(0)), ("CreatedDate", .integer(stamp)), ("CreatedById", .text(userId)),
                 ("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]

@@ -48,6 +48,26 @@ enum StorageSchema {
         return 1
     }
 
+    /// Reserves `count` values of a counter at once; returns the last (the first is `last - count + 1`).
+    static func reserve(_ counter: String, count: Int, on db: any SQLConnection) throws -> Int64 {
+        let p = db.dialect.placeholder
+        if let last = try db.scalar("UPDATE lf_counters SET value = value + \(p(1)) WHERE name = \(p(2)) RETURNING value",
+                                    [.integer(Int64(count)), .text(counter)])?.integer {
+            return last
+        }
+        try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(p(1)), \(p(2)))", [.text(counter), .integer(Int64(count))])
+        return Int64(count)
+    }
+
+    /// Reserves `count` consecutive write timestamps (see ``tick(now:on:)``); returns the last.
+    static func reserveTicks(now: Int64, count: Int, on db: any SQLConnection) throws -> Int64 {
+        let p = db.dialect.placeholder
+        let value = try db.scalar(
+            "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(p(1)) THEN value + \(p(2)) ELSE \(p(3)) END WHERE name = 'clock' RETURNING value",
+            [.integer(now), .integer(Int64(count)), .integer(now + Int64(count) - 1)])
+        return value?.integer ?? now + Int64(count) - 1
+    }
+
     /// A write timestamp: now, or 1 ms after the previous write if the clock has not moved, so
     /// `LastModifiedDate` is strictly increasing and unique across writes.
     static func tick(now: Int64, on db: any SQLConnection) throws -> Int64 {

@@ -122,7 +122,8 @@ extension LocalForce {
         }
         do {
             let results = try await database.write { db -> [JSONValue] in
-                let api = RecordAPI(schema: schema, db: db, userId: userId, version: "66.0", now: Self.nowMilliseconds())
+                let api = RecordAPI(schema: schema, db: db, userId: userId, version: "66.0", now: Self.nowMilliseconds(),
+                                    counters: isolated ? nil : CounterBlock(size: items.count))
                 var results: [JSONValue] = []
                 var failed = false
                 for (item, id) in items {
@@ -164,5 +165,5 @@ extension LocalForce {
 }
 
 extension RecordAPI {
-    var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, now: now) }
+    var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, now: now, counters: counters) }
 }
