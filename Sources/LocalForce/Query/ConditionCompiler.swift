@@ -24,7 +24,7 @@ struct ConditionCompiler {
                   case .string(_, let likePattern) = pattern else {
                 throw SOQLError(.invalidField, "invalid operator on field: \(resolved.field.name)", at: path.location)
             }
-            return "\(resolved.expression) LIKE \(arguments.bind(.text(likePattern))) ESCAPE '\\'"
+            return arguments.dialect.caseInsensitiveLike(resolved.expression, arguments.bind(.text(likePattern))) + " ESCAPE '\\'"
         case .inList(let path, let negated, let values):
             let resolved = try from.resolve(path)
             var bound: [String] = []
@@ -53,7 +53,8 @@ struct ConditionCompiler {
             }
             let alternatives = values.map { value in
                 value.split(separator: ";").map { item in
-                    "(';' || \(resolved.expression) || ';') LIKE \(arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) ESCAPE '\\'"
+                    arguments.dialect.caseInsensitiveLike("(';' || \(resolved.expression) || ';')",
+                                                          arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) + " ESCAPE '\\'"
                 }.joined(separator: " AND ")
             }
             let any = "(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")"

@@ -71,7 +71,7 @@ struct QueryEngine {
             return Snapshot(ids: [], totalSize: max(0, limited - (query.offset ?? 0)), countOnly: true)
         }
         var sql = "SELECT t.\"Id\" FROM \(from.sql)\(wherePart) ORDER BY \(order)"
-        if let limit = query.limit { sql += " LIMIT \(limit)" } else if query.offset != nil { sql += " LIMIT -1" }
+        if let limit = query.limit { sql += " LIMIT \(limit)" } else if query.offset != nil { sql += " " + db.dialect.unlimited }
         if let offset = query.offset { sql += " OFFSET \(offset)" }
         let ids = try run { try db.rows(sql, arguments.values).compactMap { $0.first?.text } }
         return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)

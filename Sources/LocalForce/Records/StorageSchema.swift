@@ -11,6 +11,7 @@ enum StorageSchema {
 
     static func create(_ schema: Schema, on db: any SQLConnection) throws {
         let dialect = db.dialect
+        for statement in dialect.setupStatements { try db.execute(statement, []) }
         try db.execute("CREATE TABLE IF NOT EXISTS lf_counters (name \(dialect.textType) PRIMARY KEY, value \(dialect.integerType) NOT NULL)", [])
         try db.execute("INSERT INTO lf_counters (name, value) VALUES ('clock', 0) ON CONFLICT (name) DO NOTHING", [])
         for object in schema.objects {

@@ -43,7 +43,7 @@ extension LocalForce {
             let table = SQLDialect.quote(object.name), column = SQLDialect.quote(key.name)
             let live = "FROM \(table) WHERE \"IsDeleted\" = 0 AND \(column) IS NOT NULL"
             let order = StorageSchema.columnType(key, db.dialect) == db.dialect.integerType || StorageSchema.columnType(key, db.dialect) == db.dialect.realType
-                ? column : column + " " + db.dialect.binaryCollation
+                ? column : db.dialect.binaryOrder(column)
             let total = try db.scalar("SELECT count(*) \(live)", [])?.integer ?? 0
             let columns = selected.map { SQLDialect.quote($0.name) }.joined(separator: ", ")
             let p = db.dialect.placeholder
