@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func briefcasePrimingRecords() async throws {
-        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: TestServer.token,
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token,
                                               briefcaseRules: [BriefcaseRule(object: "Account", condition: "Industry = 'Energy'"),
                                                                BriefcaseRule(object: "Contact")])
         let server = try await LocalForceServer.start(localForce)

@@ -28,7 +28,7 @@ import TestSupport
     }
 
     @Test func bodySizeLimit() async throws {
-        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: TestServer.token, maximumBodySize: 1024)
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, maximumBodySize: 1024)
         let server = try await LocalForceServer.start(localForce)
         var request = URLRequest(url: server.baseURL.appendingPathComponent("services/data/v66.0/sobjects/Account"))
         request.httpMethod = "POST"

@@ -76,7 +76,8 @@ struct SearchEngine {
             }
             let bound = "%" + pattern + "%"
             // coalesce: a NULL field must read as "no match", not unknown (NOT would keep it unknown).
-            return "(" + fields.map { "coalesce(\($0), '') LIKE \(arguments.bind(.text(bound))) ESCAPE '\\'" }.joined(separator: " OR ") + ")"
+            return "(" + fields.map { arguments.dialect.caseInsensitiveLike("coalesce(\($0), '')", arguments.bind(.text(bound))) + " ESCAPE '\\'" }
+                .joined(separator: " OR ") + ")"
         case .and(let operands):
             return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " AND ") + ")"
         case .or(let operands):

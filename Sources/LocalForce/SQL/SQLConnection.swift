@@ -26,6 +26,12 @@ public protocol SQLDatabase: Sendable {
     func write<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T
     /// Runs `body` with a consistent read view.
     func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T
+    /// Releases connections (the server calls it when it stops).
+    func close() async
+}
+
+extension SQLDatabase {
+    public func close() async {}
 }
 
 /// The differences between SQL flavours that the generated SQL cares about.

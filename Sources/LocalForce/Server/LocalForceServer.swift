@@ -59,11 +59,18 @@ public final class LocalForceServer: Sendable {
     public func stop() async {
         await services.triggerGracefulShutdown()
         _ = try? await task.value
+        await localForce.database.close()
     }
 
-    /// Waits until the server stops (for `msync serve`).
+    /// Waits until the server stops (for `msync serve`), then releases the database.
     public func wait() async throws {
-        try await task.value
+        do {
+            try await task.value
+        } catch {
+            await localForce.database.close()
+            throw error
+        }
+        await localForce.database.close()
     }
 
     private static func respond(to request: Request, with localForce: LocalForce) async -> Response {

@@ -12,12 +12,22 @@ final class TestServer: Sendable {
     let version: String
 
     init(schema: Schema = .standard, version: String = "66.0") async throws {
-        let localForce = try await LocalForce(schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token)
+        let localForce = try await LocalForce(schema: schema, database: try await Self.database(), token: Self.token)
         server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
         self.version = version
     }
 
     func stop() async { await server.stop() }
+
+    /// A fresh, empty database: SQLite in memory, or — when `LOCALFORCE_TEST_POSTGRES_URL` is
+    /// set (scripts/test.sh runs the suite a second time that way) — a new schema on PostgreSQL.
+    static func database() async throws -> any SQLDatabase {
+        guard let url = ProcessInfo.processInfo.environment["LOCALFORCE_TEST_POSTGRES_URL"], !url.isEmpty else {
+            return try SQLiteDatabase(path: ":memory:")
+        }
+        let schema = "t" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        return try await PostgresDatabase(url: url + (url.contains("?") ? "&" : "?") + "schema=" + schema, connections: 4)
+    }
 
     struct Reply: Sendable {
         var status: Int

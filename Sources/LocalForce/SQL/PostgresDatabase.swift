@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// LocalForce's PostgreSQL backend (postgres-nio): `msync serve --database postgres://user:pass@host:5432/db`.
+///
+/// Record code is synchronous (one transaction, many statements), so each transaction runs on
+/// a thread of its own that waits for postgres-nio's futures — never on an event loop or on
+/// Swift's cooperative pool. Writes are `READ COMMITTED` transactions that take the counter
+/// row's lock for ids and timestamps (so `LastModifiedDate` follows commit order across
+/// processes); reads are `REPEATABLE READ READ ONLY`, one consistent snapshot.
+public final class PostgresDatabase: SQLDatabase {
+    private let pool: ConnectionPool
+    private let logger: Logger
+
+    /// Connects to `url` (`postgres://user:password@host:port/database`, optionally
+    /// `?schema=name` to keep LocalForce's tables in their own schema, created if missing) with
+    /// up to `connections` connections.
+    public init(url: String, connections: Int = 8) async throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let host = components.host, let user = components.user else {
+            throw APIError(500, "INVALID_DATABASE_URL", "Expected postgres://user:password@host:port/database, got \(url)")
+        }
+        var logger = Logger(label: "LocalForce.Postgres")
+        logger.logLevel = .warning
+        self.logger = logger
+        let configuration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
+        let schema = components.queryItems?.first { $0.name == "schema" }?.value
+        if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) {
+            throw APIError(500, "INVALID_DATABASE_URL", "schema must be lower-case letters, digits and _: \(schema)")
+        }
+        pool = ConnectionPool(configuration: configuration, size: max(1, connections), schema: schema, logger: logger)
+        // Fail early on a wrong address or password.
+        let probe = try await pool.acquire()
+        await pool.release(probe)
+    }
+
+    /// Closes every connection.
+    public func close() async {
+        await pool.close()
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN", body)
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<T: Sendable>(begin: String, _ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
+        let connection = try await pool.acquire()
+        let logger = self.logger
+        do {
+            let result: T = try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    let sql = PostgresSQLConnection(connection: connection, logger: logger)
+                    do {
+                        _ = try sql.execute(begin, [])
+                        do {
+                            let value = try body(sql)
+                            _ = try sql.execute("COMMIT", [])
+                            continuation.resume(returning: value)
+                        } catch {
+                            _ = try? sql.execute("ROLLBACK", [])
+                            continuation.resume(throwing: error)
+                        }
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+            await pool.release(connection)
+            return result
+        } catch {
+            await pool.release(connection)
+            throw error
+        }
+    }
+}
+
+/// A connection seen through ``SQLConnection``, blocking on postgres-nio's futures.
+struct PostgresSQLConnection: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: SQLDialect { .postgres }
+
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
+        var binds = PostgresBindings()
+        for argument in arguments {
+            switch argument {
+            case .null: binds.appendNull()
+            case .integer(let value): binds.append(value)
+            case .real(let value): binds.append(value)
+            case .text(let value): binds.append(value)
+            }
+        }
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+        } catch let error as PSQLError {
+            throw PostgresStatementError(message: error.serverInfo?[.message] ?? "\(error.code)", sql: sql)
+        }
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try run(sql, arguments).metadata.rows ?? 0
+    }
+
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
+        try run(sql, arguments).rows.map { row in row.map(SQLValue.init(cell:)) }
+    }
+}
+
+/// A statement PostgreSQL refused, with its message.
+struct PostgresStatementError: Error, CustomStringConvertible {
+    var message: String
+    var sql: String
+    var description: String { "PostgreSQL: \(message) in \(sql.prefix(300))" }
+}
+
+extension SQLValue {
+    init(cell: PostgresCell) {
+        guard var bytes = cell.bytes else {
+            self = .null
+            return
+        }
+        switch cell.dataType {
+        case .int8, .int4, .int2:
+            self = (try? cell.decode(Int64.self)).map(SQLValue.integer) ?? .null
+        case .float8, .float4, .numeric:
+            self = (try? cell.decode(Double.self)).map(SQLValue.real) ?? .null
+        case .bool:
+            self = .integer((try? cell.decode(Bool.self)) == true ? 1 : 0)
+        default:
+            // Text in every collation arrives as UTF-8, in the text and the binary format alike.
+            self = .text(bytes.readString(length: bytes.readableBytes) ?? "")
+        }
+    }
+}
+
+/// A fixed set of connections handed out one transaction at a time.
+actor ConnectionPool {
+    private let configuration: PostgresConnection.Configuration
+    private let size: Int
+    private let schema: String?
+    private let logger: Logger
+    private var idle: [PostgresConnection] = []
+    private var opened = 0
+    private var waiters: [CheckedContinuation<PostgresConnection, any Error>] = []
+
+    init(configuration: PostgresConnection.Configuration, size: Int, schema: String?, logger: Logger) {
+        self.configuration = configuration
+        self.size = size
+        self.schema = schema
+        self.logger = logger
+    }
+
+    func acquire() async throws -> PostgresConnection {
+        if let connection = idle.popLast() { return connection }
+        if opened < size {
+            opened += 1
+            do {
+                let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                                                                      id: opened, logger: logger).get()
+                if let schema {
+                    // The name was checked to be [a-z0-9_]+.
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger).get()
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: logger).get()
+                }
+                return connection
+            } catch {
+                opened -= 1
+                throw error
+            }
+        }
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+
+    func release(_ connection: PostgresConnection) {
+        if connection.isClosed {
+            opened -= 1
+            return
+        }
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: connection)
+        } else {
+            idle.append(connection)
+        }
+    }
+
+    func close() async {
+        for connection in idle { try? await connection.close() }
+        idle.removeAll()
+    }
+}
