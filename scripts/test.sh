@@ -9,6 +9,7 @@ command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 [ -e /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -28,3 +29,7 @@ fi
 
 swift build --build-tests
 swift test --skip-build "$@"
+
+# The LocalForce suite once more, on PostgreSQL (a throwaway server, stopped on exit).
+source scripts/postgres.sh
+swift test --skip-build --filter LocalForceTests "$@"
