@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bearer token clients must send (one is generated and printed when omitted).")
     var token: String?
 
-    @Option(help: "SQLite file holding the org's data, or :memory:.")
+    @Option(help: "The org's data: a SQLite file, :memory:, or postgres://user:password@host:5432/database[?schema=name].")
     var database = ":memory:"
 
     @Option(help: "JSON schema file adding custom objects and fields.")
@@ -58,8 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
         let rules = try briefcase.map { try BriefcaseRule.load(contentsOf: URL(fileURLWithPath: $0)) } ?? []
         let faults = FaultInjection(rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
                                     latency: .milliseconds(faultLatencyMs))
-        let localForce = try await LocalForce(schema: schemaDefinition, database: try SQLiteDatabase(path: database), token: bearer,
-                                              briefcaseRules: rules, faults: faults)
+        let store: any SQLDatabase = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+            ? try await PostgresDatabase(url: database) : try SQLiteDatabase(path: database)
+        let localForce = try await LocalForce(schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults)
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }

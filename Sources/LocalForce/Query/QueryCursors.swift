@@ -3,6 +3,10 @@ import SOQL
 
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
 /// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use.
+///
+/// In memory for a private database; in the `lf_cursors` table when the database is shared
+/// (a SQLite file, PostgreSQL), so another LocalForce process on the same data can serve the
+/// next page (the SOQL is stored as text and parsed again).
 actor QueryCursors {
     struct Cursor: Sendable {
         var query: Query
@@ -13,31 +17,72 @@ actor QueryCursors {
         var lastUsed: Date
     }
 
+    private let shared: (any SQLDatabase)?
     private var cursors: [String: Cursor] = [:]
-    private var sequence: UInt64 = 0
     private let lifetime: TimeInterval = 15 * 60
     private let maximumCursors = 10_000
 
+    init(shared: (any SQLDatabase)? = nil) {
+        self.shared = shared
+    }
+
+    /// A new locator (random: processes sharing a database never collide in practice).
+    nonisolated static func newLocator() -> String {
+        SalesforceId(prefix: "01g", sequence: UInt64.random(in: 1...(UInt64(1) << 53))).value
+    }
+
     /// Keeps a cursor and returns its locator.
-    func open(_ cursor: Cursor) -> String {
-        expire()
-        sequence += 1
-        let locator = SalesforceId(prefix: "01g", sequence: sequence &+ UInt64(UInt32.random(in: 0...UInt32.max)) << 20).value
-        if cursors.count >= maximumCursors, let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            cursors[oldest] = nil
-        }
-        cursors[locator] = cursor
+    func open(_ cursor: Cursor) async throws -> String {
+        let locator = Self.newLocator()
+        try await register([(locator, cursor)])
         return locator
     }
 
-    /// The cursor for a locator, refreshed; `nil` when unknown or expired.
-    /// Registers cursors whose locators were made while a query ran (child lists).
-    func register(_ pending: [(locator: String, cursor: Cursor)]) {
+    /// Keeps cursors whose locators were made while a query ran (child lists).
+    func register(_ pending: [(locator: String, cursor: Cursor)]) async throws {
+        guard !pending.isEmpty else { return }
+        if let shared {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let expired = now - Int64(lifetime * 1000)
+            try await shared.write { db in
+                let p = db.dialect.placeholder
+                _ = try db.execute("DELETE FROM lf_cursors WHERE last_used < \(p(1))", [.integer(expired)])
+                for (locator, cursor) in pending {
+                    _ = try db.execute("""
+                        INSERT INTO lf_cursors (locator, soql, version, include_deleted, batch_size, ids, last_used)
+                        VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)))
+                        """, [.text(locator), .text(cursor.query.description), .text(cursor.version), .integer(cursor.includeDeleted ? 1 : 0),
+                              .integer(Int64(cursor.batchSize)), .text(cursor.ids.joined(separator: ",")), .integer(now)])
+                }
+            }
+            return
+        }
         expire()
-        for (locator, cursor) in pending { cursors[locator] = cursor }
+        for (locator, cursor) in pending {
+            if cursors.count >= maximumCursors, let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+                cursors[oldest] = nil
+            }
+            cursors[locator] = cursor
+        }
     }
 
-    func cursor(_ locator: String) -> Cursor? {
+    /// The cursor for a locator, refreshed; `nil` when unknown or expired.
+    func cursor(_ locator: String) async throws -> Cursor? {
+        if let shared {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let expired = now - Int64(lifetime * 1000)
+            let row: [SQLValue]? = try await shared.write { db in
+                let p = db.dialect.placeholder
+                let rows = try db.rows("SELECT soql, version, include_deleted, batch_size, ids FROM lf_cursors WHERE locator = \(p(1)) AND last_used >= \(p(2))",
+                                       [.text(locator), .integer(expired)])
+                if !rows.isEmpty { _ = try db.execute("UPDATE lf_cursors SET last_used = \(p(1)) WHERE locator = \(p(2))", [.integer(now), .text(locator)]) }
+                return rows.first
+            }
+            guard let row, row.count == 5, let text = row[0].text, let query = try? SOQLParser.parse(text) else { return nil }
+            let ids = (row[4].text ?? "").split(separator: ",").map(String.init)
+            return Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1, batchSize: Int(row[3].integer ?? 2000),
+                          ids: ids, lastUsed: Date())
+        }
         expire()
         guard var cursor = cursors[locator] else { return nil }
         cursor.lastUsed = Date()
@@ -59,7 +104,7 @@ final class ChildCursorSink: @unchecked Sendable {
 
     /// Keeps the cursor and returns its new locator.
     func add(_ cursor: QueryCursors.Cursor) -> String {
-        let locator = SalesforceId(prefix: "01g", sequence: UInt64.random(in: 1...(UInt64(1) << 53))).value
+        let locator = QueryCursors.newLocator()
         lock.withLock { pending.append((locator, cursor)) }
         return locator
     }

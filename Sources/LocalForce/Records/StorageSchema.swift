@@ -14,6 +14,12 @@ enum StorageSchema {
         for statement in dialect.setupStatements { try db.execute(statement, []) }
         try db.execute("CREATE TABLE IF NOT EXISTS lf_counters (name \(dialect.textType) PRIMARY KEY, value \(dialect.integerType) NOT NULL)", [])
         try db.execute("INSERT INTO lf_counters (name, value) VALUES ('clock', 0) ON CONFLICT (name) DO NOTHING", [])
+        let (text, integer) = (dialect.textType, dialect.integerType)
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS lf_cursors (locator \(text) PRIMARY KEY, soql \(text) NOT NULL, version \(text) NOT NULL,
+            include_deleted \(integer) NOT NULL, batch_size \(integer) NOT NULL, ids \(text) NOT NULL, last_used \(integer) NOT NULL)
+            """, [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_cursors_last_used ON lf_cursors (last_used)", [])
         for object in schema.objects {
             let table = SQLDialect.quote(object.name)
             var columns: [String] = []

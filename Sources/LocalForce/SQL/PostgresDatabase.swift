@@ -39,6 +39,8 @@ public final class PostgresDatabase: SQLDatabase {
         await pool.release(probe)
     }
 
+    public var isShared: Bool { true }
+
     /// Closes every connection.
     public func close() async {
         await pool.close()

@@ -28,10 +28,14 @@ public protocol SQLDatabase: Sendable {
     func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T
     /// Releases connections (the server calls it when it stops).
     func close() async
+    /// Whether other processes may use the same data (a file, a server): query cursors are then
+    /// kept in the database, so any of them can serve a `nextRecordsUrl`.
+    var isShared: Bool { get }
 }
 
 extension SQLDatabase {
     public func close() async {}
+    public var isShared: Bool { false }
 }
 
 /// The differences between SQL flavours that the generated SQL cares about.

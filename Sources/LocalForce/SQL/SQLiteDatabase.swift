@@ -4,11 +4,14 @@ import GRDB
 /// LocalForce's embedded backend: SQLite through GRDB (a WAL pool for files, a queue in memory).
 public final class SQLiteDatabase: SQLDatabase {
     private let writer: any DatabaseWriter
+    /// A file can be opened by other processes; `:memory:` cannot.
+    public let isShared: Bool
 
     /// Opens `path`, or an in-memory database for `:memory:`.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        isShared = path != ":memory:"
         if path == ":memory:" {
             writer = try DatabaseQueue(configuration: configuration)
         } else {

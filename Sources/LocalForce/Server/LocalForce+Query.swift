@@ -26,10 +26,10 @@ extension LocalForce {
                 throw Self.apiError(error, text)
             }
         }
-        await cursors.register(childCursors.cursors)
+        try await cursors.register(childCursors.cursors)
         var locator: String?
         if page.snapshot.ids.count > batchSize {
-            locator = await cursors.open(QueryCursors.Cursor(query: query, version: context.version, includeDeleted: includeDeleted,
+            locator = try await cursors.open(QueryCursors.Cursor(query: query, version: context.version, includeDeleted: includeDeleted,
                                                              batchSize: batchSize, ids: page.snapshot.ids, lastUsed: Date()))
         }
         if query.forClause == .view || query.forClause == .reference {
@@ -43,7 +43,7 @@ extension LocalForce {
         let invalid = APIError(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
         guard let dash = path.lastIndex(of: "-"), let offset = Int(path[path.index(after: dash)...]), offset >= 0 else { throw invalid }
         let locator = String(path[..<dash])
-        guard let cursor = await cursors.cursor(locator), offset <= cursor.ids.count else { throw invalid }
+        guard let cursor = try await cursors.cursor(locator), offset <= cursor.ids.count else { throw invalid }
         let schema = self.schema
         let now = Date()
         let end = min(cursor.ids.count, offset + cursor.batchSize)
@@ -58,7 +58,7 @@ extension LocalForce {
             }
             return writer.bytes
         }
-        await cursors.register(childCursors.cursors)
+        try await cursors.register(childCursors.cursors)
         return Self.pageResponse(totalSize: cursor.ids.count, records: records,
                                  next: end < cursor.ids.count ? "/services/data/v\(version)/query/\(locator)-\(end)" : nil)
     }

@@ -17,7 +17,7 @@ public final class LocalForce: Sendable {
     public let token: String
     /// The API user (owner of what the API creates).
     public let userId: String
-    let cursors = QueryCursors()
+    let cursors: QueryCursors
     /// Largest request body accepted (413 above).
     public let maximumBodySize: Int
     /// When this server started (ms): the schema's `Last-Modified`.
@@ -36,6 +36,7 @@ public final class LocalForce: Sendable {
         self.faults = faults
         self.schema = schema
         self.database = database
+        self.cursors = QueryCursors(shared: database.isShared ? database : nil)
         self.token = token
         self.maximumBodySize = maximumBodySize
         self.startedAt = LocalForce.nowMilliseconds()
