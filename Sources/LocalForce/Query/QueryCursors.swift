@@ -4,9 +4,10 @@ import SOQL
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
 /// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use.
 ///
-/// In memory for a private database; in the `lf_cursors` table when the database is shared
-/// (a SQLite file, PostgreSQL), so another LocalForce process on the same data can serve the
-/// next page (the SOQL is stored as text and parsed again).
+/// In memory; and, when the database is shared (a SQLite file, PostgreSQL), also in the
+/// `lf_cursors` table, so another LocalForce process on the same data can serve the next page
+/// (the SOQL is stored as text and parsed again). A process reads its own cursors from memory;
+/// the table's copy expires 15 minutes after it was last read from the table.
 actor QueryCursors {
     struct Cursor: Sendable {
         var query: Query
@@ -41,6 +42,7 @@ actor QueryCursors {
     /// Keeps cursors whose locators were made while a query ran (child lists).
     func register(_ pending: [(locator: String, cursor: Cursor)]) async throws {
         guard !pending.isEmpty else { return }
+        remember(pending)
         if let shared {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let expired = now - Int64(lifetime * 1000)
@@ -55,8 +57,11 @@ actor QueryCursors {
                               .integer(Int64(cursor.batchSize)), .text(cursor.ids.joined(separator: ",")), .integer(now)])
                 }
             }
-            return
         }
+    }
+
+    /// Cursors this process opened stay in memory too: its own next pages skip the database.
+    private func remember(_ pending: [(locator: String, cursor: Cursor)]) {
         expire()
         for (locator, cursor) in pending {
             if cursors.count >= maximumCursors, let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
@@ -66,8 +71,15 @@ actor QueryCursors {
         }
     }
 
-    /// The cursor for a locator, refreshed; `nil` when unknown or expired.
+    /// The cursor for a locator, refreshed; `nil` when unknown or expired. A shared database's
+    /// cursors opened by another process are read from `lf_cursors`.
     func cursor(_ locator: String) async throws -> Cursor? {
+        expire()
+        if var cursor = cursors[locator] {
+            cursor.lastUsed = Date()
+            cursors[locator] = cursor
+            return cursor
+        }
         if let shared {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let expired = now - Int64(lifetime * 1000)
@@ -80,14 +92,12 @@ actor QueryCursors {
             }
             guard let row, row.count == 5, let text = row[0].text, let query = try? SOQLParser.parse(text) else { return nil }
             let ids = (row[4].text ?? "").split(separator: ",").map(String.init)
-            return Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1, batchSize: Int(row[3].integer ?? 2000),
-                          ids: ids, lastUsed: Date())
+            let cursor = Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1, batchSize: Int(row[3].integer ?? 2000),
+                                ids: ids, lastUsed: Date())
+            remember([(locator, cursor)])
+            return cursor
         }
-        expire()
-        guard var cursor = cursors[locator] else { return nil }
-        cursor.lastUsed = Date()
-        cursors[locator] = cursor
-        return cursor
+        return nil
     }
 
     private func expire() {
