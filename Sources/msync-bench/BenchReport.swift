@@ -49,6 +49,11 @@ enum BenchReport {
         ])
     }
 
+    /// One report line with the given members.
+    static func line(_ members: [String: JSONValue]) {
+        emit(members)
+    }
+
     private static func emit(_ line: [String: JSONValue]) {
         // Stable key order for readers; the values come from JSONValue's writer.
         let order = ["scenario", "records", "samples", "seconds", "records_per_second", "median_us", "baseline_seconds",

@@ -68,12 +68,12 @@ final class ServerProcess: Sendable {
 struct ServeOrgCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve-org", abstract: "LocalForce for the benchmarks.", shouldDisplay: false)
 
-    @Option(help: "The SQLite database file.") var database: String
+    @Option(help: "A SQLite file or a postgres:// URL.") var database: String
     @Option(help: "The bearer token.") var token: String
     @Option(help: "Accounts to insert first.") var accounts = 0
 
     func run() async throws {
-        let localForce = try await LocalForce(database: try SQLiteDatabase(path: database), token: token)
+        let localForce = try await LocalForce(database: try await DatabaseLocation.open(database, connections: 16), token: token)
         try await SyncBench.seed(localForce, accounts: accounts)
         let server = try await LocalForceServer.start(localForce)
         FileHandle.standardOutput.write(Data("LocalForce listening on \(server.baseURL.absoluteString)\n".utf8))

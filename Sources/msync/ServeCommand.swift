@@ -58,8 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         let rules = try briefcase.map { try BriefcaseRule.load(contentsOf: URL(fileURLWithPath: $0)) } ?? []
         let faults = FaultInjection(rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
                                     latency: .milliseconds(faultLatencyMs))
-        let store: any SQLDatabase = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
-            ? try await PostgresDatabase(url: database) : try SQLiteDatabase(path: database)
+        let store = try await DatabaseLocation.open(database)
         let localForce = try await LocalForce(schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults)
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"

@@ -199,3 +199,15 @@ actor ConnectionPool {
         idle.removeAll()
     }
 }
+
+/// Opens a LocalForce database by location.
+public enum DatabaseLocation {
+    /// `postgres://…` (or `postgresql://…`) opens ``PostgresDatabase``; anything else is a
+    /// SQLite file path or `:memory:`.
+    public static func open(_ location: String, connections: Int = 8) async throws -> any SQLDatabase {
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+            return try await PostgresDatabase(url: location, connections: connections)
+        }
+        return try SQLiteDatabase(path: location)
+    }
+}
