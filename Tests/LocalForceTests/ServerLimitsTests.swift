@@ -40,7 +40,8 @@ import TestSupport
         #expect(try JSONValue(parsing: data).arrayValue?.first?["errorCode"] == "REQUEST_TOO_LARGE")
     }
 
-    /// `msync serve` prints its address (and a generated token) and serves until stopped.
+    /// `msync serve` prints its address (and a generated token) and serves until stopped —
+    /// on PostgreSQL (`--database postgres://…`) in the suite's PostgreSQL run.
     @Test func serveCommand() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
@@ -48,6 +49,10 @@ import TestSupport
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", "0"]
+        if let url = ProcessInfo.processInfo.environment["LOCALFORCE_TEST_POSTGRES_URL"], !url.isEmpty {
+            let schema = "serve" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+            process.arguments? += ["--database", url + (url.contains("?") ? "&" : "?") + "schema=" + schema]
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -61,6 +66,13 @@ import TestSupport
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (_, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        var create = URLRequest(url: try #require(URL(string: address + "/services/data/v66.0/sobjects/Account")))
+        create.httpMethod = "POST"
+        create.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        create.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        create.httpBody = Data(#"{"Name": "Served"}"#.utf8)
+        let (_, created) = try await URLSession.shared.data(for: create)
+        #expect((created as? HTTPURLResponse)?.statusCode == 201)
     }
 }
 

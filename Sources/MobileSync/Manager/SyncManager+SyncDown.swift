@@ -6,9 +6,7 @@ extension SyncManager {
     /// fetched while the current one is written.
     func runSyncDown(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let target = try targets.syncDownTarget(sync.target)
-        if let paging = target as? PagingSyncDownTarget { return try await runPagingSync(&sync, target: paging, onUpdate: onUpdate) }
-        if let briefcase = target as? BriefcaseSyncDownTarget { return try await runBriefcaseSync(&sync, target: briefcase, onUpdate: onUpdate) }
-        if let tree = target as? ParentChildrenSyncDownTarget { return try await runParentChildrenSync(&sync, target: tree, onUpdate: onUpdate) }
+        if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.run(&sync, manager: self, onUpdate: onUpdate) }
         let client = self.client
         var maxTimeStamp = sync.maxTimeStamp
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
@@ -50,31 +48,8 @@ extension SyncManager {
         guard let sync = try syncStatus(id: id) else { throw SyncError.notFound(String(id)) }
         guard sync.kind == .syncDown else { throw SyncError.invalidTarget("cleanResyncGhosts applies to sync downs only") }
         let target = try targets.syncDownTarget(sync.target)
-        if target is PagingSyncDownTarget {
-            // Paging syncs delete what the server no longer has as they page: run one.
-            let pass = try await reSync(id: id)
-            guard pass.status == .done else { throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)") }
-            return pass.recordsDeleted
-        }
-        if let briefcase = target as? BriefcaseSyncDownTarget {
-            let remote = try await briefcase.allIds(client: client)
-            var removed = 0
-            for info in briefcase.infos {
-                let ids = remote[info.objectType] ?? []
-                removed += try await deleteGhosts(soup: info.soupName, idFieldName: info.idFieldName, syncId: id) { ids.intersection($0) }
-            }
-            return removed
-        }
+        if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.cleanGhosts(syncId: id, manager: self) }
         let client = self.client
-        if let tree = target as? ParentChildrenSyncDownTarget {
-            // Parents that left the filter or the server, then children no longer under a matching parent.
-            let parents = try await deleteGhosts(soup: tree.parent.soupName, idFieldName: tree.parent.idFieldName, syncId: id) {
-                try await tree.remoteIds(client: client, localIds: $0)
-            }
-            return parents + (try await deleteGhosts(soup: tree.children.soupName, idFieldName: tree.children.idFieldName, syncId: id) {
-                try await tree.remoteChildIds(client: client, localIds: $0)
-            })
-        }
         return try await deleteGhosts(soup: sync.soupName, idFieldName: target.idFieldName, syncId: id) {
             try await target.remoteIds(client: client, localIds: $0)
         }
@@ -82,7 +57,7 @@ extension SyncManager {
 
     /// Deletes the sync's clean records of `soup` whose ids `remote` does not return, asking it
     /// 500 local ids at a time.
-    private func deleteGhosts(soup: String, idFieldName: String, syncId: Int64,
+    func deleteGhosts(soup: String, idFieldName: String, syncId: Int64,
                               remote: ([String]) async throws -> Set<String>) async throws -> Int {
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}

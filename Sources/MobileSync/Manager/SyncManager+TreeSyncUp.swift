@@ -2,7 +2,6 @@ import FastJSON
 import Foundation
 import SalesforceREST
 import SmartStore
-import SOQL
 
 /// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
 extension SyncManager {
@@ -315,16 +314,8 @@ extension SyncManager {
     /// Modification dates on the server of these ids (absent: deleted; nil date: none).
     private func remoteDates(_ objectType: String, idField: String, dateField: String, ids: [String]) async throws -> [String: Int64?] {
         var dates: [String: Int64?] = [:]
-        for start in stride(from: 0, to: ids.count, by: 200) {
-            let list = ids[start..<min(ids.count, start + 200)].map { Literal.string($0).description }.joined(separator: ", ")
-            var page = try await client.query("SELECT \(idField), \(dateField) FROM \(objectType) WHERE \(idField) IN (\(list))")
-            while true {
-                for record in try page.records() {
-                    if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(LocalFields.milliseconds) }
-                }
-                guard let next = page.nextRecordsURL, !page.done else { break }
-                page = try await client.queryMore(next)
-            }
+        for record in try await RefreshSyncDownTarget.records(objectType, fields: [idField, dateField], idFieldName: idField, ids: ids, client: client) {
+            if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(LocalFields.milliseconds) }
         }
         return dates
     }

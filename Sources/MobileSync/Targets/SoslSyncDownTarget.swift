@@ -147,14 +147,23 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
 
     /// Which of `ids` exist on the server, asked 500 at a time.
     static func existing(_ objectType: String, idFieldName: String, ids: [String], condition: String? = nil, client: RestClient) async throws -> Set<String> {
-        var found: Set<String> = []
+        Set(try await records(objectType, fields: [idFieldName], idFieldName: idFieldName, ids: ids, condition: condition, client: client)
+            .compactMap { $0[idFieldName]?.stringValue })
+    }
+
+    /// The server records with these ids (local ids skipped), `fields` of each, asked 500 ids
+    /// at a time (URLs stay under Salesforce's limit), every page followed.
+    static func records(_ objectType: String, fields: [String], idFieldName: String, ids: [String], condition: String? = nil,
+                        client: RestClient) async throws -> [JSONValue] {
+        var found: [JSONValue] = []
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
             guard !slice.isEmpty else { continue }
             let list = slice.map { Literal.string($0).description }.joined(separator: ", ")
-            var page = try await client.query("SELECT \(idFieldName) FROM \(objectType) WHERE \(idFieldName) IN (\(list))" + (condition.map { " AND (\($0))" } ?? ""))
+            var page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(idFieldName) IN (\(list))"
+                                              + (condition.map { " AND (\($0))" } ?? ""))
             while true {
-                for record in try page.records() { if let id = record[idFieldName]?.stringValue { found.insert(id) } }
+                found += try page.records()
                 guard let next = page.nextRecordsURL, !page.done else { break }
                 page = try await client.queryMore(next)
             }
