@@ -148,6 +148,53 @@ import SmartStore
         }
     }
 
+    /// LEAVE_IF_CHANGED with more than 25 changes: each composite request is all-or-none. A
+    /// child changed on the server between the check and the second request rolls that request
+    /// back (412); what the first request committed is still recorded locally.
+    @Test func leaveIfChangedTreeAcrossTwoRequests() async throws {
+        try await withHarness { harness in
+            try Self.contactsSoup(harness)
+            let account = try await harness.client.create("Account", fields: ["Name": "Wide"])
+            _ = try await harness.client.createRecords((0..<30).map {
+                ["attributes": ["type": "Contact"], "LastName": .string(String(format: "W%02d", $0)), "AccountId": .string(account)]
+            })
+            try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
+            try await Task.sleep(for: .milliseconds(1100))  // If-Unmodified-Since has second precision
+            _ = try harness.store.updateLocally(["Name": "Wide local"], entryId: try harness.localEntryId(account), in: "accounts")
+            let children = try harness.store.query(.all(soup: "contacts", pageSize: 100))
+                .sorted { ($0["_soupEntryId"]?.int64Value ?? 0) < ($1["_soupEntryId"]?.int64Value ?? 0) }
+            for child in children {
+                _ = try harness.store.updateLocally(["LastName": .string("\(child["LastName"]?.stringValue ?? "") local")],
+                                                    entryId: child["_soupEntryId"]?.int64Value ?? -1, in: "contacts")
+            }
+            let late = try #require(children.last?["Id"]?.stringValue)
+            let localForce = harness.localForce
+            let changed = SyncHarness.Progress()
+            await localForce.faults.observe { request, moment in
+                guard moment == .received, request.segments.last == "composite", changed.all.isEmpty else { return }
+                changed.record(SyncState.placeholder)
+                _ = await localForce.handle(APIRequest(method: "PATCH", path: "/services/data/v66.0/sobjects/Contact/\(late)", query: nil,
+                                                       headers: ["authorization": "Bearer \(SyncHarness.token)", "content-type": "application/json"],
+                                                       body: Array(#"{"LastName": "Theirs"}"#.utf8)))
+            }
+            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
+            await localForce.faults.observe(nil)
+            #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
+            #expect(try harness.localRecords()[account]?["__local__"] == false)
+            let after = try Self.localContacts(harness)
+            #expect(after.filter { $0["__local__"] == false }.count == 24 && after.filter { $0["__local__"] == true }.count == 6)
+            #expect(after.allSatisfy { $0["__last_error__"] == nil })
+            #expect(try await harness.client.retrieve("Contact", id: late, fields: ["LastName"])["LastName"] == "Theirs")
+            let server = try await Self.serverContacts(harness, of: account)
+            #expect(server.filter { $0["LastName"]?.stringValue?.hasSuffix(" local") == true }.count == 24)
+            // OVERWRITE settles the rest.
+            let overwrite = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
+            #expect(overwrite.status == .done && overwrite.failedRecordCount == 0)
+            #expect(try Self.localContacts(harness).allSatisfy { $0["__local__"] == false })
+            #expect(try await harness.client.retrieve("Contact", id: late, fields: ["LastName"])["LastName"] != "Theirs")
+        }
+    }
+
     @Test func masterDetailParentDeleteCascades() async throws {
         try await withHarness { harness in
             try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])

@@ -136,11 +136,8 @@ extension SyncManager {
             guard let outcome = outcomes[reference] else { return false }
             return outcome.status == 404 || errorItems(outcome.body).contains(where: \.meansRecordDoesNotExist)
         }
-        if leaveIfChanged, responses.contains(where: { !(200..<300).contains(Int($0["httpStatusCode"]?.int64Value ?? 500)) }) {
-            // All or none: the tree changed on the server meanwhile (412) or a record was refused.
-            return try recordErrors(outcomes, parent: parent, kids: kids, target: target, ignoringPreconditions: true)
-        }
-
+        // With LEAVE_IF_CHANGED a failed request was rolled back whole (412 when the tree changed
+        // meanwhile); requests before it were committed, so every outcome is applied below.
         // Parent outcome.
         var effectiveParentId = parentServerId
         var recreateParent = false
@@ -320,23 +317,13 @@ extension SyncManager {
         return dates
     }
 
-    /// LEAVE_IF_CHANGED after an all-or-none failure: refusals are recorded on their records;
-    /// preconditions (412) and roll-backs are not errors, the tree just stays dirty.
-    private func recordErrors(_ outcomes: [String: (status: Int, body: JSONValue)], parent: SyncUpRecord, kids: [SyncUpRecord],
-                              target: ParentChildrenSyncUpTarget, ignoringPreconditions: Bool) throws -> Int {
-        var failed = 0
-        let records = [("parent", parent, target.parent.soupName)] + kids.enumerated().map { ("child\($0.offset)", $0.element, target.children.soupName) }
-        for (reference, record, soup) in records {
-            guard let outcome = outcomes[reference], !(200..<300).contains(outcome.status), outcome.status != 412 else { continue }
-            let codes = errorItems(outcome.body).map(\.code)
-            if codes.allSatisfy({ $0 == "ALL_OR_NONE_OPERATION_ROLLED_BACK" || $0 == "PROCESSING_HALTED" || $0 == "PRECONDITION_FAILED" }) { continue }
-            failed += try recordError(outcome.body, on: record.record, soup: soup)
-        }
-        return failed
-    }
-
-    /// Stores a server error in the record's `__last_error__` (it stays dirty); returns 1.
+    /// Stores a server error in the record's `__last_error__` (it stays dirty); returns 1. A
+    /// request that was not refused for itself — rolled back with the others, halted behind a
+    /// failed one, changed on the server since (412), or never sent — only leaves the record
+    /// dirty: returns 0.
     private func recordError(_ body: JSONValue?, on record: JSONValue, soup: String) throws -> Int {
+        let notItsOwn: Set<String> = ["ALL_OR_NONE_OPERATION_ROLLED_BACK", "PROCESSING_HALTED", "PRECONDITION_FAILED"]
+        if errorItems(body ?? .null).allSatisfy({ notItsOwn.contains($0.code) }) { return 0 }
         var failed = record
         failed[LocalFields.lastError] = .string((body ?? .null).jsonString)
         try store.upsert(failed, in: soup)
