@@ -15,6 +15,23 @@ extension RestClient {
         try QueryPage(body: try await send(RestRequest(method: .get, path: nextRecordsURL)).body)
     }
 
+    /// Every record of a query, each page's `nextRecordsUrl` followed. All are kept in memory:
+    /// for results known to be small (a slice of ids, one tree, a test's check).
+    public func allRecords(_ soql: String, batchSize: Int? = nil) async throws -> [JSONValue] {
+        try await records(from: query(soql, batchSize: batchSize))
+    }
+
+    /// The records of `page` and of every page after it.
+    public func records(from page: QueryPage) async throws -> [JSONValue] {
+        var page = page
+        var records = try page.records()
+        while !page.done, let next = page.nextRecordsURL {
+            page = try await queryMore(next)
+            records += try page.records()
+        }
+        return records
+    }
+
     /// Runs SOSL; returns the raw `{"searchRecords":[…]}` body.
     public func search(_ sosl: String) async throws -> [UInt8] {
         try await send(RestRequest(method: .get, path: path("search"), queryItems: [("q", sosl)])).body

@@ -163,14 +163,10 @@ struct LoadClient {
     /// Name → Description of a client's slice on the server.
     static func serverSlice(_ index: Int, client: RestClient) async throws -> [String: String] {
         var slice: [String: String] = [:]
-        var page = try await client.query("SELECT Name, Description FROM Account WHERE Name LIKE 'C\(index)-%'")
-        while true {
-            for record in try page.records() {
-                if let name = record["Name"]?.stringValue { slice[name] = record["Description"]?.stringValue ?? "" }
-            }
-            guard let next = page.nextRecordsURL, !page.done else { return slice }
-            page = try await client.queryMore(next)
+        for record in try await client.allRecords("SELECT Name, Description FROM Account WHERE Name LIKE 'C\(index)-%'") {
+            if let name = record["Name"]?.stringValue { slice[name] = record["Description"]?.stringValue ?? "" }
         }
+        return slice
     }
 }
 

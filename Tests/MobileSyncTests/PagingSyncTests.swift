@@ -16,16 +16,12 @@ import SmartStore
     /// Server accounts: Name → Industry (every page), and their ids by name.
     static func server(_ harness: SyncHarness) async throws -> (records: [String: String], ids: [String: String]) {
         var records: [String: String] = [:], ids: [String: String] = [:]
-        var page = try await harness.client.query("SELECT Id, Name, Industry FROM Account")
-        while true {
-            for record in try page.records() {
-                guard let name = record["Name"]?.stringValue else { continue }
-                records[name] = record["Industry"]?.stringValue ?? ""
-                ids[name] = record["Id"]?.stringValue
-            }
-            guard let next = page.nextRecordsURL else { return (records, ids) }
-            page = try await harness.client.queryMore(next)
+        for record in try await harness.client.allRecords("SELECT Id, Name, Industry FROM Account") {
+            guard let name = record["Name"]?.stringValue else { continue }
+            records[name] = record["Industry"]?.stringValue ?? ""
+            ids[name] = record["Id"]?.stringValue
         }
+        return (records, ids)
     }
 
     /// Local entries: Name → Industry, and how many entries there are (duplicates show).

@@ -32,13 +32,7 @@ import SmartStore
     }
 
     static func serverContacts(_ harness: SyncHarness, of account: String) async throws -> [JSONValue] {
-        var page = try await harness.client.query("SELECT Id, LastName, AccountId FROM Contact WHERE AccountId = '\(account)'")
-        var records = try page.records()
-        while let next = page.nextRecordsURL, !page.done {
-            page = try await harness.client.queryMore(next)
-            records += try page.records()
-        }
-        return records
+        try await harness.client.allRecords("SELECT Id, LastName, AccountId FROM Contact WHERE AccountId = '\(account)'")
     }
 
     static func localContacts(_ harness: SyncHarness) throws -> [JSONValue] {

@@ -79,14 +79,9 @@ extension SyncManager {
     /// A nested child relationship's records, following its own `nextRecordsUrl` pages.
     private func allChildren(_ nested: JSONValue?) async throws -> [JSONValue] {
         guard let nested, !nested.isNull else { return [] }
-        var records = nested["records"]?.arrayValue ?? []
-        var next = nested["done"]?.boolValue == false ? nested["nextRecordsUrl"]?.stringValue : nil
-        while let url = next {
-            let more = try await client.queryMore(url)
-            records += try more.records()
-            next = more.done ? nil : more.nextRecordsURL
-        }
-        return records
+        let records = nested["records"]?.arrayValue ?? []
+        guard nested["done"]?.boolValue == false, let next = nested["nextRecordsUrl"]?.stringValue else { return records }
+        return records + (try await client.records(from: client.queryMore(next)))
     }
 
     /// Writes records through the bulk ingest; returns their latest modification date (nil when

@@ -68,16 +68,18 @@ extension SyncManager {
             }
             subrequests.append(.object(request))
         }
+        /// A create, or an upsert by the external id when the record carries a real one.
+        func create(_ reference: String, _ url: String, _ record: SyncUpRecord, externalIdField: String?, body: [String: JSONValue]) {
+            guard let field = externalIdField, let value = record.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) else {
+                return request(reference, "POST", url, body: body)
+            }
+            request(reference, "PATCH", url + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body.filter { $0.key != field })
+        }
         let parentURL = base + RestClient.encodeSegment(info.objectType)
         switch parent.action {
         case .create:
-            var body = try target.fields(parent, creating: true, isChild: false, options: options)
-            if let field = info.externalIdFieldName, let value = parent.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
-                body[field] = nil
-                request("parent", "PATCH", parentURL + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body)
-            } else {
-                request("parent", "POST", parentURL, body: body)
-            }
+            create("parent", parentURL, parent, externalIdField: info.externalIdFieldName,
+                   body: try target.fields(parent, creating: true, isChild: false, options: options))
         case .update:
             request("parent", "PATCH", parentURL + "/\(parentServerId ?? "")", body: try target.fields(parent, creating: false, isChild: false, options: options),
                     since: parent.lastModified)
@@ -93,12 +95,7 @@ extension SyncManager {
                 case .create:
                     var body = try target.fields(kid, creating: true, isChild: true, options: options)
                     body[childInfo.parentIdFieldName] = parentReference
-                    if let field = childInfo.externalIdFieldName, let value = kid.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
-                        body[field] = nil
-                        request("child\(index)", "PATCH", childURL + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body)
-                    } else {
-                        request("child\(index)", "POST", childURL, body: body)
-                    }
+                    create("child\(index)", childURL, kid, externalIdField: childInfo.externalIdFieldName, body: body)
                 case .update:
                     var body = try target.fields(kid, creating: false, isChild: true, options: options)
                     if parent.action == .create { body[childInfo.parentIdFieldName] = parentReference }

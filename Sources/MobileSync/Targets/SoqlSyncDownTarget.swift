@@ -86,13 +86,6 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
             let filter = Condition.inList(FieldPath([idFieldName]), negated: false, values: localIds.map { Literal.string($0) })
             query.condition = query.condition.map { .and([filter, .group($0)]) } ?? filter
         }
-        var ids: Set<String> = []
-        var page = try await client.query(query.description)
-        while true {
-            for record in try page.records() { if let id = record[idFieldName]?.stringValue { ids.insert(id) } }
-            guard !page.done, let next = page.nextRecordsURL else { break }
-            page = try await client.queryMore(next)
-        }
-        return ids
+        return Set(try await client.allRecords(query.description).compactMap { $0[idFieldName]?.stringValue })
     }
 }

@@ -160,13 +160,8 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
             let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
             guard !slice.isEmpty else { continue }
             let list = slice.map { Literal.string($0).description }.joined(separator: ", ")
-            var page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(idFieldName) IN (\(list))"
-                                              + (condition.map { " AND (\($0))" } ?? ""))
-            while true {
-                found += try page.records()
-                guard let next = page.nextRecordsURL, !page.done else { break }
-                page = try await client.queryMore(next)
-            }
+            found += try await client.allRecords("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(idFieldName) IN (\(list))"
+                                                 + (condition.map { " AND (\($0))" } ?? ""))
         }
         return found
     }

@@ -61,14 +61,10 @@ final class CrashWorld: Sendable {
     /// Server accounts, Id → Name, every page.
     func serverNames() async throws -> [String: String] {
         var names: [String: String] = [:]
-        var page = try await client.query("SELECT Id, Name FROM Account")
-        while true {
-            for record in try page.records() {
-                if let id = record["Id"]?.stringValue { names[id] = record["Name"]?.stringValue }
-            }
-            guard let next = page.nextRecordsURL else { return names }
-            page = try await client.queryMore(next)
+        for record in try await client.allRecords("SELECT Id, Name FROM Account") {
+            if let id = record["Id"]?.stringValue { names[id] = record["Name"]?.stringValue }
         }
+        return names
     }
 
     /// Local accounts, Id → Name, and how many entries the soup holds (duplicates show as a
