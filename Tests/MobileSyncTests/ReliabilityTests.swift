@@ -70,7 +70,7 @@ import SmartStore
     @Test func failedBatchWithTheNextInFlight() async throws {
         try await withHarness { harness in
             try Self.createLocally(harness, 450)
-            let creates = Counter()
+            let creates = CallCounter()
             await harness.localForce.faults.schedule(.serverError) { request in
                 request.method == "POST" && request.segments.last == "sobjects" && creates.next() == 3
             }
@@ -85,13 +85,6 @@ import SmartStore
             #expect(try await Self.serverCount(harness) == 450)
             #expect(try harness.localRecords().count == 450)
         }
-    }
-
-    /// Counts calls from `@Sendable` closures.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int { lock.withLock { value += 1; return value } }
     }
 
     @Test func serverErrorsAndDroppedConnectionsDuringSyncDown() async throws {

@@ -81,3 +81,11 @@ func withHarness(localIndex: SoupIndexType? = .string, schema: Schema = .standar
     }
     await harness.stop()
 }
+
+/// Counts calls from `@Sendable` closures (server observers, fault predicates).
+final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    /// 1 on the first call, 2 on the second, …
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
