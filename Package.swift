@@ -101,7 +101,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalForceTests",
-            dependencies: ["LocalForce", "SOQL", "TestSupport"],
+            dependencies: [
+                "LocalForce", "SOQL", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -278,6 +278,8 @@ struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isIntegral, let int = Int64(text) { return .int(int) }
         guard let double = Double(text) else { throw JSONParseError(reason: "invalid number", offset: start) }
+        // 1e999 would read as infinity, which JSON cannot write back: refuse it here.
+        guard double.isFinite else { throw JSONParseError(reason: "number out of range", offset: start) }
         return .double(double)
     }
 

@@ -12,7 +12,7 @@ struct QueryCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Path of the store's SQLite file.")
+    @Option(help: "Path of an existing store's SQLite file (opened read-only).")
     var store: String
 
     @Option(help: "Rows per page.")
@@ -30,7 +30,8 @@ struct QueryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let smartStore = try SmartStore(path: store)
+        // Read-only: inspecting a store never creates, migrates or changes it.
+        let smartStore = try SmartStore(readOnlyAt: store)
         let rows = try smartStore.query(.smart(smartSql, pageSize: pageSize), pageIndex: page)
         for row in rows { print(row.jsonString) }
     }

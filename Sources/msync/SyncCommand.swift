@@ -57,10 +57,12 @@ struct SyncCommand: AsyncParsableCommand {
         let client = RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
         let manager = try SyncManager(store: smartStore, client: client)
         var order = names
+        var rejected = 0
         if let syncs {
             let config = try SyncsConfig(contentsOf: URL(fileURLWithPath: syncs))
             let report = try await manager.apply(config)
             for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
+            rejected = report.errors.filter { names.isEmpty || names.contains($0.name) }.count
             if order.isEmpty { order = config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) } }
         }
         let printer = ProgressPrinter()
@@ -78,6 +80,9 @@ struct SyncCommand: AsyncParsableCommand {
             }
             print(JSONValue.array(states).jsonString)
         }
-        if results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+        // Non-zero when anything asked for did not happen: a rejected config entry, a failed sync,
+        // or nothing run at all.
+        if results.isEmpty { FileHandle.standardError.write(Data("no sync ran\n".utf8)) }
+        if rejected > 0 || results.isEmpty || results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
     }
 }

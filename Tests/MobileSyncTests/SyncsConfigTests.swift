@@ -5,46 +5,48 @@ import Testing
 import SmartStore
 
 @Suite struct SyncsConfigTests {
-    static let fixtures: URL = {
-        if let shared = ProcessInfo.processInfo.environment["MSYNC_SHARED_DIR"] {
-            return URL(fileURLWithPath: shared).appendingPathComponent("fixtures/sdk-configs")
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/sdk-configs")
-    }()
+    /// `Tests/Fixtures/sdk-configs`: our own config files, written in the SDK's formats.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/sdk-configs")
 
-    @Test(arguments: ["android-test-usersyncs.json", "ios-test-usersyncs.json", "android-test-globalsyncs.json", "ios-test-globalsyncs.json",
-                      "ios-explorer-usersyncs.json", "shared-explorer-usersyncs.json"])
-    func sdkFilesParse(_ file: String) throws {
+    /// Every file parses. `rest-and-custom-usersyncs.json` holds target forms the SDK readers accept
+    /// beyond its own config files (iOS `"type": "rest"`, `"custom"` targets, `SFCollectionSyncUpTarget`);
+    /// see `Tests/Fixtures/README.md` for which of them `SyncManager.apply` can build.
+    @Test(arguments: ["usersyncs.json", "globalsyncs.json", "app-usersyncs.json", "rest-and-custom-usersyncs.json"])
+    func sdkFormatFilesParse(_ file: String) throws {
         let config = try SyncsConfig(contentsOf: Self.fixtures.appendingPathComponent(file))
         #expect(!config.entries.isEmpty)
     }
 
     @Test func applyCreatesNamedSyncsAndSkipsExistingOnes() async throws {
         try await withHarness { harness in
-            try harness.store.registerSoup("contacts", indexSpecs: [IndexSpec("Id", .string)])
-            for soup in ["userSoup", "userSoup1", "globalSoup"] where try !harness.store.hasSoup(soup) {
-                try harness.store.registerSoup(soup, indexSpecs: [IndexSpec("Id", .string)])
-            }
-            let config = try SyncsConfig(contentsOf: Self.fixtures.appendingPathComponent("android-test-usersyncs.json"))
+            let config = try SyncsConfig(contentsOf: Self.fixtures.appendingPathComponent("usersyncs.json"))
+            // Every sync needs its soup, the briefcase's placeholder too (the SDK ignores that one).
             for entry in config.entries where try !harness.store.hasSoup(entry.soupName) {
                 try harness.store.registerSoup(entry.soupName, indexSpecs: [IndexSpec("Id", .string)])
             }
             let report = try await harness.manager.apply(config)
-            #expect(report.created.contains("soqlSyncDown") && report.created.contains("soslSyncDown") && report.created.contains("mruSyncDown"))
-            #expect(report.created.contains("refreshSyncDown") && report.created.contains("singleRecordSyncUp"))
-            #expect(report.created.contains("batchSyncUp") && report.created.contains("collectionSyncUp"))
-            let soql = try #require(try await harness.manager.syncStatus(named: "soqlSyncDownWithBatchSize"))
-            #expect(soql.kind == .syncDown && soql.target["maxBatchSize"] == 200 && soql.status == .new)
-            let single = try #require(try await harness.manager.syncStatus(named: "singleRecordSyncUp"))
+            #expect(report.created.contains("fetchOpenOpportunities") && report.created.contains("searchCases") && report.created.contains("recentCases"))
+            #expect(report.created.contains("refreshCases") && report.created.contains("pushCasesOneByOne"))
+            #expect(report.created.contains("pushCasesComposite") && report.created.contains("pushOpportunitiesCollection"))
+            let soql = try #require(try await harness.manager.syncStatus(named: "fetchOpportunitiesInPages"))
+            #expect(soql.kind == .syncDown && soql.target["maxBatchSize"] == 500 && soql.status == .new)
+            let single = try #require(try await harness.manager.syncStatus(named: "pushCasesOneByOne"))
             #expect(single.target["type"] == "single" && single.options.mergeMode == .leaveIfChanged)
-            // Every target type of the SDK's file is supported.
-            #expect(report.created.contains("layoutSyncDown") && report.created.contains("metadataSyncDown") && report.created.contains("briefcaseSyncDown"))
-            let briefcase = try #require(try await harness.manager.syncStatus(named: "briefcaseSyncDown"))
+            // The impl class names pick the target type; no impl means the collection target.
+            #expect(try await harness.manager.syncStatus(named: "pushCasesComposite")?.target["type"] == "batch")
+            #expect(try await harness.manager.syncStatus(named: "pushOpportunitiesCollection")?.target["type"] == "collection")
+            // Every target type of the SDK's format is supported.
+            #expect(report.created.contains("caseLayout") && report.created.contains("caseDescribe") && report.created.contains("primeBriefcase"))
+            let briefcase = try #require(try await harness.manager.syncStatus(named: "primeBriefcase"))
             #expect(briefcase.target["infos"]?.arrayValue?.count == 2)
-            #expect(report.created.contains("parentChildrenSyncDown") && report.created.contains("parentChildrenSyncUp") && report.errors.isEmpty)
-            let trees = try #require(try await harness.manager.syncStatus(named: "parentChildrenSyncUp"))
-            #expect(trees.target["type"] == "parent_children" && trees.target["children"]?["parentIdFieldName"] == "AccountId")
+            #expect(report.created.contains("fetchOrdersWithItems") && report.created.contains("pushOrdersWithItems") && report.errors.isEmpty)
+            #expect(report.created.count == config.entries.count)
+            let trees = try #require(try await harness.manager.syncStatus(named: "pushOrdersWithItems"))
+            #expect(trees.target["type"] == "parent_children" && trees.target["children"]?["parentIdFieldName"] == "OrderId")
+            #expect(trees.target["relationshipType"] == "MASTER_DETAIL")
+            let treesDown = try #require(try await harness.manager.syncStatus(named: "fetchOrdersWithItems"))
+            #expect(treesDown.target["children"]?["parentIdFieldName"] == "OrderId" && treesDown.target["relationshipType"] == "LOOKUP")
             let again = try await harness.manager.apply(config)
             #expect(again.created.isEmpty && again.skipped.count == report.created.count)
         }

@@ -2,37 +2,32 @@ import Foundation
 import Testing
 import SmartStore
 
-/// `userstore.json` / `globalstore.json`: the SDK's own files load unchanged.
+/// `userstore.json` / `globalstore.json`: files in the SDK's format load unchanged.
 @Suite struct StoreConfigTests {
-    /// `../shared/fixtures/sdk-configs` from the package root (or `$MSYNC_SHARED_DIR/fixtures/sdk-configs`).
-    static let fixtures: URL = {
-        if let shared = ProcessInfo.processInfo.environment["MSYNC_SHARED_DIR"] {
-            return URL(fileURLWithPath: shared).appendingPathComponent("fixtures/sdk-configs")
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/sdk-configs")
-    }()
+    /// `Tests/Fixtures/sdk-configs`: our own config files, written in the SDK's formats.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/sdk-configs")
 
-    @Test(arguments: ["android-test-userstore.json", "ios-test-userstore.json", "android-test-globalstore.json",
-                      "ios-explorer-userstore.json", "shared-explorer-userstore.json"])
-    func sdkConfigFilesLoad(_ file: String) throws {
+    @Test(arguments: ["userstore.json", "globalstore.json", "app-userstore.json"])
+    func sdkFormatFilesLoad(_ file: String) throws {
         let config = try StoreConfig(contentsOf: Self.fixtures.appendingPathComponent(file))
         #expect(!config.soups.isEmpty)
         let store = try SmartStore()
         let registered = try store.apply(config)
         #expect(registered == config.soups.map(\.soupName))
         for soup in config.soups {
-            #expect(try store.indexSpecs(ofSoup: soup.soupName).map(\.path) == soup.indexes.map(\.path))
+            let specs = try store.indexSpecs(ofSoup: soup.soupName)
+            #expect(specs.map(\.path) == soup.indexes.map(\.path) && specs.map(\.type) == soup.indexes.map(\.type))
         }
     }
 
     @Test func existingSoupsAreSkipped() throws {
         let store = try SmartStore()
-        try store.registerSoup("userSoup1", indexSpecs: [IndexSpec("other", .string)])
-        let config = try StoreConfig(contentsOf: Self.fixtures.appendingPathComponent("android-test-userstore.json"))
-        #expect(try store.apply(config) == ["userSoup2"])
-        #expect(try store.indexSpecs(ofSoup: "userSoup1").map(\.path) == ["other"])
-        let specs = try store.indexSpecs(ofSoup: "userSoup2")
+        try store.registerSoup("fieldVisits", indexSpecs: [IndexSpec("other", .string)])
+        let config = try StoreConfig(contentsOf: Self.fixtures.appendingPathComponent("userstore.json"))
+        #expect(try store.apply(config) == ["inspections"])
+        #expect(try store.indexSpecs(ofSoup: "fieldVisits").map(\.path) == ["other"])
+        let specs = try store.indexSpecs(ofSoup: "inspections")
         #expect(specs.map(\.type) == [.string, .integer, .floating, .json1, .fullText])
     }
 

@@ -8,11 +8,15 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var fields: [String]?
 
+    /// The longest message an error carries; longer ones are cut (an error never echoes a whole
+    /// oversized value back).
+    public static let maximumMessageLength = 2000
+
     public init(_ status: Int, _ errorCode: String, _ message: String, fields: [String]? = nil) {
         self.status = status
         self.errorCode = errorCode
-        self.message = message
-        self.fields = fields
+        self.message = message.count > Self.maximumMessageLength ? String(message.prefix(Self.maximumMessageLength)) + "…" : message
+        self.fields = fields.map { Array($0.prefix(100).map(\.clippedForMessage)) }
     }
 
     public var description: String { "\(status) \(errorCode): \(message)" }
@@ -25,7 +29,14 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         APIError(400, "MALFORMED_ID", "\(label): id value of incorrect type: \(id)", fields: [field])
     }
 
-    static func jsonParser(_ message: String) -> APIError {
-        APIError(400, "JSON_PARSER_ERROR", message)
+    static func jsonParser(_ message: String, fields: [String]? = nil) -> APIError {
+        APIError(400, "JSON_PARSER_ERROR", message, fields: fields)
+    }
+}
+
+extension String {
+    /// The text as an error message quotes it: at most 255 characters, then `…`.
+    var clippedForMessage: String {
+        count > 255 ? String(prefix(255)) + "…" : self
     }
 }

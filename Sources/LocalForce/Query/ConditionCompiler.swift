@@ -11,12 +11,24 @@ struct ConditionCompiler {
     let arguments: SQLArguments
     let now: Date
 
+    /// The deepest condition compiled: what the parser accepts, with room for the groups it adds.
+    /// A deeper condition (built by hand, not parsed) answers `QUERY_TOO_COMPLICATED` instead of
+    /// exhausting the stack.
+    static let maximumDepth = 2 * SOQLParser.maximumNesting + 2
+
     func compile(_ condition: Condition) throws(SOQLError) -> String {
+        try compile(condition, depth: 0)
+    }
+
+    private func compile(_ condition: Condition, depth: Int) throws(SOQLError) -> String {
+        guard depth < Self.maximumDepth else { throw SOQLError.tooComplicated() }
         switch condition {
-        case .and(let operands): return try operands.map { operand throws(SOQLError) in try compile(operand) }.joined(separator: " AND ")
-        case .or(let operands): return "(" + (try operands.map { operand throws(SOQLError) in try compile(operand) }.joined(separator: " OR ")) + ")"
-        case .not(let inner): return "NOT (" + (try compile(inner)) + ")"
-        case .group(let inner): return "(" + (try compile(inner)) + ")"
+        case .and(let operands):
+            return balancedJoin(try operands.map { operand throws(SOQLError) in try compile(operand, depth: depth + 1) }, "AND")
+        case .or(let operands):
+            return balancedJoin(try operands.map { operand throws(SOQLError) in try compile(operand, depth: depth + 1) }, "OR")
+        case .not(let inner): return "NOT (" + (try compile(inner, depth: depth + 1)) + ")"
+        case .group(let inner): return "(" + (try compile(inner, depth: depth + 1)) + ")"
         case .comparison(let path, let op, let literal): return try comparison(path, op, literal)
         case .like(let path, let pattern):
             let resolved = try from.resolve(path)
@@ -43,7 +55,7 @@ struct ConditionCompiler {
             let innerCompiler = ConditionCompiler(from: inner, arguments: arguments, now: now)
             // The inner FROM (with joins) is only known after compiling its condition, but its
             // arguments must come first in text order only if it binds any: FROM binds nothing.
-            let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition) }
+            let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition, depth: depth + 1) }
             sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
             return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
         case .includes(let path, let excludes, let values):
@@ -77,11 +89,11 @@ struct ConditionCompiler {
             let start: SQLValue, end: SQLValue
             switch resolved.field.type {
             case .datetime:
-                start = .integer(Int64(range.lowerBound.timeIntervalSince1970 * 1000))
-                end = .integer(Int64(range.upperBound.timeIntervalSince1970 * 1000))
+                start = .integer(try Self.milliseconds(range.lowerBound, path))
+                end = .integer(try Self.milliseconds(range.upperBound, path))
             case .date:
-                start = .text(SalesforceTime.formatDate(days: Int64(range.lowerBound.timeIntervalSince1970) / 86_400))
-                end = .text(SalesforceTime.formatDate(days: Int64(range.upperBound.timeIntervalSince1970) / 86_400))
+                start = .text(SalesforceTime.formatDate(days: try Self.milliseconds(range.lowerBound, path) / 86_400_000))
+                end = .text(SalesforceTime.formatDate(days: try Self.milliseconds(range.upperBound, path) / 86_400_000))
             default:
                 throw SOQLError(.invalidField, "value of filter criterion for field '\(resolved.field.name)' must be of type \(resolved.field.type.rawValue) and should not be enclosed in quotes", at: path.location)
             }
@@ -144,6 +156,15 @@ struct ConditionCompiler {
         default:
             throw mismatch(field.type.rawValue)
         }
+    }
+
+    /// A date literal's bound in milliseconds since 1970, checked (never a trapping conversion).
+    private static func milliseconds(_ date: Date, _ path: FieldPath) throws(SOQLError) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard let millis = Int64(exactly: value) else {
+            throw SOQLError(.numberOutsideValidRange, "date literal out of range", at: path.location)
+        }
+        return millis
     }
 
     static func unknownObject(_ name: String, _ location: SourceLocation?) -> SOQLError {

@@ -2,7 +2,10 @@ import Foundation
 import SOQL
 
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
-/// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use.
+/// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use, and
+/// their ids (packed, see ``IdList``) take at most ``maximumBytes`` of memory and of the shared
+/// table: beyond it the least recently used cursors are dropped, and their locators answer
+/// `INVALID_QUERY_LOCATOR`, as Salesforce's do once evicted.
 ///
 /// In memory; and, when the database is shared (a SQLite file, PostgreSQL), also in the
 /// `lf_cursors` table, so another LocalForce process on the same data can serve the next page
@@ -14,7 +17,7 @@ actor QueryCursors {
         var version: String
         var includeDeleted: Bool
         var batchSize: Int
-        var ids: [String]
+        var ids: IdList
         var lastUsed: Date
     }
 
@@ -22,9 +25,13 @@ actor QueryCursors {
     private var cursors: [String: Cursor] = [:]
     private let lifetime: TimeInterval = 15 * 60
     private let maximumCursors = 10_000
+    /// What the ids of all cursors may take, in memory and (shared databases) in `lf_cursors`.
+    let maximumBytes: Int
+    private var bytes = 0
 
-    init(shared: (any SQLDatabase)? = nil) {
+    init(shared: (any SQLDatabase)? = nil, maximumBytes: Int = 64 << 20) {
         self.shared = shared
+        self.maximumBytes = maximumBytes
     }
 
     /// A new locator (random: processes sharing a database never collide in practice).
@@ -44,6 +51,7 @@ actor QueryCursors {
         guard !pending.isEmpty else { return }
         remember(pending)
         if let shared {
+            let maximumBytes = self.maximumBytes
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let expired = now - Int64(lifetime * 1000)
             try await shared.write { db in
@@ -54,8 +62,9 @@ actor QueryCursors {
                         INSERT INTO lf_cursors (locator, soql, version, include_deleted, batch_size, ids, last_used)
                         VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)))
                         """, [.text(locator), .text(cursor.query.description), .text(cursor.version), .integer(cursor.includeDeleted ? 1 : 0),
-                              .integer(Int64(cursor.batchSize)), .text(cursor.ids.joined(separator: ",")), .integer(now)])
+                              .integer(Int64(cursor.batchSize)), .text(cursor.ids.commaSeparated), .integer(now)])
                 }
+                try Self.trimTable(db, to: maximumBytes)
             }
         }
     }
@@ -64,11 +73,34 @@ actor QueryCursors {
     private func remember(_ pending: [(locator: String, cursor: Cursor)]) {
         expire()
         for (locator, cursor) in pending {
-            if cursors.count >= maximumCursors, let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-                cursors[oldest] = nil
-            }
-            cursors[locator] = cursor
+            if let previous = cursors.updateValue(cursor, forKey: locator) { bytes -= previous.ids.byteSize }
+            bytes += cursor.ids.byteSize
         }
+        // Least recently used first; the cursors just made are the last to go.
+        while cursors.count > maximumCursors || (bytes > maximumBytes && cursors.count > 1),
+              let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            forget(oldest)
+        }
+    }
+
+    private func forget(_ locator: String) {
+        guard let cursor = cursors.removeValue(forKey: locator) else { return }
+        bytes -= cursor.ids.byteSize
+    }
+
+    /// Deletes the least recently used rows of `lf_cursors` until their ids take at most `maximumBytes`.
+    private static func trimTable(_ db: any SQLConnection, to maximumBytes: Int) throws {
+        let rows = try db.rows("SELECT locator, length(ids) FROM lf_cursors ORDER BY last_used DESC", [])
+        var total = 0
+        var evicted: [String] = []
+        for (index, row) in rows.enumerated() {
+            guard row.count == 2, let locator = row[0].text else { continue }
+            total = total.addingReportingOverflow(Int(clamping: row[1].integer ?? 0)).partialValue
+            // The newest cursor stays whatever its size.
+            if total > maximumBytes, index > 0 { evicted.append(locator) }
+        }
+        let p = db.dialect.placeholder
+        for locator in evicted { _ = try db.execute("DELETE FROM lf_cursors WHERE locator = \(p(1))", [.text(locator)]) }
     }
 
     /// The cursor for a locator, refreshed; `nil` when unknown or expired. A shared database's
@@ -91,9 +123,10 @@ actor QueryCursors {
                 return rows.first
             }
             guard let row, row.count == 5, let text = row[0].text, let query = try? SOQLParser.parse(text) else { return nil }
-            let ids = (row[4].text ?? "").split(separator: ",").map(String.init)
-            let cursor = Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1, batchSize: Int(row[3].integer ?? 2000),
-                                ids: ids, lastUsed: Date())
+            let ids = IdList((row[4].text ?? "").split(separator: ",").lazy.map(String.init))
+            let batchSize = Int(clamping: row[3].integer ?? 2000)
+            let cursor = Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1,
+                                batchSize: (200...2000).contains(batchSize) ? batchSize : 2000, ids: ids, lastUsed: Date())
             remember([(locator, cursor)])
             return cursor
         }
@@ -102,7 +135,7 @@ actor QueryCursors {
 
     private func expire() {
         let limit = Date().addingTimeInterval(-lifetime)
-        cursors = cursors.filter { $0.value.lastUsed > limit }
+        for (locator, cursor) in cursors where cursor.lastUsed <= limit { forget(locator) }
     }
 }
 

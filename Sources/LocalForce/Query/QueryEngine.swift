@@ -71,8 +71,9 @@ struct QueryEngine {
             return Snapshot(ids: [], totalSize: max(0, limited - (query.offset ?? 0)), countOnly: true)
         }
         var sql = "SELECT t.\"Id\" FROM \(from.sql)\(wherePart) ORDER BY \(order)"
-        if let limit = query.limit { sql += " LIMIT \(limit)" } else if query.offset != nil { sql += " " + db.dialect.unlimited }
-        if let offset = query.offset { sql += " OFFSET \(offset)" }
+        // Bound, not spliced: one statement text whatever the numbers (the statement cache stays small).
+        if let limit = query.limit { sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))" } else if query.offset != nil { sql += " " + db.dialect.unlimited }
+        if let offset = query.offset { sql += " OFFSET \(arguments.bind(.integer(Int64(offset))))" }
         let ids = try run { try db.rows(sql, arguments.values).compactMap { $0.first?.text } }
         return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)
     }
@@ -164,7 +165,7 @@ struct QueryEngine {
             let childQuery = Query(selectItems: subquery.fields.map { .field($0) }, object: child.name)
             for (parentId, ids) in allIds where ids.count > Self.childBatchSize {
                 let locator = sink.add(QueryCursors.Cursor(query: childQuery, version: version, includeDeleted: includeDeleted,
-                                                           batchSize: Self.childBatchSize, ids: ids, lastUsed: Date()))
+                                                           batchSize: Self.childBatchSize, ids: IdList(ids), lastUsed: Date()))
                 grouped[parentId]?.next = "/services/data/v\(version)/query/\(locator)-\(Self.childBatchSize)"
             }
         }
@@ -193,7 +194,8 @@ struct QueryEngine {
         do {
             return try body()
         } catch {
-            throw SOQLError(.malformedQuery, "query failed: \(error)")
+            // The storage's message only (never the SQL text): see ``StatementError``.
+            throw SOQLError(.malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
         }
     }
 }

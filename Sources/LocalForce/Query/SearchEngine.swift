@@ -33,7 +33,7 @@ struct SearchEngine {
             let searched = searchedFields(object, scope: search.scope)
             let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: false)
             let snapshot = try engine.snapshot(query) { from, arguments throws(SOQLError) in
-                Self.predicate(search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
+                try Self.predicate(search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
             }
             var ids = snapshot.ids[...]
             let dropped = min(skip, ids.count)
@@ -61,7 +61,10 @@ struct SearchEngine {
         }
     }
 
-    static func predicate(_ expression: SearchExpression, fields: [String], arguments: SQLArguments) -> String {
+    /// The SQL for search terms. The parser bounds their nesting; an expression built deeper by
+    /// hand answers `QUERY_TOO_COMPLICATED` instead of exhausting the stack.
+    static func predicate(_ expression: SearchExpression, fields: [String], arguments: SQLArguments, depth: Int = 0) throws(SOQLError) -> String {
+        guard depth < ConditionCompiler.maximumDepth else { throw SOQLError.tooComplicated() }
         switch expression {
         case .term(let text), .phrase(let text):
             guard !fields.isEmpty else { return "1 = 0" }
@@ -76,14 +79,14 @@ struct SearchEngine {
             }
             let bound = "%" + pattern + "%"
             // coalesce: a NULL field must read as "no match", not unknown (NOT would keep it unknown).
-            return "(" + fields.map { arguments.dialect.caseInsensitiveLike("coalesce(\($0), '')", arguments.bind(.text(bound))) + " ESCAPE '\\'" }
-                .joined(separator: " OR ") + ")"
+            return balancedJoin(fields.map { arguments.dialect.caseInsensitiveLike("coalesce(\($0), '')", arguments.bind(.text(bound))) + " ESCAPE '\\'" }, "OR")
         case .and(let operands):
-            return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " AND ") + ")"
+            return balancedJoin(try operands.map { operand throws(SOQLError) in try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1) }, "AND")
         case .or(let operands):
-            return "(" + operands.map { predicate($0, fields: fields, arguments: arguments) }.joined(separator: " OR ") + ")"
+            return balancedJoin(try operands.map { operand throws(SOQLError) in try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1) }, "OR")
         case .andNot(let left, let right):
-            return "(" + predicate(left, fields: fields, arguments: arguments) + " AND NOT " + predicate(right, fields: fields, arguments: arguments) + ")"
+            return "(" + (try predicate(left, fields: fields, arguments: arguments, depth: depth + 1)) + " AND NOT "
+                + (try predicate(right, fields: fields, arguments: arguments, depth: depth + 1)) + ")"
         }
     }
 }

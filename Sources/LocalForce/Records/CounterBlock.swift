@@ -18,7 +18,7 @@ final class CounterBlock {
             return range.lowerBound
         }
         let last = try StorageSchema.reserve(counter, count: size, on: db)
-        let first = last - Int64(size) + 1
+        let first = max(Int64.min + Int64(size), last) - Int64(size) + 1
         if first < last { sequences[counter] = (first + 1)...last }
         return first
     }
@@ -30,7 +30,7 @@ final class CounterBlock {
             return range.lowerBound
         }
         let last = try StorageSchema.reserveTicks(now: now, count: size, on: db)
-        let first = last - Int64(size) + 1
+        let first = max(Int64.min + Int64(size), last) - Int64(size) + 1
         if first < last { stamps = (first + 1)...last }
         return first
     }

@@ -25,7 +25,11 @@ enum FieldCodec {
             default: throw mismatch(field, value)
             }
             if text.count > field.length {
-                throw APIError(400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text) (max length=\(field.length))", fields: [field.name])
+                throw APIError(400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text.clippedForMessage) (max length=\(field.length))", fields: [field.name])
+            }
+            // SQLite and PostgreSQL text ends at a NUL: refuse what could not be stored exactly.
+            if text.utf8.contains(0) {
+                throw APIError.jsonParser("\(field.label): text may not contain the NUL character (\\u0000)", fields: [field.name])
             }
             if field.type == .email, !text.isEmpty, !isEmail(text) {
                 throw APIError(400, "INVALID_EMAIL_ADDRESS", "\(field.label): invalid email address: \(text)", fields: [field.name])
@@ -49,8 +53,8 @@ enum FieldCodec {
         case .double, .currency, .percent:
             switch value {
             case .int(let int): return .real(Double(int))
-            case .double(let double): return .real(double)
-            case .string(let string): if let double = Double(string) { return .real(double) }
+            case .double(let double) where double.isFinite: return .real(double)
+            case .string(let string): if let double = Double(string), double.isFinite { return .real(double) }
             default: break
             }
             throw mismatch(field, value)
@@ -58,11 +62,11 @@ enum FieldCodec {
             guard let text = value.stringValue else { throw mismatch(field, value) }
             if SalesforceTime.isDate(text) { return .text(text) }
             if let millis = SalesforceTime.parse(text) { return .text(SalesforceTime.formatDate(days: millis / 86_400_000)) }
-            throw APIError.jsonParser("Cannot deserialize value of type `Date` from String \"\(text)\": expected format \"yyyy-MM-dd\"")
+            throw APIError.jsonParser("Cannot deserialize value of type `Date` from String \"\(text.clippedForMessage)\": expected format \"yyyy-MM-dd\"")
         case .datetime:
             guard let text = value.stringValue else { throw mismatch(field, value) }
             guard let millis = SalesforceTime.parse(text) else {
-                throw APIError.jsonParser("Cannot deserialize value of type `DateTime` from String \"\(text)\": expected ISO-8601 format")
+                throw APIError.jsonParser("Cannot deserialize value of type `DateTime` from String \"\(text.clippedForMessage)\": expected ISO-8601 format")
             }
             return .integer(millis)
         }
@@ -79,7 +83,7 @@ enum FieldCodec {
         case (_, .null): return .null
         case (.boolean, let stored): return .bool((stored.integer ?? 0) != 0)
         case (.int, .integer(let int)): return .int(int)
-        case (.int, .real(let double)): return .int(Int64(double))
+        case (.int, .real(let double)): return Int64(exactly: double.rounded(.towardZero)).map(JSONValue.int) ?? .double(double)
         case (.double, .integer(let int)), (.currency, .integer(let int)), (.percent, .integer(let int)): return .double(Double(int))
         case (.double, .real(let double)), (.currency, .real(let double)), (.percent, .real(let double)): return .double(double)
         case (.datetime, .integer(let millis)): return .string(SalesforceTime.format(millis))
@@ -100,7 +104,7 @@ enum FieldCodec {
         case .object: token = "START_OBJECT"
         case .null: token = "VALUE_NULL"
         }
-        return APIError.jsonParser("Cannot deserialize instance of \(field.type.rawValue) from \(token) value \(value.jsonString) or request may be missing a required field")
+        return APIError.jsonParser("Cannot deserialize instance of \(field.type.rawValue) from \(token) value \(value.jsonString.clippedForMessage) or request may be missing a required field")
     }
 
     private static func isEmail(_ text: String) -> Bool {

@@ -54,7 +54,8 @@ struct RecordWriter {
         }
         try checkReferencesAndUniqueness(object, values, excluding: nil)
         let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
-        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(sequence))
+        // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.
+        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
         let stamp = try counters?.nextStamp(now: now, on: db) ?? StorageSchema.tick(now: now, on: db)
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("Id", .text(id.value)), ("IsDeleted", .integer(0)), ("CreatedDate", .integer(stamp)), ("CreatedById", .text(userId)),
@@ -98,24 +99,41 @@ struct RecordWriter {
         try softDelete(object, ids: [id.value])
     }
 
+    /// Marks records deleted, cascading to master-detail children and clearing lookups to them.
+    ///
+    /// A worklist, not recursion: a chain of master-detail records (or a cycle a schema file
+    /// allows) is as long as the data makes it, and already-deleted records are never selected
+    /// again, so the walk ends. Ids go to SQL in chunks (SQLite binds at most 32,766 values).
     private func softDelete(_ object: ObjectDefinition, ids: [String]) throws {
-        guard !ids.isEmpty else { return }
-        let stamp = try StorageSchema.tick(now: now, on: db)
-        let list = ids.indices.map { p($0 + 3) }.joined(separator: ", ")
-        try db.execute("UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
-                       [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))
-        for relationship in schema.childRelationships(of: object.name) {
-            guard let child = schema.object(named: relationship.childObject) else { continue }
-            let table = SQLDialect.quote(child.name), column = SQLDialect.quote(relationship.field)
-            let childList = ids.indices.map { p($0 + 1) }.joined(separator: ", ")
-            if relationship.kind == .masterDetail {
-                let children = try db.rows("SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text))
-                try softDelete(child, ids: children.compactMap { $0.first?.text })
-            } else {
-                try db.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(childList))", ids.map(SQLValue.text))
+        var work: [(object: ObjectDefinition, ids: ArraySlice<String>)] = []
+        for start in stride(from: 0, to: ids.count, by: Self.idChunk) {
+            work.append((object, ids[start..<min(start + Self.idChunk, ids.count)]))
+        }
+        while let (object, ids) = work.popLast() {
+            guard !ids.isEmpty else { continue }
+            let stamp = try StorageSchema.tick(now: now, on: db)
+            let list = ids.indices.map { p($0 - ids.startIndex + 3) }.joined(separator: ", ")
+            try db.execute("UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
+                           [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))
+            for relationship in schema.childRelationships(of: object.name) {
+                guard let child = schema.object(named: relationship.childObject) else { continue }
+                let table = SQLDialect.quote(child.name), column = SQLDialect.quote(relationship.field)
+                let childList = ids.indices.map { p($0 - ids.startIndex + 1) }.joined(separator: ", ")
+                if relationship.kind == .masterDetail {
+                    let children = try db.rows("SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text))
+                        .compactMap { $0.first?.text }
+                    for start in stride(from: 0, to: children.count, by: Self.idChunk) {
+                        work.append((child, children[start..<min(start + Self.idChunk, children.count)]))
+                    }
+                } else {
+                    try db.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(childList))", ids.map(SQLValue.text))
+                }
             }
         }
     }
+
+    /// Ids per statement of a cascade.
+    private static let idChunk = 500
 
     /// The ids of live records whose `field` equals `value` (external-id lookups; case-insensitive for text).
     func ids(_ object: ObjectDefinition, where field: FieldDefinition, equals value: SQLValue) throws -> [String] {
@@ -169,7 +187,7 @@ struct RecordWriter {
             computed.append(("Name", .text([first, last].compactMap { $0 }.joined(separator: " "))))
         }
         if values != nil, object.name == "Case" {
-            let number = try StorageSchema.next("autonumber:Case", on: db) + 999
+            let number = try StorageSchema.next("autonumber:Case", on: db).addingReportingOverflow(999).partialValue
             let text = String(number)
             computed.append(("CaseNumber", .text(String(repeating: "0", count: max(0, 8 - text.count)) + text)))
         }

@@ -88,8 +88,15 @@ public enum SalesforceTime {
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
-        return (quotient, value - quotient * divisor)
+        // Swift's division truncates; stepping down one when a negative value leaves a remainder
+        // floors without the overflow of `value - divisor + 1` near Int64.min.
+        var quotient = value / divisor
+        var remainder = value % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
     }
 
     /// Howard Hinnant's days-from-civil.

@@ -34,9 +34,23 @@ public final class PostgresDatabase: SQLDatabase {
             throw APIError(500, "INVALID_DATABASE_URL", "schema must be lower-case letters, digits and _: \(schema)")
         }
         pool = ConnectionPool(configuration: configuration, size: max(1, connections), schema: schema, logger: logger)
-        // Fail early on a wrong address or password.
-        let probe = try await pool.acquire()
-        await pool.release(probe)
+        // Fail early on a wrong address or password, saying where and why (postgres-nio's own
+        // description hides both).
+        do {
+            let probe = try await pool.acquire()
+            await pool.release(probe)
+        } catch {
+            let place = "\(host):\(components.port ?? 5432)" + (configuration.database.map { "/\($0)" } ?? "")
+            throw DatabaseOpenError("Cannot connect to PostgreSQL at \(place) as \(user): \(Self.reason(error))")
+        }
+    }
+
+    /// What went wrong, from the server's message or the connection's underlying error.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
     }
 
     public var isShared: Bool { true }
@@ -104,7 +118,7 @@ struct PostgresSQLConnection: SQLConnection {
         do {
             return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
         } catch let error as PSQLError {
-            throw PostgresStatementError(message: error.serverInfo?[.message] ?? "\(error.code)", sql: sql)
+            throw StatementError(message: "PostgreSQL: " + (error.serverInfo?[.message] ?? "\(error.code)"))
         }
     }
 
@@ -115,13 +129,6 @@ struct PostgresSQLConnection: SQLConnection {
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         try run(sql, arguments).rows.map { row in row.map(SQLValue.init(cell:)) }
     }
-}
-
-/// A statement PostgreSQL refused, with its message.
-struct PostgresStatementError: Error, CustomStringConvertible {
-    var message: String
-    var sql: String
-    var description: String { "PostgreSQL: \(message) in \(sql.prefix(300))" }
 }
 
 extension SQLValue {

@@ -87,3 +87,22 @@ public struct SQLDialect: Sendable {
         return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }
+
+/// A statement the database refused, with the engine's message and never the SQL text or its
+/// values: errors can reach clients, and generated SQL is nobody's business but the server's.
+struct StatementError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// A database that could not be opened, with the path or address it was opened at.
+public struct DatabaseOpenError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the database.
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -15,7 +15,7 @@ public enum SQLValue: Sendable, Hashable {
     var integer: Int64? {
         switch self {
         case .integer(let value): value
-        case .real(let value): Int64(value)
+        case .real(let value): Int64(exactly: value.rounded(.towardZero))
         default: nil
         }
     }

@@ -8,14 +8,23 @@ public final class SQLiteDatabase: SQLDatabase {
     public let isShared: Bool
 
     /// Opens `path`, or an in-memory database for `:memory:`.
+    ///
+    /// - Throws: ``DatabaseOpenError`` naming the path when SQLite cannot open it.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         isShared = path != ":memory:"
-        if path == ":memory:" {
-            writer = try DatabaseQueue(configuration: configuration)
-        } else {
-            writer = try DatabasePool(path: path, configuration: configuration)
+        guard !path.isEmpty else { throw DatabaseOpenError("A database path must not be empty (use :memory: for an in-memory database)") }
+        do {
+            if path == ":memory:" {
+                writer = try DatabaseQueue(configuration: configuration)
+            } else {
+                writer = try DatabasePool(path: path, configuration: configuration)
+            }
+        } catch let error as DatabaseError {
+            throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error.message ?? error.description)")
+        } catch {
+            throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error)")
         }
     }
 
@@ -34,26 +43,73 @@ struct GRDBConnection: SQLConnection {
     var dialect: SQLDialect { .sqlite }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
-        try statement.execute()
-        return db.changesCount
+        try refusals {
+            let statement = try statement(sql)
+            statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
+            try statement.execute()
+            return db.changesCount
+        }
     }
 
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-        let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
-        let cursor = try Row.fetchCursor(statement)
-        var result: [[SQLValue]] = []
-        while let row = try cursor.next() {
-            var values: [SQLValue] = []
-            values.reserveCapacity(row.count)
-            for index in 0..<row.count {
-                values.append(SQLValue(row[index] as DatabaseValue))
+        try refusals {
+            let statement = try statement(sql)
+            statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
+            let cursor = try Row.fetchCursor(statement)
+            var result: [[SQLValue]] = []
+            while let row = try cursor.next() {
+                var values: [SQLValue] = []
+                values.reserveCapacity(row.count)
+                for index in 0..<row.count {
+                    values.append(SQLValue(row[index] as DatabaseValue))
+                }
+                result.append(values)
             }
-            result.append(values)
+            return result
         }
-        return result
+    }
+
+    /// A cached statement, within the connection's ``StatementCacheBudget``.
+    private func statement(_ sql: String) throws -> Statement {
+        StatementCacheBudget.shared.admit(sql, on: db)
+        return try db.cachedStatement(sql: sql)
+    }
+
+    /// SQLite's refusals as ``StatementError`` (its message, without the SQL).
+    private func refusals<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw StatementError(message: "SQLite: " + (error.message ?? "error \(error.resultCode.rawValue)"))
+        }
+    }
+}
+
+/// Bounds GRDB's per-connection statement cache, which otherwise keeps every distinct SQL text
+/// it ever prepared: after ``maximumStatements`` distinct texts on one connection, the
+/// connection's cache is emptied and counting starts again.
+final class StatementCacheBudget: @unchecked Sendable {
+    static let shared = StatementCacheBudget()
+    /// Distinct statement texts a connection keeps prepared at most.
+    static let maximumStatements = 256
+
+    private let lock = NSLock()
+    private var seen: [ObjectIdentifier: Set<String>] = [:]
+
+    /// Records that `sql` is about to be prepared on `db`, emptying `db`'s cache first when the
+    /// text is new and the budget is spent.
+    func admit(_ sql: String, on db: Database) {
+        let key = ObjectIdentifier(db)
+        let release: Bool = lock.withLock {
+            var texts = seen[key] ?? []
+            guard !texts.contains(sql) else { return false }
+            let full = texts.count >= Self.maximumStatements
+            if full { texts.removeAll(keepingCapacity: true) }
+            texts.insert(sql)
+            seen[key] = texts
+            return full
+        }
+        if release { db.releaseMemory() }
     }
 }
 

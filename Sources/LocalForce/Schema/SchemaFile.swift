@@ -30,6 +30,8 @@ public enum SchemaFile {
         func definition() throws(SchemaError) -> FieldDefinition {
             guard name.hasSuffix("__c") else { throw SchemaError("custom field \(name) must end in __c") }
             if type == .id { throw SchemaError("field \(name) cannot have type id") }
+            // Salesforce's longest text field (long text area) holds 131,072 characters.
+            if let length, !(1...131_072).contains(length) { throw SchemaError("field \(name): length must be between 1 and 131072, not \(length)") }
             return FieldDefinition(name, type, label: label, length: length, required: required ?? (relationshipKind == .masterDetail),
                                    externalId: externalId ?? false, unique: unique ?? false, defaultValue: defaultValue,
                                    picklistValues: picklistValues ?? [], referenceTo: referenceTo.map { [$0] } ?? [],

@@ -84,7 +84,7 @@ struct CompositeReferences {
                 current = next
             }
             for index in indexes {
-                guard let elements = current.arrayValue, index < elements.count else { throw invalid }
+                guard let elements = current.arrayValue, elements.indices.contains(index) else { throw invalid }
                 current = elements[index]
             }
         }

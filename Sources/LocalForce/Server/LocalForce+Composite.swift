@@ -110,7 +110,7 @@ extension LocalForce {
         }
         for (index, cursor) in cursors {
             let locator = try await self.cursors.open(QueryCursors.Cursor(query: cursor.query, version: cursor.version, includeDeleted: cursor.includeDeleted,
-                                                                      batchSize: 2000, ids: cursor.ids, lastUsed: Date()))
+                                                                      batchSize: 2000, ids: IdList(cursor.ids), lastUsed: Date()))
             if var page = try? JSONValue(parsing: results[index].1.body) {
                 page["nextRecordsUrl"] = .string("/services/data/v\(cursor.version)/query/\(locator)-2000")
                 results[index].1.body = page.jsonBytes

@@ -33,7 +33,8 @@ extension LocalForce {
                 guard let field = object.field(named: name) else {
                     throw APIError(400, "INVALID_FIELD", "No such column '\(name)' on sobject of type \(object.name)", fields: [name])
                 }
-                fields.append(field)
+                // A field named twice (in any case) is selected once.
+                if !fields.contains(where: { $0.name == field.name }) { fields.append(field) }
             }
             if !fields.contains(where: { $0.name == key.name }) { fields.insert(key, at: 0) }
         }
@@ -52,7 +53,7 @@ extension LocalForce {
             return (Int(total), rows)
         }
         let records: [JSONValue] = rows.map { row in
-            .object(Dictionary(uniqueKeysWithValues: zip(selected, row).map { ($0.name, FieldCodec.json($1, for: $0.type)) }))
+            .object(Dictionary(zip(selected, row).map { ($0.name, FieldCodec.json($1, for: $0.type)) }, uniquingKeysWith: { first, _ in first }))
         }
         guard envelope else { return .json(.array(records)) }
         return .json(["object": .string(object.name), "key": .string(key.name), "pageIndex": .int(Int64(pageIndex + base)),

@@ -30,7 +30,7 @@ extension LocalForce {
         var locator: String?
         if page.snapshot.ids.count > batchSize {
             locator = try await cursors.open(QueryCursors.Cursor(query: query, version: context.version, includeDeleted: includeDeleted,
-                                                             batchSize: batchSize, ids: page.snapshot.ids, lastUsed: Date()))
+                                                             batchSize: batchSize, ids: IdList(page.snapshot.ids), lastUsed: Date()))
         }
         if query.forClause == .view || query.forClause == .reference {
             try await markViewed(object: query.object, ids: Array(page.snapshot.ids.prefix(batchSize)), referenced: query.forClause == .reference)
@@ -46,13 +46,13 @@ extension LocalForce {
         guard let cursor = try await cursors.cursor(locator), offset <= cursor.ids.count else { throw invalid }
         let schema = self.schema
         let now = Date()
-        let end = min(cursor.ids.count, offset + cursor.batchSize)
+        let end = min(cursor.ids.count, offset.addingReportingOverflow(cursor.batchSize).partialValue)
         let childCursors = ChildCursorSink()
         let records: [UInt8] = try await database.read { db in
             let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: cursor.includeDeleted, childCursors: childCursors)
             var writer = JSONWriter(reservingCapacity: 1 << 16)
             do {
-                try engine.writeRecords(cursor.query, ids: cursor.ids[offset..<end], version: cursor.version, to: &writer)
+                try engine.writeRecords(cursor.query, ids: cursor.ids.ids(in: offset..<end), version: cursor.version, to: &writer)
             } catch {
                 throw Self.apiError(error, cursor.query.description)
             }
@@ -96,7 +96,7 @@ extension LocalForce {
     /// A SOQL error as the 400 Salesforce answers (caret message for positioned errors).
     static func apiError(_ error: any Error, _ text: String) -> APIError {
         if let error = error as? APIError { return error }
-        guard let error = error as? SOQLError else { return APIError(500, "UNKNOWN_EXCEPTION", "\(error)") }
+        guard let error = error as? SOQLError else { return LocalForce.unexpected(error) }
         return APIError(400, error.code.rawValue, error.salesforceMessage(for: text))
     }
 

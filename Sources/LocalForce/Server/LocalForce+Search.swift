@@ -4,6 +4,11 @@ import SOQL
 
 extension LocalForce {
     /// `GET /search?q=<SOSL>`.
+    /// `MALFORMED_SEARCH` for what cannot be parsed; too deep a nesting keeps its own code.
+    static func searchErrorCode(_ error: SOQLError) -> String {
+        error.code == .queryTooComplicated ? error.code.rawValue : "MALFORMED_SEARCH"
+    }
+
     func search(_ context: RequestContext) async throws -> APIResponse {
         guard context.request.method == "GET", context.path.count == 1 else { throw APIError.notFound }
         guard let text = context.request.parameter("q"), !text.isEmpty else {
@@ -13,7 +18,7 @@ extension LocalForce {
         do {
             search = try SOSLParser.parse(text)
         } catch {
-            throw APIError(400, "MALFORMED_SEARCH", error.salesforceMessage(for: text))
+            throw APIError(400, Self.searchErrorCode(error), error.salesforceMessage(for: text))
         }
         return try await runSearch(search, version: context.version, text: text)
     }
@@ -82,7 +87,7 @@ extension LocalForce {
                 search.returning.append(returning)
             }
         } catch {
-            throw APIError(400, "MALFORMED_SEARCH", error.salesforceMessage(for: text))
+            throw APIError(400, Self.searchErrorCode(error), error.salesforceMessage(for: text))
         }
         return try await runSearch(search, version: context.version, text: text)
     }

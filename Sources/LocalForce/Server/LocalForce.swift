@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import Logging
 import SOQL
 
 /// A Salesforce-REST-compatible server's logic, independent of the HTTP stack: hand it an
@@ -20,6 +21,13 @@ public final class LocalForce: Sendable {
     let cursors: QueryCursors
     /// Largest request body accepted (413 above).
     public let maximumBodySize: Int
+    /// Memory that the bodies of concurrent large requests may take together, estimated as
+    /// ``bodyMemoryFactor`` times each body's size; requests beyond it wait their turn.
+    let bodyMemory: MemoryBudget
+    /// Parsing a JSON body and answering it takes about this many times the body's size.
+    static let bodyMemoryFactor = 16
+    /// Bodies up to this size reserve nothing from the memory budget.
+    static let reservedBodyThreshold = 1 << 20
     /// When this server started (ms): the schema's `Last-Modified`.
     let startedAt: Int64
     /// The briefcase served by `/connect/briefcase/priming-records`.
@@ -30,15 +38,25 @@ public final class LocalForce: Sendable {
     /// API versions served: 31.0 to 66.0.
     public static let versions: ClosedRange<Int> = 31...66
 
+    /// Creates the org's tables in `database` (if missing) and its API user.
+    ///
+    /// - Parameters:
+    ///   - maximumBodySize: the largest request body accepted (413 `REQUEST_TOO_LARGE` above).
+    ///   - bodyMemoryBudget: the memory that concurrent large bodies may take together (each is
+    ///     counted at 16 times its size); requests beyond it wait their turn.
+    ///   - cursorMemoryBudget: what the ids of open query cursors may take; the least recently
+    ///     used cursors beyond it are dropped (`INVALID_QUERY_LOCATOR`).
     public init(schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
-                faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20) async throws {
+                faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
+                cursorMemoryBudget: Int = 64 << 20) async throws {
         self.briefcaseRules = briefcaseRules
         self.faults = faults
         self.schema = schema
         self.database = database
-        self.cursors = QueryCursors(shared: database.isShared ? database : nil)
+        self.cursors = QueryCursors(shared: database.isShared ? database : nil, maximumBytes: cursorMemoryBudget)
         self.token = token
         self.maximumBodySize = maximumBodySize
+        self.bodyMemory = MemoryBudget(capacity: bodyMemoryBudget)
         self.startedAt = LocalForce.nowMilliseconds()
         self.userId = try await database.write { db in
             try StorageSchema.create(schema, on: db)
@@ -68,8 +86,18 @@ public final class LocalForce: Sendable {
         } catch let error as APIError {
             return .error(error)
         } catch {
-            return .error(APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred: \(error)"))
+            return .error(Self.unexpected(error))
         }
+    }
+
+    private static let logger = Logger(label: "LocalForce")
+
+    /// Salesforce's answer to a failure inside the server: an ErrorId to quote, while the details
+    /// (which may hold storage messages) go to the log only.
+    static func unexpected(_ error: any Error) -> APIError {
+        let errorId = "\(UInt32.random(in: 100_000_000...999_999_999))-\(UInt16.random(in: 10_000...65_535))"
+        logger.error("request failed", metadata: ["errorId": "\(errorId)", "error": "\(error)"])
+        return APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred. Please include this ErrorId if you contact support: \(errorId)")
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
@@ -122,9 +150,9 @@ public final class LocalForce: Sendable {
 
     /// `v59.0` → `59.0` when served.
     static func version(_ segment: String) -> String? {
-        guard segment.hasPrefix("v"), let number = Double(segment.dropFirst()), number == number.rounded(),
-              versions.contains(Int(number)), segment.hasSuffix(".0") else { return nil }
-        return String(segment.dropFirst())
+        guard segment.hasPrefix("v"), segment.hasSuffix(".0"), let major = Int(segment.dropFirst().dropLast(2)),
+              versions.contains(major) else { return nil }
+        return "\(major).0"
     }
 
     private func versionsList() -> APIResponse {
@@ -140,7 +168,7 @@ public final class LocalForce: Sendable {
 
     private func resources(_ version: String) -> APIResponse {
         let names = ["sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api"]
-        return .json(.object(Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) })))
+        return .json(.object(Dictionary(names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })))
     }
 
     private func limits() -> APIResponse {

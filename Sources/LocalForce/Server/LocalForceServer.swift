@@ -44,12 +44,17 @@ public final class LocalForceServer: Sendable {
             logger: logger
         )
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
-        let task = Task { try await services.run() }
+        // A server that cannot bind (port taken, unknown host) ends its run with an error before it
+        // is running: finishing the stream then lets the caller see that error instead of waiting.
+        let task = Task {
+            defer { continuation.finish() }
+            try await services.run()
+        }
         var iterator = bound.makeAsyncIterator()
         guard let actualPort = await iterator.next() else {
-            task.cancel()
-            _ = try await task.value
-            throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port)")
+            var reason = "the server stopped before it was listening"
+            do { try await task.value } catch { reason = "\(error)" }
+            throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
         }
         guard let url = URL(string: "http://\(host):\(actualPort)") else { throw APIError(500, "SERVER_START_FAILED", "bad host \(host)") }
         return LocalForceServer(baseURL: url, localForce: localForce, task: task, services: services)
@@ -74,14 +79,32 @@ public final class LocalForceServer: Sendable {
     }
 
     private static func respond(to request: Request, with localForce: LocalForce) async -> Response {
+        let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")
+        // A declared length decides before any byte is read; without one (chunked), the largest
+        // body allowed is assumed.
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > localForce.maximumBodySize { return response(.error(tooLarge)) }
+        let expected = declared ?? (request.method == .get || request.method == .head ? 0 : localForce.maximumBodySize)
+        let reservation = expected > LocalForce.reservedBodyThreshold
+            ? expected.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor).partialValue : 0
+        if reservation > 0 { await localForce.bodyMemory.reserve(reservation) }
+        let answer = await respond(to: request, with: localForce, tooLarge: tooLarge)
+        if reservation > 0 { await localForce.bodyMemory.release(reservation) }
+        return answer
+    }
+
+    private static func respond(to request: Request, with localForce: LocalForce, tooLarge: APIError) async -> Response {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let body: [UInt8]
         do {
             var buffer = try await request.body.collect(upTo: localForce.maximumBodySize)
             body = buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch is NIOTooManyBytesError {
+            return response(.error(tooLarge))
         } catch {
-            return response(.error(APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")))
+            // The connection ended before the declared body arrived.
+            return response(.error(APIError(400, "INVALID_REQUEST", "The request body is incomplete")))
         }
         let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
         // The versions list stays reachable so clients can always discover the server.

@@ -49,7 +49,7 @@ struct CreateReconciler {
         var adopted: [Int64: JSONValue] = [:]
         for (signature, group) in groups {
             guard let (type, fieldConditions, earliest) = conditionsByGroup[signature] else { continue }
-            let since = Condition.comparison(FieldPath(["CreatedDate"]), .greaterThanOrEqual, .dateTime(LocalFields.timestamp(earliest - Self.margin)))
+            let since = Condition.comparison(FieldPath(["CreatedDate"]), .greaterThanOrEqual, .dateTime(LocalFields.timestamp(max(earliest, Int64.min + Self.margin) - Self.margin)))
             let query = Query(selectItems: [.field(FieldPath([idFieldName]))], object: type, condition: .and([since] + fieldConditions),
                               orderBy: [OrderItem(field: FieldPath(["CreatedDate"])), OrderItem(field: FieldPath([idFieldName]))],
                               limit: group.count + 10)

@@ -62,7 +62,7 @@ extension SyncManager {
         let children = target.children
         var latest: Int64 = -1
         var page = try await client.query(target.changedChildrenQuery(maxTimeStamp: boundary))
-        sync.totalSize = max(sync.totalSize, 0) + page.totalSize
+        sync.totalSize = max(sync.totalSize, 0).addingReportingOverflow(max(page.totalSize, 0)).partialValue
         while true {
             try checkStop()
             let records = try page.records().filter { record in

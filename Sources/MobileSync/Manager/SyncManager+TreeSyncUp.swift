@@ -42,6 +42,10 @@ extension SyncManager {
         let parent = SyncUpRecord(record: parentEntry, idFieldName: info.idFieldName, modificationDateFieldName: info.modificationDateFieldName)
         let kids = childEntries.map { SyncUpRecord(record: $0, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName) }
         let childIds = childEntries.compactMap { $0["_soupEntryId"]?.int64Value }
+        // Entries read from a soup always carry their id; positions below pair kids with ids.
+        guard childIds.count == childEntries.count else {
+            throw SyncError.invalidSyncState("a child entry of soup \(childInfo.soupName) has no _soupEntryId")
+        }
         let parentEntryId = parentEntry["_soupEntryId"]?.int64Value ?? -1
         if parent.action == .deleteLocalOnly {
             // Never on the server: the parent and the children made for it go locally.

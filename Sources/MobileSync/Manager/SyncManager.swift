@@ -135,7 +135,7 @@ public actor SyncManager {
         if active.contains(id) { throw SyncError.stillRunning(id: id) }
         if sync.status == .stopped && sync.kind == .syncDown {
             // Refetch records at the boundary a stop may have cut through.
-            sync.maxTimeStamp = max(sync.maxTimeStamp - 1, -1)
+            sync.maxTimeStamp = max(sync.maxTimeStamp, 0) - 1
         }
         sync.totalSize = -1
         return try await run(sync, onUpdate: onUpdate)

@@ -58,8 +58,8 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         }
         guard !keyField.isEmpty, !keyField.contains(".") else { throw SyncError.invalidTarget("paging target: keyField must be a top-level field name") }
         guard (1...10_000).contains(pageSize) else { throw SyncError.invalidTarget("paging target: pageSize must be in 1...10000") }
-        guard firstPageIndex >= 0, (1...20).contains(maximumPasses) else {
-            throw SyncError.invalidTarget("paging target: firstPageIndex must be >= 0 and maximumPasses in 1...20")
+        guard (0...1_000_000).contains(firstPageIndex), (1...20).contains(maximumPasses) else {
+            throw SyncError.invalidTarget("paging target: firstPageIndex must be in 0...1000000 and maximumPasses in 1...20")
         }
         self.url = url
         self.keyField = keyField
@@ -87,7 +87,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             headers[name] = text
         }
         try self.init(url: url, keyField: keyField, keyType: keyType, pageSize: json["pageSize"]?.int64Value.map(Int.init) ?? 100,
-                      firstPageIndex: json["firstPageIndex"]?.int64Value.map(Int.init) ?? 0,
+                      firstPageIndex: json["firstPageIndex"]?.int64Value.map { Int(clamping: $0) } ?? 0,
                       pageIndexParameter: json["pageIndexParameter"]?.stringValue ?? "pageIndex",
                       pageSizeParameter: json["pageSizeParameter"]?.stringValue ?? "pageSize",
                       recordsPath: json["recordsPath"]?.stringValue, totalSizePath: json["totalSizePath"]?.stringValue, headers: headers,
@@ -169,7 +169,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         let index = continuation.flatMap(Int.init) ?? firstPageIndex
         let page = try await self.page(index, client: client)
         return SyncDownPage(body: page.body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
-                            next: page.records.count < pageSize ? nil : String(index + 1))
+                            next: page.records.count < pageSize || index == .max ? nil : String(index + 1))
     }
 
     /// Not used: a paging sync removes ghosts as it pages (``SyncManager/cleanResyncGhosts(id:)``

@@ -33,6 +33,14 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
 
     static func named(_ name: String, number: Int) -> DateLiteral? { parameterised[name]?(number) }
 
+    /// The largest `n` a literal named `name` (upper case) accepts: about 3,000 years of days,
+    /// weeks or months, so that every range stays a representable date.
+    static func maximumNumber(_ name: String) -> Int {
+        if name.hasSuffix("WEEKS") { return 156_000 }
+        if name.hasSuffix("MONTHS") { return 36_000 }
+        return 1_095_000
+    }
+
     public var description: String {
         switch self {
         case .lastNDays(let n): "LAST_N_DAYS:\(n)"
@@ -49,6 +57,7 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
     /// The half-open range `[start, end)` the literal covers, with `now` in UTC. Weeks start on Sunday.
     ///
     /// `LAST_N_DAYS:n` includes today (n = 1 is yesterday and today); `NEXT_N_DAYS:n` starts tomorrow.
+    /// An `n` beyond what the parser accepts is clamped to it, so any value gives a valid range.
     public func range(relativeTo now: Date) -> Range<Date> {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -62,27 +71,34 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
         let year = calendar.dateInterval(of: .year, for: now)?.start ?? today
         func yearStart(_ offset: Int) -> Date { calendar.date(byAdding: .year, value: offset, to: year) ?? year }
         switch self {
-        case .yesterday: return day(-1)..<day(0)
-        case .today: return day(0)..<day(1)
-        case .tomorrow: return day(1)..<day(2)
-        case .lastWeek: return weekStart(-1)..<weekStart(0)
-        case .thisWeek: return weekStart(0)..<weekStart(1)
-        case .nextWeek: return weekStart(1)..<weekStart(2)
-        case .lastMonth: return monthStart(-1)..<monthStart(0)
-        case .thisMonth: return monthStart(0)..<monthStart(1)
-        case .nextMonth: return monthStart(1)..<monthStart(2)
-        case .last90Days: return day(-90)..<day(1)
-        case .next90Days: return day(1)..<day(91)
-        case .thisYear: return yearStart(0)..<yearStart(1)
-        case .lastYear: return yearStart(-1)..<yearStart(0)
-        case .nextYear: return yearStart(1)..<yearStart(2)
-        case .lastNDays(let n): return day(-n)..<day(1)
-        case .nextNDays(let n): return day(1)..<day(1 + n)
-        case .nDaysAgo(let n): return day(-n)..<day(-n + 1)
-        case .lastNWeeks(let n): return weekStart(-n)..<weekStart(0)
-        case .nextNWeeks(let n): return weekStart(1)..<weekStart(1 + n)
-        case .lastNMonths(let n): return monthStart(-n)..<monthStart(0)
-        case .nextNMonths(let n): return monthStart(1)..<monthStart(1 + n)
+        case .yesterday: return span(day(-1), day(0))
+        case .today: return span(day(0), day(1))
+        case .tomorrow: return span(day(1), day(2))
+        case .lastWeek: return span(weekStart(-1), weekStart(0))
+        case .thisWeek: return span(weekStart(0), weekStart(1))
+        case .nextWeek: return span(weekStart(1), weekStart(2))
+        case .lastMonth: return span(monthStart(-1), monthStart(0))
+        case .thisMonth: return span(monthStart(0), monthStart(1))
+        case .nextMonth: return span(monthStart(1), monthStart(2))
+        case .last90Days: return span(day(-90), day(1))
+        case .next90Days: return span(day(1), day(91))
+        case .thisYear: return span(yearStart(0), yearStart(1))
+        case .lastYear: return span(yearStart(-1), yearStart(0))
+        case .nextYear: return span(yearStart(1), yearStart(2))
+        case .lastNDays(let n): return span(day(-days(n)), day(1))
+        case .nextNDays(let n): return span(day(1), day(1 + days(n)))
+        case .nDaysAgo(let n): return span(day(-days(n)), day(-days(n) + 1))
+        case .lastNWeeks(let n): return span(weekStart(-weeks(n)), weekStart(0))
+        case .nextNWeeks(let n): return span(weekStart(1), weekStart(1 + weeks(n)))
+        case .lastNMonths(let n): return span(monthStart(-months(n)), monthStart(0))
+        case .nextNMonths(let n): return span(monthStart(1), monthStart(1 + months(n)))
         }
     }
+
+    /// `lower..<upper`, never inverted (a calendar that cannot add the offset falls back to a bound).
+    private func span(_ lower: Date, _ upper: Date) -> Range<Date> { lower..<max(lower, upper) }
+
+    private func days(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("DAYS")) }
+    private func weeks(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("WEEKS")) }
+    private func months(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("MONTHS")) }
 }

@@ -4,7 +4,13 @@
 /// `unexpected token: X` (`MALFORMED_QUERY`) for syntax, `NUMBER_OUTSIDE_VALID_RANGE` for an
 /// OFFSET above 2000. As in Salesforce, AND and OR cannot be mixed at one level without
 /// parentheses.
+///
+/// Nesting (parentheses, `NOT`, semi-joins) is limited to ``maximumNesting`` levels, so that no
+/// query text can exhaust the stack of the parser or of what walks its result.
 public enum SOQLParser {
+    /// The deepest nesting of conditions accepted; deeper answers `QUERY_TOO_COMPLICATED`.
+    public static let maximumNesting = 100
+
     /// Parses one SOQL query.
     public static func parse(_ text: String) throws(SOQLError) -> Query {
         var parser = TokenParser(tokens: try Lexer.tokens(text))
@@ -24,6 +30,8 @@ private let reservedWords: Set<String> = [
 struct TokenParser {
     let tokens: [Token]
     var position = 0
+    /// How many conditions enclose the one being parsed.
+    private var nesting = 0
 
     init(tokens: [Token]) {
         self.tokens = tokens
@@ -198,6 +206,9 @@ struct TokenParser {
     }
 
     private mutating func unary() throws(SOQLError) -> Condition {
+        guard nesting < SOQLParser.maximumNesting else { throw SOQLError.tooComplicated(at: current.location) }
+        nesting += 1
+        defer { nesting -= 1 }
         if accept("NOT") { return .not(try unary()) }
         if isSymbol("(") {
             advance()
@@ -281,7 +292,13 @@ struct TokenParser {
             if DateLiteral.takesNumber(upper) {
                 advance()
                 try expectSymbol(":")
-                guard let literal = DateLiteral.named(upper, number: try integer()) else { throw unexpected(token) }
+                let numberToken = current
+                let number = try integer()
+                let maximum = DateLiteral.maximumNumber(upper)
+                guard number <= maximum else {
+                    throw SOQLError(.numberOutsideValidRange, "\(upper):n accepts n up to \(maximum)", at: numberToken.location)
+                }
+                guard let literal = DateLiteral.named(upper, number: number) else { throw unexpected(token) }
                 return .dateLiteral(literal)
             }
             throw unexpected()

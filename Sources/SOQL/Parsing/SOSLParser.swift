@@ -74,13 +74,13 @@ enum SearchTextParser {
     enum Piece: Equatable { case word(String), phrase(String), open, close }
 
     static func parse(_ text: String) throws(SOQLError) -> SearchExpression {
-        var pieces = try split(text)
+        let pieces = try split(text)
         guard !pieces.isEmpty else {
             throw SOQLError(.malformedQuery, "search term must be longer than one character", at: SourceLocation(line: 1, column: 1, offset: 0))
         }
-        var position = 0
-        let expression = try parseOr(&pieces, &position)
-        guard position == pieces.count else { throw SOQLError(.malformedQuery, "unexpected token in search text: \(pieces[position])") }
+        var parser = PieceParser(pieces: pieces)
+        let expression = try parser.parseOr()
+        guard parser.position == pieces.count else { throw SOQLError(.malformedQuery, "unexpected token in search text: \(pieces[parser.position])") }
         return expression
     }
 
@@ -122,54 +122,78 @@ enum SearchTextParser {
         return pieces
     }
 
-    private static func isOperator(_ piece: Piece, _ name: String) -> Bool {
-        if case .word(let word) = piece { return word.uppercased() == name }
-        return false
-    }
+    /// The recursive-descent parser over the pieces. Parentheses and `AND NOT` chains nest at most
+    /// ``SOQLParser/maximumNesting`` deep (`QUERY_TOO_COMPLICATED` beyond).
+    private struct PieceParser {
+        let pieces: [Piece]
+        var position = 0
+        private var nesting = 0
 
-    private static func parseOr(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
-        var operands = [try parseAnd(&pieces, &position)]
-        while position < pieces.count, isOperator(pieces[position], "OR") {
-            position += 1
-            operands.append(try parseAnd(&pieces, &position))
+        init(pieces: [Piece]) {
+            self.pieces = pieces
         }
-        return operands.count == 1 ? operands[0] : .or(operands)
-    }
 
-    private static func parseAnd(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
-        var result = [try parsePrimary(&pieces, &position)]
-        while position < pieces.count, pieces[position] != .close, !isOperator(pieces[position], "OR") {
-            if isOperator(pieces[position], "AND") {
+        private func isOperator(_ piece: Piece, _ name: String) -> Bool {
+            if case .word(let word) = piece { return word.uppercased() == name }
+            return false
+        }
+
+        private mutating func enter() throws(SOQLError) {
+            guard nesting < SOQLParser.maximumNesting else { throw SOQLError.tooComplicated(at: nil) }
+            nesting += 1
+        }
+
+        mutating func parseOr() throws(SOQLError) -> SearchExpression {
+            var operands = [try parseAnd()]
+            while position < pieces.count, isOperator(pieces[position], "OR") {
                 position += 1
-                if position < pieces.count, isOperator(pieces[position], "NOT") {
-                    position += 1
-                    let left: SearchExpression = result.count == 1 ? result[0] : .and(result)
-                    result = [.andNot(left, try parsePrimary(&pieces, &position))]
-                    continue
-                }
+                operands.append(try parseAnd())
             }
-            result.append(try parsePrimary(&pieces, &position))
+            return operands.count == 1 ? operands[0] : .or(operands)
         }
-        return result.count == 1 ? result[0] : .and(result)
-    }
 
-    private static func parsePrimary(_ pieces: inout [Piece], _ position: inout Int) throws(SOQLError) -> SearchExpression {
-        guard position < pieces.count else { throw SOQLError(.malformedQuery, "unexpected end of search text") }
-        let piece = pieces[position]
-        position += 1
-        switch piece {
-        case .open:
-            let inner = try parseOr(&pieces, &position)
-            guard position < pieces.count, pieces[position] == .close else { throw SOQLError(.malformedQuery, "missing ) in search text") }
+        private mutating func parseAnd() throws(SOQLError) -> SearchExpression {
+            var result = [try parsePrimary()]
+            // Each AND NOT wraps what came before one level deeper.
+            var andNotDepth = 0
+            defer { nesting -= andNotDepth }
+            while position < pieces.count, pieces[position] != .close, !isOperator(pieces[position], "OR") {
+                if isOperator(pieces[position], "AND") {
+                    position += 1
+                    if position < pieces.count, isOperator(pieces[position], "NOT") {
+                        position += 1
+                        try enter()
+                        andNotDepth += 1
+                        let left: SearchExpression = result.count == 1 ? result[0] : .and(result)
+                        result = [.andNot(left, try parsePrimary())]
+                        continue
+                    }
+                }
+                result.append(try parsePrimary())
+            }
+            return result.count == 1 ? result[0] : .and(result)
+        }
+
+        private mutating func parsePrimary() throws(SOQLError) -> SearchExpression {
+            guard position < pieces.count else { throw SOQLError(.malformedQuery, "unexpected end of search text") }
+            let piece = pieces[position]
             position += 1
-            return inner
-        case .close:
-            throw SOQLError(.malformedQuery, "unexpected ) in search text")
-        case .phrase(let phrase):
-            return .phrase(phrase)
-        case .word(let word):
-            if ["AND", "OR", "NOT"].contains(word.uppercased()) { throw SOQLError(.malformedQuery, "unexpected \(word) in search text") }
-            return .term(word)
+            switch piece {
+            case .open:
+                try enter()
+                defer { nesting -= 1 }
+                let inner = try parseOr()
+                guard position < pieces.count, pieces[position] == .close else { throw SOQLError(.malformedQuery, "missing ) in search text") }
+                position += 1
+                return inner
+            case .close:
+                throw SOQLError(.malformedQuery, "unexpected ) in search text")
+            case .phrase(let phrase):
+                return .phrase(phrase)
+            case .word(let word):
+                if ["AND", "OR", "NOT"].contains(word.uppercased()) { throw SOQLError(.malformedQuery, "unexpected \(word) in search text") }
+                return .term(word)
+            }
         }
     }
 }

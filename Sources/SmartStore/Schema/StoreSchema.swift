@@ -21,9 +21,13 @@ enum StoreSchema {
         let specs = try Row.fetchAll(
             db, sql: "SELECT path, columnName, columnType FROM soup_index_map WHERE soupName = ? ORDER BY rowid",
             arguments: [name]
-        ).map { row -> IndexSpec in
-            let typeName: String = row["columnType"]
-            return IndexSpec(path: row["path"], type: SoupIndexType(rawValue: typeName) ?? .string, columnName: row["columnName"])
+        ).map { row throws -> IndexSpec in
+            // Optional reads: a NULL in a damaged or foreign store is an error, not a trap.
+            guard let path: String = row["path"] else {
+                throw SmartStoreError.database("soup_index_map has an index of soup \(name) without a path")
+            }
+            let typeName: String? = row["columnType"]
+            return IndexSpec(path: path, type: typeName.flatMap(SoupIndexType.init(rawValue:)) ?? .string, columnName: row["columnName"])
         }
         return Soup(name: name, tableName: "TABLE_\(id)", indexSpecs: specs)
     }

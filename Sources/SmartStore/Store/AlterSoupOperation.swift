@@ -55,11 +55,11 @@ struct AlterSoupOperation: Sendable {
     static func pending(_ db: Database) throws -> [(AlterSoupOperation, Step)] {
         try Row.fetchAll(db, sql: "SELECT id, details, status FROM long_operations_status WHERE type = ? ORDER BY id",
                          arguments: [type]).compactMap { row in
-            let detailsText: String = row["details"]
-            let status: String = row["status"]
-            guard let details = try? JSONDecoder().decode(Details.self, from: Data(detailsText.utf8)),
+            // Optional reads: a damaged row is skipped, never a trap.
+            guard let detailsText: String = row["details"], let status: String = row["status"], let rowId: Int64 = row["id"],
+                  let details = try? JSONDecoder().decode(Details.self, from: Data(detailsText.utf8)),
                   let step = Step(rawValue: status) else { return nil }
-            return (AlterSoupOperation(rowId: row["id"], details: details), step)
+            return (AlterSoupOperation(rowId: rowId, details: details), step)
         }
     }
 

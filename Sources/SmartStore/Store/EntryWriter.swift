@@ -34,9 +34,10 @@ struct EntryWriter {
         } else {
             let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
                                               arguments: [soup.tableName]) ?? 0
+            guard sequence < .max else { throw SmartStoreError.database("Soup \(soup.name) has no entry ids left") }
             id = sequence + 1
         }
-        nextId = id + 1
+        nextId = id < .max ? id + 1 : nil
         return id
     }
 

@@ -43,7 +43,7 @@ struct PageIngest {
                 // Anything unusual (no id, not an object, a duplicate id) is left to the summary path,
                 // which reports it precisely or handles it.
                 let externalId: DatabaseValue = row[1]
-                guard !externalId.isNull, row[2] as Bool, externalIds.insert(externalId).inserted else { return .rollback }
+                guard !externalId.isNull, (row[2] as Bool?) == true, externalIds.insert(externalId).inserted else { return .rollback }
                 entryIds.append(row[0])
                 let timestamp: DatabaseValue = row[3]
                 if timestamp.isNull {

@@ -55,7 +55,11 @@ extension SmartStore {
 
     private static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
         var bound = try Self.arguments(for: spec, arguments)
-        bound += [max(0, pageIndex) * spec.pageSize, spec.pageSize]
+        let (offset, overflow) = max(0, pageIndex).multipliedReportingOverflow(by: spec.pageSize)
+        guard !overflow else {
+            throw SmartStoreError.invalidQuerySpec("Page \(pageIndex) of \(spec.pageSize) results is beyond the largest offset")
+        }
+        bound += [offset, spec.pageSize]
         return bound
     }
 

@@ -38,6 +38,7 @@ public final class SmartStore: Sendable {
     }
 
     init(path: String, resumeLongOperations: Bool) throws {
+        guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         do {
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
@@ -46,9 +47,31 @@ public final class SmartStore: Sendable {
             writer = try DatabasePool(path: path, configuration: Self.configuration())
         } catch let error as DatabaseError {
             throw SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+        } catch {
+            throw SmartStoreError.database("Cannot open store at \(path): \(error)")
         }
         self.path = path
         try open(resumeLongOperations: resumeLongOperations)
+    }
+
+    /// Opens an existing store file for reading only: nothing is created, migrated or resumed,
+    /// and every write fails. For tools that inspect a store (`msync query`).
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` naming the path when there is no file there,
+    ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table).
+    public init(readOnlyAt path: String) throws {
+        guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
+        guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
+        var configuration = Self.configuration()
+        configuration.readonly = true
+        do {
+            writer = try DatabaseQueue(path: path, configuration: configuration)
+            let isStore = try writer.read { db in try db.tableExists("soup_attrs") }
+            guard isStore else { throw SmartStoreError.database("\(path) is not a SmartStore store (it has no soup_attrs table)") }
+        } catch let error as DatabaseError {
+            throw SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+        }
+        self.path = path
     }
 
     /// Creates a store that lives in memory only (tests, caches).

@@ -17,6 +17,12 @@ final class TestServer: Sendable {
         self.version = version
     }
 
+    /// A client for a server started elsewhere (with its own LocalForce options).
+    init(server: LocalForceServer, version: String = "66.0") {
+        self.server = server
+        self.version = version
+    }
+
     func stop() async { await server.stop() }
 
     /// A fresh, empty database: SQLite in memory, or — when `LOCALFORCE_TEST_POSTGRES_URL` is

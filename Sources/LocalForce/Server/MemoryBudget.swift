@@ -1,0 +1,41 @@
+/// Bounds the memory that large requests take at once: each request reserves an estimate of
+/// what reading, parsing and answering its body costs, and waits (in arrival order) while the
+/// reservations in flight would exceed the capacity.
+///
+/// A request larger than the whole capacity still runs, alone. Small requests reserve nothing
+/// (``LocalForceServer`` reserves only above ``LocalForce/reservedBodyThreshold``).
+actor MemoryBudget {
+    /// Bytes that may be reserved at once.
+    let capacity: Int
+    private var reserved = 0
+    private var waiters: [(weight: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Bytes reserved now (for tests and diagnostics).
+    var inUse: Int { reserved }
+
+    /// Reserves `bytes` (at most the capacity), waiting until it fits.
+    func reserve(_ bytes: Int) async {
+        let weight = clamped(bytes)
+        if waiters.isEmpty, reserved + weight <= capacity {
+            reserved += weight
+            return
+        }
+        await withCheckedContinuation { continuation in waiters.append((weight, continuation)) }
+    }
+
+    /// Returns a reservation of `bytes` and wakes the waiters that now fit, in order.
+    func release(_ bytes: Int) {
+        reserved = max(0, reserved - clamped(bytes))
+        while let first = waiters.first, reserved + first.weight <= capacity {
+            waiters.removeFirst()
+            reserved += first.weight
+            first.continuation.resume()
+        }
+    }
+
+    private func clamped(_ bytes: Int) -> Int { min(max(0, bytes), capacity) }
+}

@@ -1,0 +1,178 @@
+import FastJSON
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import GRDB
+import GRDBSQLite
+import Testing
+@testable import LocalForce
+
+/// Memory, disk and sockets stay bounded whatever clients do.
+@Suite struct ResourceBoundsTests {
+    @Test func cursorsBeyondTheBudgetAreEvictedAsInvalidLocators() async throws {
+        // Each cursor of 450 ids takes about 10 KB; a 25 KB budget keeps two.
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, cursorMemoryBudget: 25_000)
+        let server = try await LocalForceServer.start(localForce)
+        let client = TestServer(server: server)
+        let records: [JSONValue] = (0..<450).map { ["attributes": ["type": "Account"], "Name": .string("A\($0)")] }
+        for chunk in stride(from: 0, to: records.count, by: 200) {
+            let reply = try await client.send("POST", "composite/sobjects", json: ["allOrNone": true, "records": .array(Array(records[chunk..<min(chunk + 200, records.count)]))])
+            #expect(reply.status == 200)
+        }
+        var next: [String] = []
+        for _ in 0..<5 {
+            let reply = try await client.query("SELECT Id FROM Account", headers: ["Sforce-Query-Options": "batchSize=200"])
+            next.append(try #require(reply.json?["nextRecordsUrl"]?.stringValue))
+        }
+        // The oldest cursors were dropped, the newest are served.
+        let oldest = try await client.send("GET", next[0])
+        #expect(oldest.status == 400)
+        #expect(oldest.errorCode == "INVALID_QUERY_LOCATOR")
+        let newest = try await client.send("GET", next[4])
+        #expect(newest.status == 200)
+        #expect(newest.json?["records"]?.arrayValue?.count == 200)
+        await server.stop()
+    }
+
+    @Test func idListsRoundTrip() {
+        let ids = ["001000000000001AAA", "", "x", "001000000000002AAA"]
+        let list = IdList(ids)
+        #expect(list.count == 4)
+        #expect((0..<4).map { list[$0] } == ids)
+        #expect(Array(list.ids(in: 1..<10)) == Array(ids[1...]))
+        #expect(list.commaSeparated == ids.joined(separator: ","))
+        #expect(IdList(["001000000000001AAA"]).byteSize == 22)
+    }
+
+    @Test func statementCacheStaysBounded() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (a INTEGER)")
+            let connection = GRDBConnection(db: db)
+            for limit in 0..<2000 {
+                _ = try connection.rows("SELECT a FROM t LIMIT \(limit)", [])
+            }
+            // Prepared statements alive on the connection (GRDB's caches hold them).
+            var prepared = 0
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while statement != nil {
+                prepared += 1
+                statement = sqlite3_next_stmt(db.sqliteConnection, statement)
+            }
+            #expect(prepared <= StatementCacheBudget.maximumStatements + 8)
+        }
+    }
+
+    @Test func storageErrorsShowNoSQL() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            let connection = GRDBConnection(db: db)
+            #expect {
+                _ = try connection.rows("SELECT secret_column FROM nowhere", [])
+            } throws: { error in
+                let text = "\(error)"
+                return error is StatementError && text.contains("no such table") && !text.contains("SELECT")
+            }
+        }
+    }
+
+    @Test func memoryBudgetQueuesWhatDoesNotFit() async throws {
+        let budget = MemoryBudget(capacity: 100)
+        await budget.reserve(60)
+        let started = Task {
+            await budget.reserve(60)
+            return await budget.inUse
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await budget.inUse == 60)  // the second waits
+        await budget.release(60)
+        #expect(await started.value == 60)
+        await budget.release(60)
+        await budget.reserve(1_000)  // larger than the capacity: runs alone
+        #expect(await budget.inUse == 100)
+        await budget.release(1_000)
+        #expect(await budget.inUse == 0)
+    }
+
+    @Test func concurrentLargeBodiesWaitForTheBudget() async throws {
+        // Bodies of 2 MB count 32 MB each; a 40 MB budget lets one through at a time.
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 40 << 20)
+        let server = try await LocalForceServer.start(localForce)
+        let client = TestServer(server: server)
+        let description = String(repeating: "d", count: 2 << 20)
+        let replies = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try await client.send("POST", "sobjects/Account", json: ["Name": "Big", "Description": .string(description)]).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(replies.count == 4)
+        #expect(replies.allSatisfy { $0 == 400 })  // Description is longer than 32,000 characters
+        #expect(await localForce.bodyMemory.inUse == 0)
+        await server.stop()
+    }
+
+    @Test func aTruncatedBodyIsABadRequestNotTooLarge() async throws {
+        try await withServer { server in
+            guard let port = server.server.baseURL.port else { throw TestFailure("no port") }
+            let request = "POST /services/data/v66.0/sobjects/Account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"Name\": \"cut"
+            let answer = try RawSocket.exchange(port: port, request, halfClose: true)
+            #expect(!answer.contains(" 413 "))
+            #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 400"))
+            #expect(try await server.query("SELECT Id FROM Account").json?["totalSize"] == 0)
+        }
+    }
+
+    @Test func aServerThatCannotListenSaysWhy() async throws {
+        try await withServer { server in
+            guard let port = server.server.baseURL.port else { throw TestFailure("no port") }
+            let second = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "t")
+            await #expect {
+                _ = try await LocalForceServer.start(second, host: "127.0.0.1", port: port)
+            } throws: { error in
+                "\(error)".contains("could not listen on 127.0.0.1:\(port)")
+            }
+            await #expect(throws: (any Error).self) {
+                _ = try await LocalForceServer.start(second, host: "999.1.1.1", port: 0)
+            }
+        }
+    }
+}
+
+/// One HTTP exchange over a plain socket, for requests URLSession cannot send (a body shorter
+/// than its Content-Length).
+enum RawSocket {
+    static func exchange(port: Int, _ text: String, halfClose: Bool) throws -> String {
+        let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard handle >= 0 else { throw TestFailure("socket failed") }
+        defer { close(handle) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestFailure("connect failed") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let bytes = Array(text.utf8)
+        guard send(handle, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send failed") }
+        if halfClose { shutdown(handle, Int32(SHUT_WR)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(handle, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

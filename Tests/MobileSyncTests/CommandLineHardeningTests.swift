@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+import SmartStore
+
+/// The command line fails loudly and changes nothing it was only asked to read.
+@Suite struct CommandLineHardeningTests {
+    /// Runs msync under a 60 s `timeout`, so a hang fails the test (status 124) instead of the run.
+    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = try #require(["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        return try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/timeout"), ["60", binary.path] + arguments)
+    }
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func serveOnATakenPortExitsWithAMessage() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        let port = try #require(harness.server.baseURL.port)
+        let (status, text) = try await Self.run(["serve", "--port", "\(port)", "--token", "t"])
+        #expect(status != 0 && status != 124, "\(text)")
+        #expect(text.contains("could not listen on 127.0.0.1:\(port)"), "\(text)")
+    }
+
+    @Test func queryNeverCreatesOrChangesAFile() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A missing path: an error, and nothing created.
+        let missing = folder.appendingPathComponent("no/such/store.sqlite")
+        let (missingStatus, missingText) = try await Self.run(["query", "--store", missing.path, "select 1"])
+        #expect(missingStatus != 0 && missingText.contains("No store at \(missing.path)"), "\(missingText)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
+        // An existing store: its bytes are the same after a query.
+        let path = folder.appendingPathComponent("store.sqlite").path
+        do {
+            let store = try SmartStore(path: path)
+            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Name", .string)])
+            _ = try store.create(["Name": "Acme"], in: "accounts")
+        }
+        let checkpoint = try await Self.run(["query", "--store", path, "select {accounts:Name} from {accounts}"])
+        #expect(checkpoint.0 == 0 && checkpoint.1.contains("Acme"), "\(checkpoint.1)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (status, text) = try await Self.run(["query", "--store", path, "select {accounts:Name} from {accounts}"])
+        #expect(status == 0 && text.contains("Acme"), "\(text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // Not a store (a LocalForce org file): an error, and no SmartStore tables added.
+        let org = folder.appendingPathComponent("org.sqlite").path
+        try Data().write(to: URL(fileURLWithPath: org))
+        let (orgStatus, orgText) = try await Self.run(["query", "--store", org, "select 1"])
+        #expect(orgStatus != 0 && orgText.contains("is not a SmartStore store"), "\(orgText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: org)).isEmpty)
+        // An empty path is a clear error.
+        let (emptyStatus, emptyText) = try await Self.run(["query", "--store", "", "select 1"])
+        #expect(emptyStatus != 0 && emptyText.contains("must not be empty"), "\(emptyText)")
+    }
+
+    @Test func hugePagesAreTypedErrors() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        let store = try SmartStore(path: path)
+        try store.registerSoup("accounts", indexSpecs: [IndexSpec("Name", .string)])
+        #expect(throws: SmartStoreError.self) {
+            try store.query(.smart("select {accounts:Name} from {accounts}", pageSize: 10), pageIndex: .max)
+        }
+        let (status, text) = try await Self.run(["query", "--store", path, "--page", "9223372036854775807", "select {accounts:Name} from {accounts}"])
+        #expect(status == 1 && text.contains("beyond the largest offset"), "\(text)")
+    }
+
+    @Test func syncFailsWhenEveryRequestedSyncWasRejected() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let syncs = folder.appendingPathComponent("usersyncs.json")
+        // The soup does not exist: the sync is rejected when created.
+        try Data(#"{"syncs":[{"syncName":"orphans","syncType":"syncDown","soupName":"missing","target":{"type":"soql","query":"SELECT Id FROM Account"},"options":{"mergeMode":"OVERWRITE"}}]}"#.utf8)
+            .write(to: syncs)
+        let (status, text) = try await Self.run(["sync", "--instance-url", harness.server.baseURL.absoluteString, "--token", SyncHarness.token,
+                                                 "--store", folder.appendingPathComponent("store.sqlite").path, "--syncs", syncs.path])
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("sync orphans not created") && text.contains("no sync ran"), "\(text)")
+    }
+}
