@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -131,3 +132,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (libFuzzer), only when scripts/fuzz.sh builds them: MSYNC_FUZZ=1 with
+// --sanitize fuzzer in its own scratch path, so the ordinary build never sees them.
+if ProcessInfo.processInfo.environment["MSYNC_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(
+            name: "msync-fuzz",
+            dependencies: ["FastJSON", "SOQL", "SmartStore", "LocalForce"],
+            path: "Fuzz/Sources/msync-fuzz",
+            swiftSettings: strictSettings
+        ),
+    ]
+    package.products += [.executable(name: "msync-fuzz", targets: ["msync-fuzz"])]
+}

@@ -33,3 +33,6 @@ swift test --skip-build "$@"
 # The LocalForce suite once more, on PostgreSQL (a throwaway server, stopped on exit).
 source scripts/postgres.sh
 swift test --skip-build --filter LocalForceTests "$@"
+
+# Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
+scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer) of the FastJSON parser, the SOQL/SOSL parsers with
+# LocalForce's compilation, the Smart SQL translator and LocalForce's request handler.
+#
+#   scripts/fuzz.sh [seconds per target] [target…]     (default: 60 s, every target)
+#
+# Builds msync-fuzz with --sanitize fuzzer in .build-fuzz (the ordinary .build is untouched),
+# then runs each target for the given time from the seeds in Fuzz/Corpus/<target> plus what
+# earlier runs found (.build-fuzz/corpus/<target>). Exits non-zero on the first crash, leaving
+# the crashing input in .build-fuzz/crashes/. Prints one summary line per target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(json soql smartsql request)
+
+MSYNC_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize fuzzer --product msync-fuzz >&2
+binary="$(MSYNC_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize fuzzer --show-bin-path)/msync-fuzz"
+
+for target in "${targets[@]}"; do
+  corpus=".build-fuzz/corpus/$target"
+  mkdir -p "$corpus" .build-fuzz/crashes
+  log=".build-fuzz/$target.log"
+  dict=()
+  [ -f "Fuzz/Dictionaries/$target.dict" ] && dict=(-dict="Fuzz/Dictionaries/$target.dict")
+  status=0
+  MSYNC_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 \
+    -artifact_prefix=".build-fuzz/crashes/$target-" "${dict[@]}" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+  runs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)"
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz $target: CRASH after ${runs:-?} executions (status $status); input in .build-fuzz/crashes/, log $log" >&2
+    grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -20 >&2 || true
+    exit 1
+  fi
+  echo "fuzz $target: ${runs} executions in ${seconds} s, 0 crashes (corpus $(ls "$corpus" | wc -l) inputs)"
+done
