@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "FastJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -50,18 +50,22 @@ import SOQL
         let limit = SOQLParser.maximumNesting
         var nested = "a"
         for _ in 0..<(limit + 1) { nested = "a OR (\(nested))" }
-        let andNots = "a" + String(repeating: " AND NOT b", count: limit + 1)
-        var alternating = "a"
-        for _ in 0..<60 { alternating = "x AND NOT (\(alternating)) y" }
-        for text in [nested, andNots, alternating] {
+        let andNots = "a" + String(repeating: " AND NOT b", count: 2 * limit)
+        // Each group ends an AND NOT chain that wraps the group once more: shallow nesting, deep tree.
+        var wrapped = "a"
+        for level in 1..<limit { wrapped = "(\(wrapped))" + String(repeating: " AND NOT b c", count: limit - level) }
+        for text in [nested, andNots, wrapped] {
             #expect(isTooComplicated { _ = try SOSLParser.parseSearchTerms(text) })
             #expect(isTooComplicated { _ = try SOSLParser.parse("FIND {\(text)}") })
         }
-        // Whatever is accepted stays within twice the limit (AND NOT nests an AND on its left).
-        let accepted = ["a" + String(repeating: " b AND NOT c", count: limit - 1), String(repeating: "w ", count: 5000)]
+        // Whatever is accepted stays within twice the nesting limit.
+        var alternating = "a"
+        for _ in 0..<60 { alternating = "x AND NOT (\(alternating)) y" }
+        let accepted = ["a" + String(repeating: " b AND NOT c", count: limit - 1), String(repeating: "w ", count: 5000), alternating,
+                        "a" + String(repeating: " AND NOT b", count: 2 * limit - 1)]
         for text in accepted {
             let expression = try SOSLParser.parseSearchTerms(text)
-            #expect(depth(expression) <= 2 * limit + 2)
+            #expect(depth(expression) <= 2 * limit)
         }
     }
 

@@ -6,6 +6,9 @@ import LocalForce
 /// records, so that queries, updates and deletes have something to reach.
 enum FuzzOrg {
     static let token = "fuzz-token"
+    /// Inputs served by one org before a fresh one replaces it: what inputs write (records,
+    /// cursors) stays bounded, and a crash reproduces from a short history.
+    static let inputsPerOrg = 5_000
 
     static func make() async -> LocalForce {
         do {
@@ -23,5 +26,23 @@ enum FuzzOrg {
 
     private static func post(_ path: String, _ body: JSONValue) -> APIRequest {
         APIRequest(method: "POST", path: path, query: nil, headers: ["Authorization": "Bearer \(token)"], body: body.jsonBytes)
+    }
+}
+
+/// The org of a target, replaced by a fresh one every ``FuzzOrg/inputsPerOrg`` inputs.
+/// libFuzzer calls targets from one thread only.
+final class FuzzOrgHolder: @unchecked Sendable {
+    private var localForce: LocalForce
+    private var inputs = 0
+
+    init() {
+        localForce = blocking { await FuzzOrg.make() }
+    }
+
+    /// The org for the next input.
+    func next() -> LocalForce {
+        inputs += 1
+        if inputs % FuzzOrg.inputsPerOrg == 0 { localForce = blocking { await FuzzOrg.make() } }
+        return localForce
     }
 }

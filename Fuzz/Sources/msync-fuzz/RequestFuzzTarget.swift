@@ -4,15 +4,11 @@ import LocalForce
 /// LocalForce's request handler. An input is `METHOD PATH[?QUERY]`, header lines `Name: value`,
 /// an empty line, then the body; the bearer token is sent unless the input sets Authorization.
 struct RequestFuzzTarget: FuzzTarget {
-    let localForce: LocalForce
-
-    init() {
-        localForce = blocking { await FuzzOrg.make() }
-    }
+    let org = FuzzOrgHolder()
 
     func run(_ data: [UInt8]) {
         let request = Self.request(from: data)
-        let localForce = self.localForce
+        let localForce = org.next()
         let response = blocking { await localForce.handle(request) }
         guard (100...599).contains(response.status) else { fatalError("status \(response.status)") }
     }

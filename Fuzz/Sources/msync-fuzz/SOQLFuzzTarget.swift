@@ -5,11 +5,7 @@ import SOQL
 /// The SOQL and SOSL parsers, the printer, and LocalForce's compilation and execution of what
 /// parses against the standard schema (in-memory SQLite, a few records).
 struct SOQLFuzzTarget: FuzzTarget {
-    let localForce: LocalForce
-
-    init() {
-        localForce = blocking { await FuzzOrg.make() }
-    }
+    let org = FuzzOrgHolder()
 
     func run(_ data: [UInt8]) {
         let text = String(decoding: data, as: UTF8.self)
@@ -18,7 +14,7 @@ struct SOQLFuzzTarget: FuzzTarget {
             _ = try? SOQLParser.parse(query.description)
         }
         _ = try? SOSLParser.parse(text)
-        let localForce = self.localForce
+        let localForce = org.next()
         let isSearch = text.uppercased().hasPrefix("FIND")
         _ = blocking {
             var request = APIRequest(method: "GET", path: isSearch ? "/services/data/v66.0/search" : "/services/data/v66.0/query",

@@ -63,13 +63,14 @@ struct ConditionCompiler {
             guard resolved.field.type == .multipicklist else {
                 throw SOQLError(.invalidField, "includes or excludes operator only valid on multipicklist field", at: path.location)
             }
+            // An empty value names no item: it matches nothing.
             let alternatives = values.map { value in
-                value.split(separator: ";").map { item in
+                value.split(separator: ";").isEmpty ? "1 = 0" : balancedJoin(value.split(separator: ";").map { item in
                     arguments.dialect.caseInsensitiveLike("(';' || \(resolved.expression) || ';')",
                                                           arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) + " ESCAPE '\\'"
-                }.joined(separator: " AND ")
+                }, "AND")
             }
-            let any = "(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+            let any = balancedJoin(alternatives, "OR")
             return excludes ? "(\(resolved.expression) IS NULL OR NOT \(any))" : any
         }
     }

@@ -3,9 +3,10 @@ import SOQL
 
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
 /// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use, and
-/// their ids (packed, see ``IdList``) take at most ``maximumBytes`` of memory and of the shared
-/// table: beyond it the least recently used cursors are dropped, and their locators answer
-/// `INVALID_QUERY_LOCATOR`, as Salesforce's do once evicted.
+/// their ids (packed, see ``IdList``) are kept under ``maximumBytes`` of memory and of the shared
+/// table: beyond it the least recently used cursors are dropped (the newest always stays, even
+/// alone over the budget), and their locators answer `INVALID_QUERY_LOCATOR`, as Salesforce's do
+/// once evicted. The shared table is trimmed every ``trimInterval`` registrations.
 ///
 /// In memory; and, when the database is shared (a SQLite file, PostgreSQL), also in the
 /// `lf_cursors` table, so another LocalForce process on the same data can serve the next page
@@ -28,6 +29,9 @@ actor QueryCursors {
     /// What the ids of all cursors may take, in memory and (shared databases) in `lf_cursors`.
     let maximumBytes: Int
     private var bytes = 0
+    /// Registrations between two trims of the shared table (each reads every row's size).
+    static let trimInterval = 16
+    private var registrations = 0
 
     init(shared: (any SQLDatabase)? = nil, maximumBytes: Int = 64 << 20) {
         self.shared = shared
@@ -52,6 +56,8 @@ actor QueryCursors {
         remember(pending)
         if let shared {
             let maximumBytes = self.maximumBytes
+            registrations += 1
+            let trim = registrations % Self.trimInterval == 1
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let expired = now - Int64(lifetime * 1000)
             try await shared.write { db in
@@ -64,7 +70,7 @@ actor QueryCursors {
                         """, [.text(locator), .text(cursor.query.description), .text(cursor.version), .integer(cursor.includeDeleted ? 1 : 0),
                               .integer(Int64(cursor.batchSize)), .text(cursor.ids.commaSeparated), .integer(now)])
                 }
-                try Self.trimTable(db, to: maximumBytes)
+                if trim { try Self.trimTable(db, to: maximumBytes) }
             }
         }
     }
@@ -76,10 +82,11 @@ actor QueryCursors {
             if let previous = cursors.updateValue(cursor, forKey: locator) { bytes -= previous.ids.byteSize }
             bytes += cursor.ids.byteSize
         }
-        // Least recently used first; the cursors just made are the last to go.
-        while cursors.count > maximumCursors || (bytes > maximumBytes && cursors.count > 1),
-              let oldest = cursors.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            forget(oldest)
+        guard cursors.count > maximumCursors || (bytes > maximumBytes && cursors.count > 1) else { return }
+        // Least recently used first, sorted once; the most recently used always stays.
+        for (locator, _) in cursors.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }).dropLast() {
+            guard cursors.count > maximumCursors || bytes > maximumBytes else { break }
+            forget(locator)
         }
     }
 

@@ -100,9 +100,11 @@ public struct DatabaseOpenError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the database.
     public var message: String
 
+    /// An error with its message.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -4,6 +4,8 @@ import GRDB
 /// LocalForce's embedded backend: SQLite through GRDB (a WAL pool for files, a queue in memory).
 public final class SQLiteDatabase: SQLDatabase {
     private let writer: any DatabaseWriter
+    /// The statement cache bound of this database's connections.
+    private let statements = StatementCacheBudget()
     /// A file can be opened by other processes; `:memory:` cannot.
     public let isShared: Bool
 
@@ -29,17 +31,20 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func write<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
-        try await writer.write { db in try body(GRDBConnection(db: db)) }
+        let statements = self.statements
+        return try await writer.write { db in try body(GRDBConnection(db: db, statements: statements)) }
     }
 
     public func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
-        try await writer.read { db in try body(GRDBConnection(db: db)) }
+        let statements = self.statements
+        return try await writer.read { db in try body(GRDBConnection(db: db, statements: statements)) }
     }
 }
 
 /// A GRDB connection seen through ``SQLConnection``.
 struct GRDBConnection: SQLConnection {
     let db: Database
+    var statements = StatementCacheBudget()
     var dialect: SQLDialect { .sqlite }
 
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
@@ -71,7 +76,7 @@ struct GRDBConnection: SQLConnection {
 
     /// A cached statement, within the connection's ``StatementCacheBudget``.
     private func statement(_ sql: String) throws -> Statement {
-        StatementCacheBudget.shared.admit(sql, on: db)
+        statements.admit(sql, on: db)
         return try db.cachedStatement(sql: sql)
     }
 
@@ -88,8 +93,9 @@ struct GRDBConnection: SQLConnection {
 /// Bounds GRDB's per-connection statement cache, which otherwise keeps every distinct SQL text
 /// it ever prepared: after ``maximumStatements`` distinct texts on one connection, the
 /// connection's cache is emptied and counting starts again.
+///
+/// One budget serves the connections of one ``SQLiteDatabase``: it lives and goes with them.
 final class StatementCacheBudget: @unchecked Sendable {
-    static let shared = StatementCacheBudget()
     /// Distinct statement texts a connection keeps prepared at most.
     static let maximumStatements = 256
 

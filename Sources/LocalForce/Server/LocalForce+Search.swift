@@ -3,12 +3,12 @@ import Foundation
 import SOQL
 
 extension LocalForce {
-    /// `GET /search?q=<SOSL>`.
     /// `MALFORMED_SEARCH` for what cannot be parsed; too deep a nesting keeps its own code.
     static func searchErrorCode(_ error: SOQLError) -> String {
         error.code == .queryTooComplicated ? error.code.rawValue : "MALFORMED_SEARCH"
     }
 
+    /// `GET /search?q=<SOSL>`.
     func search(_ context: RequestContext) async throws -> APIResponse {
         guard context.request.method == "GET", context.path.count == 1 else { throw APIError.notFound }
         guard let text = context.request.parameter("q"), !text.isEmpty else {

@@ -131,6 +131,13 @@ public final class LocalForce: Sendable {
         }
     }
 
+    /// Whether a request may go further than an authentication error: it carries the token, or
+    /// asks for the versions list (the one endpoint open to all).
+    func admits(_ request: APIRequest) -> Bool {
+        let isVersionsList = request.segments.count == 2 && request.segments[0] == "services" && request.segments[1] == "data"
+        return isVersionsList || authorized(request)
+    }
+
     private func authorized(_ request: APIRequest) -> Bool {
         guard let header = request.headers["authorization"] else { return false }
         for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {

@@ -36,6 +36,8 @@ public final class LocalForceServer: Sendable {
         logger.logLevel = .warning
         let application = Application(
             responder: responder,
+            // A connection that sends nothing for a minute (a stalled body included) is closed.
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
@@ -52,6 +54,8 @@ public final class LocalForceServer: Sendable {
         }
         var iterator = bound.makeAsyncIterator()
         guard let actualPort = await iterator.next() else {
+            // Not bound, or the caller was cancelled: make sure the server is not left running.
+            task.cancel()
             var reason = "the server stopped before it was listening"
             do { try await task.value } catch { reason = "\(error)" }
             throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
@@ -79,23 +83,27 @@ public final class LocalForceServer: Sendable {
     }
 
     private static func respond(to request: Request, with localForce: LocalForce) async -> Response {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        // Without the token, no byte of the body is read and no memory is reserved.
+        let head = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: [])
+        guard localForce.admits(head) else { return response(await localForce.handle(head)) }
         let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")
-        // A declared length decides before any byte is read; without one (chunked), the largest
-        // body allowed is assumed.
+        // A declared length decides before any byte is read. A chunked body may be as large as
+        // allowed; a request with neither has no body.
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > localForce.maximumBodySize { return response(.error(tooLarge)) }
-        let expected = declared ?? (request.method == .get || request.method == .head ? 0 : localForce.maximumBodySize)
-        let reservation = expected > LocalForce.reservedBodyThreshold
-            ? expected.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor).partialValue : 0
+        let chunked = request.headers[.transferEncoding]?.lowercased().contains("chunked") == true
+        let expected = declared ?? (chunked ? localForce.maximumBodySize : 0)
+        let (weight, overflow) = expected.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor)
+        let reservation = expected > LocalForce.reservedBodyThreshold ? (overflow ? Int.max : weight) : 0
         if reservation > 0 { await localForce.bodyMemory.reserve(reservation) }
-        let answer = await respond(to: request, with: localForce, tooLarge: tooLarge)
+        let answer = await respond(to: request, head: head, with: localForce, tooLarge: tooLarge)
         if reservation > 0 { await localForce.bodyMemory.release(reservation) }
         return answer
     }
 
-    private static func respond(to request: Request, with localForce: LocalForce, tooLarge: APIError) async -> Response {
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
+    private static func respond(to request: Request, head: APIRequest, with localForce: LocalForce, tooLarge: APIError) async -> Response {
         let body: [UInt8]
         do {
             var buffer = try await request.body.collect(upTo: localForce.maximumBodySize)
@@ -106,7 +114,8 @@ public final class LocalForceServer: Sendable {
             // The connection ended before the declared body arrived.
             return response(.error(APIError(400, "INVALID_REQUEST", "The request body is incomplete")))
         }
-        let apiRequest = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
+        var apiRequest = head
+        apiRequest.body = body
         // The versions list stays reachable so clients can always discover the server.
         guard apiRequest.segments.count > 2 || apiRequest.segments.first == "api" else { return response(await localForce.handle(apiRequest)) }
         let observer = await localForce.faults.observer

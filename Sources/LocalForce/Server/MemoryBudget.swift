@@ -16,21 +16,26 @@ actor MemoryBudget {
 
     /// Bytes reserved now (for tests and diagnostics).
     var inUse: Int { reserved }
+    /// The most requests that ever waited at once (for tests and diagnostics).
+    private(set) var mostWaiting = 0
 
     /// Reserves `bytes` (at most the capacity), waiting until it fits.
     func reserve(_ bytes: Int) async {
         let weight = clamped(bytes)
-        if waiters.isEmpty, reserved + weight <= capacity {
+        if waiters.isEmpty, weight <= capacity - reserved {
             reserved += weight
             return
         }
-        await withCheckedContinuation { continuation in waiters.append((weight, continuation)) }
+        await withCheckedContinuation { continuation in
+            waiters.append((weight, continuation))
+            mostWaiting = max(mostWaiting, waiters.count)
+        }
     }
 
     /// Returns a reservation of `bytes` and wakes the waiters that now fit, in order.
     func release(_ bytes: Int) {
         reserved = max(0, reserved - clamped(bytes))
-        while let first = waiters.first, reserved + first.weight <= capacity {
+        while let first = waiters.first, first.weight <= capacity - reserved {
             waiters.removeFirst()
             reserved += first.weight
             first.continuation.resume()

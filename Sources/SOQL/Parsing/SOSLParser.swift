@@ -122,9 +122,14 @@ enum SearchTextParser {
         return pieces
     }
 
-    /// The recursive-descent parser over the pieces. Parentheses and `AND NOT` chains nest at most
-    /// ``SOQLParser/maximumNesting`` deep (`QUERY_TOO_COMPLICATED` beyond).
+    /// The recursive-descent parser over the pieces. Parentheses nest at most
+    /// ``SOQLParser/maximumNesting`` deep, and the tree built (AND NOT wraps what came before)
+    /// at most ``maximumTreeDepth``; beyond either, `QUERY_TOO_COMPLICATED`.
     private struct PieceParser {
+        /// The deepest expression tree accepted, so that whatever walks it (the search compiler,
+        /// equality, deallocation) recurses a bounded number of levels.
+        static let maximumTreeDepth = 2 * SOQLParser.maximumNesting
+
         let pieces: [Piece]
         var position = 0
         private var nesting = 0
@@ -138,61 +143,68 @@ enum SearchTextParser {
             return false
         }
 
-        private mutating func enter() throws(SOQLError) {
-            guard nesting < SOQLParser.maximumNesting else { throw SOQLError.tooComplicated(at: nil) }
-            nesting += 1
+        /// An expression with the depth of its tree (a term is 1).
+        private typealias Built = (expression: SearchExpression, depth: Int)
+
+        /// Combines operands under one node, refusing a tree deeper than allowed.
+        private func node(_ operands: [Built], _ make: ([SearchExpression]) -> SearchExpression) throws(SOQLError) -> Built {
+            if operands.count == 1, let only = operands.first { return only }
+            let depth = 1 + (operands.map(\.depth).max() ?? 0)
+            guard depth <= Self.maximumTreeDepth else { throw SOQLError.tooComplicated(at: nil) }
+            return (make(operands.map(\.expression)), depth)
         }
 
         mutating func parseOr() throws(SOQLError) -> SearchExpression {
+            try parseOrTree().expression
+        }
+
+        private mutating func parseOrTree() throws(SOQLError) -> Built {
             var operands = [try parseAnd()]
             while position < pieces.count, isOperator(pieces[position], "OR") {
                 position += 1
                 operands.append(try parseAnd())
             }
-            return operands.count == 1 ? operands[0] : .or(operands)
+            return try node(operands) { .or($0) }
         }
 
-        private mutating func parseAnd() throws(SOQLError) -> SearchExpression {
+        private mutating func parseAnd() throws(SOQLError) -> Built {
             var result = [try parsePrimary()]
-            // Each AND NOT wraps what came before one level deeper.
-            var andNotDepth = 0
-            defer { nesting -= andNotDepth }
             while position < pieces.count, pieces[position] != .close, !isOperator(pieces[position], "OR") {
                 if isOperator(pieces[position], "AND") {
                     position += 1
                     if position < pieces.count, isOperator(pieces[position], "NOT") {
                         position += 1
-                        try enter()
-                        andNotDepth += 1
-                        let left: SearchExpression = result.count == 1 ? result[0] : .and(result)
-                        result = [.andNot(left, try parsePrimary())]
+                        let left = try node(result) { .and($0) }
+                        let right = try parsePrimary()
+                        result = [try node([left, right]) { operands in .andNot(operands[0], operands[1]) }]
                         continue
                     }
                 }
                 result.append(try parsePrimary())
             }
-            return result.count == 1 ? result[0] : .and(result)
+            return try node(result) { .and($0) }
         }
 
-        private mutating func parsePrimary() throws(SOQLError) -> SearchExpression {
+        private mutating func parsePrimary() throws(SOQLError) -> Built {
             guard position < pieces.count else { throw SOQLError(.malformedQuery, "unexpected end of search text") }
             let piece = pieces[position]
             position += 1
             switch piece {
             case .open:
-                try enter()
+                guard nesting < SOQLParser.maximumNesting else { throw SOQLError.tooComplicated(at: nil) }
+                nesting += 1
                 defer { nesting -= 1 }
-                let inner = try parseOr()
+                let inner = try parseOrTree()
                 guard position < pieces.count, pieces[position] == .close else { throw SOQLError(.malformedQuery, "missing ) in search text") }
                 position += 1
                 return inner
             case .close:
                 throw SOQLError(.malformedQuery, "unexpected ) in search text")
             case .phrase(let phrase):
-                return .phrase(phrase)
+                return (.phrase(phrase), 1)
             case .word(let word):
                 if ["AND", "OR", "NOT"].contains(word.uppercased()) { throw SOQLError(.malformedQuery, "unexpected \(word) in search text") }
-                return .term(word)
+                return (.term(word), 1)
             }
         }
     }

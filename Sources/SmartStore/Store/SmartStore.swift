@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A local store of JSON entries kept in soups, on SQLite.
 ///
@@ -57,6 +58,10 @@ public final class SmartStore: Sendable {
     /// Opens an existing store file for reading only: nothing is created, migrated or resumed,
     /// and every write fails. For tools that inspect a store (`msync query`).
     ///
+    /// When no write-ahead log is beside the file (no process has the store open), it is read as
+    /// an immutable SQLite database, so not even the `-wal` / `-shm` files a WAL reader needs are
+    /// created; otherwise it joins the existing log read-only.
+    ///
     /// - Throws: ``SmartStoreError/database(_:)`` naming the path when there is no file there,
     ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table).
     public init(readOnlyAt path: String) throws {
@@ -64,8 +69,13 @@ public final class SmartStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
         var configuration = Self.configuration()
         configuration.readonly = true
+        var location = path
+        if !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1,
+           let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+            location = "file:\(encoded)?immutable=1"
+        }
         do {
-            writer = try DatabaseQueue(path: path, configuration: configuration)
+            writer = try DatabaseQueue(path: location, configuration: configuration)
             let isStore = try writer.read { db in try db.tableExists("soup_attrs") }
             guard isStore else { throw SmartStoreError.database("\(path) is not a SmartStore store (it has no soup_attrs table)") }
         } catch let error as DatabaseError {
