@@ -53,7 +53,7 @@ actor QueryCursors {
     /// Keeps cursors whose locators were made while a query ran (child lists).
     func register(_ pending: [(locator: String, cursor: Cursor)]) async throws {
         guard !pending.isEmpty else { return }
-        remember(pending)
+        let evicted = remember(pending)
         if let shared {
             let maximumBytes = self.maximumBytes
             registrations += 1
@@ -63,6 +63,7 @@ actor QueryCursors {
             try await shared.write { db in
                 let p = db.dialect.placeholder
                 _ = try db.execute("DELETE FROM lf_cursors WHERE last_used < \(p(1))", [.integer(expired)])
+                try Self.delete(evicted, from: db)
                 for (locator, cursor) in pending {
                     _ = try db.execute("""
                         INSERT INTO lf_cursors (locator, soql, version, include_deleted, batch_size, ids, last_used)
@@ -76,23 +77,34 @@ actor QueryCursors {
     }
 
     /// Cursors this process opened stay in memory too: its own next pages skip the database.
-    private func remember(_ pending: [(locator: String, cursor: Cursor)]) {
+    /// Keeps cursors in memory and returns the locators evicted to make room (a shared
+    /// database's table drops them too, or another read would bring them back).
+    @discardableResult
+    private func remember(_ pending: [(locator: String, cursor: Cursor)]) -> [String] {
         expire()
         for (locator, cursor) in pending {
             if let previous = cursors.updateValue(cursor, forKey: locator) { bytes -= previous.ids.byteSize }
             bytes += cursor.ids.byteSize
         }
-        guard cursors.count > maximumCursors || (bytes > maximumBytes && cursors.count > 1) else { return }
+        guard cursors.count > maximumCursors || (bytes > maximumBytes && cursors.count > 1) else { return [] }
         // Least recently used first, sorted once; the most recently used always stays.
+        var evicted: [String] = []
         for (locator, _) in cursors.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }).dropLast() {
             guard cursors.count > maximumCursors || bytes > maximumBytes else { break }
             forget(locator)
+            evicted.append(locator)
         }
+        return evicted
     }
 
     private func forget(_ locator: String) {
         guard let cursor = cursors.removeValue(forKey: locator) else { return }
         bytes -= cursor.ids.byteSize
+    }
+
+    private static func delete(_ locators: [String], from db: any SQLConnection) throws {
+        let p = db.dialect.placeholder
+        for locator in locators { _ = try db.execute("DELETE FROM lf_cursors WHERE locator = \(p(1))", [.text(locator)]) }
     }
 
     /// Deletes the least recently used rows of `lf_cursors` until their ids take at most `maximumBytes`.
@@ -106,8 +118,7 @@ actor QueryCursors {
             // The newest cursor stays whatever its size.
             if total > maximumBytes, index > 0 { evicted.append(locator) }
         }
-        let p = db.dialect.placeholder
-        for locator in evicted { _ = try db.execute("DELETE FROM lf_cursors WHERE locator = \(p(1))", [.text(locator)]) }
+        try delete(evicted, from: db)
     }
 
     /// The cursor for a locator, refreshed; `nil` when unknown or expired. A shared database's
@@ -134,7 +145,8 @@ actor QueryCursors {
             let batchSize = Int(clamping: row[3].integer ?? 2000)
             let cursor = Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1,
                                 batchSize: (200...2000).contains(batchSize) ? batchSize : 2000, ids: ids, lastUsed: Date())
-            remember([(locator, cursor)])
+            let evicted = remember([(locator, cursor)])
+            if !evicted.isEmpty { try await shared.write { db in try Self.delete(evicted, from: db) } }
             return cursor
         }
         return nil
