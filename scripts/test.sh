@@ -30,9 +30,9 @@ fi
 swift build --build-tests
 swift test --skip-build "$@"
 
+# Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
+scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"
+
 # The LocalForce suite once more, on PostgreSQL (a throwaway server, stopped on exit).
 source scripts/postgres.sh
 swift test --skip-build --filter LocalForceTests "$@"
-
-# Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
-scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"
