@@ -21,13 +21,13 @@ let package = Package(
         .executable(name: "msync-bench", targets: ["msync-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
