@@ -65,7 +65,8 @@ struct ConditionCompiler {
             }
             // An empty value names no item: it matches nothing.
             let alternatives = values.map { value in
-                value.split(separator: ";").isEmpty ? "1 = 0" : balancedJoin(value.split(separator: ";").map { item in
+                let items = value.split(separator: ";")
+                return items.isEmpty ? "1 = 0" : balancedJoin(items.map { item in
                     arguments.dialect.caseInsensitiveLike("(';' || \(resolved.expression) || ';')",
                                                           arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) + " ESCAPE '\\'"
                 }, "AND")

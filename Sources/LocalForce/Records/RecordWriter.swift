@@ -106,9 +106,12 @@ struct RecordWriter {
     /// again, so the walk ends. Ids go to SQL in chunks (SQLite binds at most 32,766 values).
     private func softDelete(_ object: ObjectDefinition, ids: [String]) throws {
         var work: [(object: ObjectDefinition, ids: ArraySlice<String>)] = []
-        for start in stride(from: 0, to: ids.count, by: Self.idChunk) {
-            work.append((object, ids[start..<min(start + Self.idChunk, ids.count)]))
+        func enqueue(_ object: ObjectDefinition, _ ids: [String]) {
+            for start in stride(from: 0, to: ids.count, by: Self.idChunk) {
+                work.append((object, ids[start..<min(start + Self.idChunk, ids.count)]))
+            }
         }
+        enqueue(object, ids)
         while let (object, ids) = work.popLast() {
             guard !ids.isEmpty else { continue }
             let stamp = try StorageSchema.tick(now: now, on: db)
@@ -120,11 +123,8 @@ struct RecordWriter {
                 let table = SQLDialect.quote(child.name), column = SQLDialect.quote(relationship.field)
                 let childList = ids.indices.map { p($0 - ids.startIndex + 1) }.joined(separator: ", ")
                 if relationship.kind == .masterDetail {
-                    let children = try db.rows("SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text))
-                        .compactMap { $0.first?.text }
-                    for start in stride(from: 0, to: children.count, by: Self.idChunk) {
-                        work.append((child, children[start..<min(start + Self.idChunk, children.count)]))
-                    }
+                    enqueue(child, try db.rows("SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text))
+                        .compactMap { $0.first?.text })
                 } else {
                     try db.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(childList))", ids.map(SQLValue.text))
                 }

@@ -85,20 +85,19 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
         case .thisYear: return span(yearStart(0), yearStart(1))
         case .lastYear: return span(yearStart(-1), yearStart(0))
         case .nextYear: return span(yearStart(1), yearStart(2))
-        case .lastNDays(let n): return span(day(-days(n)), day(1))
-        case .nextNDays(let n): return span(day(1), day(1 + days(n)))
-        case .nDaysAgo(let n): return span(day(-days(n)), day(-days(n) + 1))
-        case .lastNWeeks(let n): return span(weekStart(-weeks(n)), weekStart(0))
-        case .nextNWeeks(let n): return span(weekStart(1), weekStart(1 + weeks(n)))
-        case .lastNMonths(let n): return span(monthStart(-months(n)), monthStart(0))
-        case .nextNMonths(let n): return span(monthStart(1), monthStart(1 + months(n)))
+        case .lastNDays(let n): return span(day(-bounded(n, "DAYS")), day(1))
+        case .nextNDays(let n): return span(day(1), day(1 + bounded(n, "DAYS")))
+        case .nDaysAgo(let n): return span(day(-bounded(n, "DAYS")), day(-bounded(n, "DAYS") + 1))
+        case .lastNWeeks(let n): return span(weekStart(-bounded(n, "WEEKS")), weekStart(0))
+        case .nextNWeeks(let n): return span(weekStart(1), weekStart(1 + bounded(n, "WEEKS")))
+        case .lastNMonths(let n): return span(monthStart(-bounded(n, "MONTHS")), monthStart(0))
+        case .nextNMonths(let n): return span(monthStart(1), monthStart(1 + bounded(n, "MONTHS")))
         }
     }
 
     /// `lower..<upper`, never inverted (a calendar that cannot add the offset falls back to a bound).
     private func span(_ lower: Date, _ upper: Date) -> Range<Date> { lower..<max(lower, upper) }
 
-    private func days(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("DAYS")) }
-    private func weeks(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("WEEKS")) }
-    private func months(_ n: Int) -> Int { min(max(n, 0), Self.maximumNumber("MONTHS")) }
+    /// `n` within `0...maximumNumber(unit)`.
+    private func bounded(_ n: Int, _ unit: String) -> Int { min(max(n, 0), Self.maximumNumber(unit)) }
 }
