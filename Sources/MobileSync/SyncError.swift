@@ -14,6 +14,10 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidConfig(String)
     /// A target that cannot run (missing fields, bad query…).
     case invalidTarget(String)
+    /// No entry with this id in the soup.
+    case entryNotFound(soup: String, entryId: Int64)
+    /// The entry has no create attempt to settle.
+    case noCreateAttempt(soup: String, entryId: Int64)
 
     public var description: String {
         switch self {
@@ -23,6 +27,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .managerStopped(let state): "sync manager has state:\(state)"
         case .stopped: "sync was stopped"
         case .invalidSyncState(let message), .invalidConfig(let message), .invalidTarget(let message): message
+        case .entryNotFound(let soup, let entryId): "No entry \(entryId) in soup \(soup)"
+        case .noCreateAttempt(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no create attempt to settle"
         }
     }
 }

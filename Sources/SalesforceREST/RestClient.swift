@@ -22,6 +22,7 @@ public final class RestClient: Sendable {
     public let retryPolicy: RetryPolicy
     let transport: any HTTPTransport
     private let counter = RequestCounter()
+    let identity = ClientIdentity()
 
     public init(instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,
                 retryPolicy: RetryPolicy = RetryPolicy(), transport: any HTTPTransport = URLSessionTransport()) {

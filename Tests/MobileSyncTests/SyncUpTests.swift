@@ -29,7 +29,8 @@ import SmartStore
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts") { progress.record($0) }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 4", "DONE 100 4"])
             #expect(sync.status == .done && sync.failedRecordCount == 0)
-            #expect(harness.client.requestCount - requestsBefore == 3)  // one create, one update, one delete call
+            // One create, one update, one delete call; before the create, the server's time (its Date header).
+            #expect(harness.client.requestCount - requestsBefore == 4)
             let records = try harness.localRecords()
             let newId = try #require(records.values.first { $0["Name"] == "Fresh" }?["Id"]?.stringValue)
             #expect(newId.hasPrefix("001") && records[newId]?["__local__"] == false && records[newId]?["_soupEntryId"] == created["_soupEntryId"])
@@ -155,7 +156,8 @@ import SmartStore
             let before = harness.client.requestCount
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") { progress.record($0) }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 500", "RUNNING 40 500", "RUNNING 80 500", "DONE 100 500"])
-            #expect(harness.client.requestCount - before == 3 && sync.status == .done, "\(sync.error)")
+            // Three create calls, each after reading the server's time.
+            #expect(harness.client.requestCount - before == 6 && sync.status == .done, "\(sync.error)")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 500)
             #expect(try harness.localRecords().values.allSatisfy { $0["__local__"] == false && !LocalFields.isLocalId($0["Id"]?.stringValue) })
         }

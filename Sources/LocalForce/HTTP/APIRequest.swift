@@ -3,7 +3,7 @@ import FastJSON
 /// An HTTP request as the API layer sees it: decoded path segments, query parameters, headers.
 public struct APIRequest: Sendable {
     public var method: String
-    /// Path segments after `/services/data`, split on `/` first and percent-decoded after, so an
+    /// Path segments (`services`, `data`, `v66.0`, …), split on `/` first and percent-decoded after, so an
     /// encoded `%2F` stays inside its segment. Empty segments (trailing `/`) are dropped.
     public var segments: [String]
     /// Query parameters in order; `+` is a space.

@@ -10,6 +10,8 @@ struct SearchEngine {
     let schema: Schema
     let db: any SQLConnection
     let version: String
+    /// The request's time, for date literals.
+    let now: Date
 
     func run(_ search: SearchQuery) throws(SOQLError) -> [UInt8] {
         let targets: [ReturningObject]
@@ -31,7 +33,7 @@ struct SearchEngine {
             let query = Query(selectItems: fields.map(SelectItem.field), object: object.name, condition: target.condition,
                               orderBy: target.orderBy, limit: target.limit.map { min($0, remaining + skip) } ?? remaining + skip, offset: target.offset)
             let searched = searchedFields(object, scope: search.scope)
-            let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: false)
+            let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: false)
             let snapshot = try engine.snapshot(query) { from, arguments throws(SOQLError) in
                 try Self.predicate(search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
             }

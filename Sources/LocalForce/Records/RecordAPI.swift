@@ -9,7 +9,7 @@ struct RecordAPI {
     let db: any SQLConnection
     let userId: String
     let version: String
-    let now: Int64
+    let clock: WriteClock
     /// Shared by the writes of one transaction that creates many records.
     var counters: CounterBlock? = nil
 
@@ -97,7 +97,7 @@ struct RecordAPI {
         var names = fields ?? object.fields.map(\.name)
         if !names.contains("Id") { names.insert("Id", at: 0) }
         let query = Query(selectItems: names.map { .field(FieldPath([$0])) }, object: object.name)
-        let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: false)
+        let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: false)
         var result: [[UInt8]?] = []
         for id in ids {
             var writer = JSONWriter(reservingCapacity: 1024)

@@ -8,11 +8,18 @@ struct RecordWriter {
     let db: any SQLConnection
     /// The API user: owner and `CreatedById` / `LastModifiedById` of what it writes.
     let userId: String
-    let now: Int64
+    let clock: WriteClock
     /// Counter values reserved per transaction (collections creates), or nil for one statement each.
     var counters: CounterBlock? = nil
 
     private var dialect: SQLDialect { db.dialect }
+
+    /// A write's timestamp: the clock's time, or the next unique tick after the last write; a
+    /// late commit keeps the time its request arrived.
+    private func stamp() throws -> Int64 {
+        if clock.frozen { return clock.now }
+        return try counters?.nextStamp(now: clock.now, on: db) ?? StorageSchema.tick(now: clock.now, on: db)
+    }
     private func p(_ index: Int) -> String { dialect.placeholder(index) }
 
     /// Converts a JSON body into stored values, checking every field. `attributes` is ignored.
@@ -56,7 +63,7 @@ struct RecordWriter {
         let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
         // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.
         let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
-        let stamp = try counters?.nextStamp(now: now, on: db) ?? StorageSchema.tick(now: now, on: db)
+        let stamp = try stamp()
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("Id", .text(id.value)), ("IsDeleted", .integer(0)), ("CreatedDate", .integer(stamp)), ("CreatedById", .text(userId)),
                 ("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]
@@ -80,7 +87,7 @@ struct RecordWriter {
             throw APIError(400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(nulled.joined(separator: ", "))]", fields: nulled)
         }
         try checkReferencesAndUniqueness(object, values, excluding: id.value)
-        let stamp = try StorageSchema.tick(now: now, on: db)
+        let stamp = try stamp()
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]
         let assignments = row.enumerated().map { "\(SQLDialect.quote($0.element.0)) = \(p($0.offset + 1))" }.joined(separator: ", ")
@@ -114,7 +121,7 @@ struct RecordWriter {
         enqueue(object, ids)
         while let (object, ids) = work.popLast() {
             guard !ids.isEmpty else { continue }
-            let stamp = try StorageSchema.tick(now: now, on: db)
+            let stamp = try stamp()
             let list = ids.indices.map { p($0 - ids.startIndex + 3) }.joined(separator: ", ")
             try db.execute("UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
                            [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))

@@ -19,7 +19,7 @@ struct Subrequest {
     }
 
     /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll`.
-    func run(schema: Schema, db: any SQLConnection, userId: String) throws -> (APIResponse, PendingCursor?) {
+    func run(schema: Schema, db: any SQLConnection, userId: String, clock: WriteClock) throws -> (APIResponse, PendingCursor?) {
         let (pathPart, queryPart) = url.split(separator: "?", maxSplits: 1).map(String.init).splitFirst
         var segments = APIRequest.segments(of: pathPart)
         if segments.starts(with: ["services", "data"]) { segments.removeFirst(2) }
@@ -28,7 +28,7 @@ struct Subrequest {
         let request = APIRequest(method: method, path: "/", query: queryPart, headers: headers, body: body.map(\.jsonBytes) ?? [])
         switch segments.first {
         case "sobjects" where segments.count >= 2 && segments.count <= 4:
-            let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, now: LocalForce.nowMilliseconds())
+            let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
                 .handle(method: method, path: Array(segments.dropFirst()), parameters: request.parameter, headers: request.headers,
                         body: { () throws(APIError) -> [String: JSONValue] in
                             guard case .object(let members)? = body else { throw APIError.jsonParser("The request body must be a JSON object") }
@@ -39,7 +39,7 @@ struct Subrequest {
             guard method == "GET", segments.count == 1, let text = request.parameter("q") else { throw APIError.notFound }
             let includeDeleted = segments[0] == "queryAll"
             let query = try LocalForce.parse(text)
-            let engine = QueryEngine(schema: schema, db: db, now: Date(), includeDeleted: includeDeleted)
+            let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted)
             do {
                 let (snapshot, records) = try engine.firstPage(query, batchSize: 2000, version: version)
                 let pending = snapshot.ids.count > 2000

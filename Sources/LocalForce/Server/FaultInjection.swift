@@ -24,6 +24,11 @@ public actor FaultInjection {
     /// Added before every request is answered.
     public var latency: Duration
     private var scheduled: [(kind: Kind, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
+    /// A share of writes (0…1) that commit late: see ``scheduleLateCommit(delay:count:matching:)``.
+    public private(set) var lateCommitRate: Double = 0
+    /// How late the writes ``lateCommitRate`` picks commit.
+    public private(set) var lateCommitDelay: Duration = .seconds(2)
+    private var scheduledLateCommits: [(delay: Duration, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
     private var generator: SystemRandomNumberGenerator = SystemRandomNumberGenerator()
     /// When an observer sees a request.
     public enum Moment: Sendable { case received, processed }
@@ -41,6 +46,34 @@ public actor FaultInjection {
     /// Makes the next `count` requests matching `predicate` fail with `kind`.
     public func schedule(_ kind: Kind, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }) {
         scheduled.append((kind, predicate, count))
+    }
+
+    /// Makes the next `count` requests matching `predicate` commit late, as a long transaction
+    /// on a real org does: their writes are stamped (`CreatedDate`, `LastModifiedDate`,
+    /// `SystemModstamp`) with the time the request arrived, but nothing they write is visible,
+    /// and they do not answer, until `delay` later. Writes of other requests meanwhile get later
+    /// stamps and are visible at once.
+    public func scheduleLateCommit(delay: Duration, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }) {
+        scheduledLateCommits.append((delay, predicate, count))
+    }
+
+    /// Makes a share of writes (0…1; POST, PATCH, PUT and DELETE requests) commit late by `delay`.
+    public func configureLateCommits(rate: Double, delay: Duration) {
+        lateCommitRate = min(1, max(0, rate))
+        lateCommitDelay = max(.zero, delay)
+    }
+
+    /// How late this request commits, if it does (scheduled ones first).
+    func lateCommit(for request: APIRequest) -> Duration? {
+        if let index = scheduledLateCommits.firstIndex(where: { $0.remaining > 0 && $0.matches(request) }) {
+            scheduledLateCommits[index].remaining -= 1
+            let delay = scheduledLateCommits[index].delay
+            scheduledLateCommits.removeAll { $0.remaining <= 0 }
+            return delay
+        }
+        guard lateCommitRate > 0, ["POST", "PATCH", "PUT", "DELETE"].contains(request.method),
+              Double.random(in: 0..<1, using: &generator) < lateCommitRate else { return nil }
+        return lateCommitDelay
     }
 
     /// Sets or clears the ``observer``.

@@ -28,7 +28,7 @@ extension LocalForce {
             }
             changedAfter = parsed
         }
-        let (schema, rules, now, threshold) = (self.schema, self.briefcaseRules, Date(), changedAfter)
+        let (schema, rules, now, threshold) = (self.schema, self.briefcaseRules, requestClock().date, changedAfter)
         let all: [(object: String, id: String, stamp: Int64)] = try await database.read { db in
             var seen: Set<String> = []
             var result: [(String, String, Int64)] = []

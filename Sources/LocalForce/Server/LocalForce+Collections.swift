@@ -113,7 +113,7 @@ extension LocalForce {
     /// writes are undone by its savepoint (`isolated`; saves that fail before writing need none).
     private func saveEach(_ items: [(JSONValue, String?)], allOrNone: Bool, isolated: Bool = true,
                           _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue) async throws -> APIResponse {
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         struct Failed: Error { var results: [JSONValue] }
         @Sendable func failure(_ error: APIError, id: String?) -> JSONValue {
             var result: [String: JSONValue] = ["success": false, "errors": [error.saveResultJSON]]
@@ -122,7 +122,7 @@ extension LocalForce {
         }
         do {
             let results = try await database.write { db -> [JSONValue] in
-                let api = RecordAPI(schema: schema, db: db, userId: userId, version: "66.0", now: Self.nowMilliseconds(),
+                let api = RecordAPI(schema: schema, db: db, userId: userId, version: "66.0", clock: clock,
                                     counters: isolated ? nil : CounterBlock(size: items.count))
                 var results: [JSONValue] = []
                 var failed = false
@@ -148,7 +148,7 @@ extension LocalForce {
     private func retrieveCollection(_ object: ObjectDefinition, ids: [String], fields: [String], version: String) async throws -> APIResponse {
         let (schema, userId) = (self.schema, self.userId)
         let bytes = try await database.read { db -> [UInt8] in
-            let api = RecordAPI(schema: schema, db: db, userId: userId, version: version, now: 0)
+            let api = RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: WriteClock(now: 0))
             let names = try api.requestedFields(object, fields.joined(separator: ","))
             let normalized = ids.map { SalesforceId($0)?.value ?? $0 }
             var writer = JSONWriter(reservingCapacity: 4096)
@@ -165,5 +165,5 @@ extension LocalForce {
 }
 
 extension RecordAPI {
-    var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, now: now, counters: counters) }
+    var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, clock: clock, counters: counters) }
 }

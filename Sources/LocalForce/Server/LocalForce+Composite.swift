@@ -60,7 +60,7 @@ extension LocalForce {
     private func compositeRequest(_ context: RequestContext) async throws -> APIResponse {
         guard context.request.method == "POST" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST") }
         let (items, allOrNone) = try compositeItems(context)
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         var results: [(String, APIResponse)] = []
         var cursors: [(Int, Subrequest.PendingCursor)] = []
         /// Runs one item: resolves references, skips it when it depends on a failed one.
@@ -71,7 +71,7 @@ extension LocalForce {
             do {
                 subrequest.url = try references.resolve(url: subrequest.url)
                 subrequest.body = try subrequest.body.map { body throws(APIError) in try references.resolve(body: body) }
-                return try subrequest.run(schema: schema, db: db, userId: userId)
+                return try subrequest.run(schema: schema, db: db, userId: userId, clock: clock)
             } catch let error as APIError {
                 return (.error(error), nil)
             }
@@ -148,7 +148,7 @@ extension LocalForce {
         guard let requests = body["batchRequests"]?.arrayValue else { throw APIError(400, "JSON_PARSER_ERROR", "batchRequests is required") }
         guard requests.count <= 25 else { throw APIError(400, "LIMIT_EXCEEDED", "Maximum number of subrequests is 25.") }
         let haltOnError = body["haltOnError"]?.boolValue ?? false
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         var results: [JSONValue] = []
         var hasErrors = false
         for request in requests {
@@ -164,7 +164,7 @@ extension LocalForce {
                                         body: request["richInput"].flatMap { $0.isNull ? nil : $0 })
             let response: APIResponse
             do {
-                response = try await database.write { db in try subrequest.run(schema: schema, db: db, userId: userId).0 }
+                response = try await database.write { db in try subrequest.run(schema: schema, db: db, userId: userId, clock: clock).0 }
             } catch let error as APIError {
                 response = .error(error)
             }

@@ -16,7 +16,7 @@ extension LocalForce {
         let query = try Self.parse(text)
         let batchSize = Self.batchSize(context.request.headers["sforce-query-options"])
         let schema = self.schema
-        let now = Date()
+        let now = requestClock().date
         let childCursors = ChildCursorSink()
         let page: (snapshot: QueryEngine.Snapshot, records: [UInt8]) = try await database.read { db in
             do {
@@ -45,7 +45,7 @@ extension LocalForce {
         let locator = String(path[..<dash])
         guard let cursor = try await cursors.cursor(locator), offset <= cursor.ids.count else { throw invalid }
         let schema = self.schema
-        let now = Date()
+        let now = requestClock().date
         let end = min(cursor.ids.count, offset.addingReportingOverflow(cursor.batchSize).partialValue)
         let childCursors = ChildCursorSink()
         let records: [UInt8] = try await database.read { db in
@@ -113,7 +113,7 @@ extension LocalForce {
     /// `FOR VIEW` / `FOR REFERENCE`: stamps `LastViewedDate` / `LastReferencedDate`.
     func markViewed(object name: String, ids: [String], referenced: Bool) async throws {
         guard let object = schema.object(named: name), object.mruEnabled, !ids.isEmpty else { return }
-        let now = Self.nowMilliseconds()
+        let now = requestClock().now
         try await database.write { db in
             let arguments = SQLArguments(dialect: db.dialect)
             let columns = referenced ? ["LastReferencedDate"] : ["LastViewedDate", "LastReferencedDate"]

@@ -18,9 +18,9 @@ extension LocalForce {
 
     /// Runs a record request in a read or write transaction.
     func recordRequest(method: String, path: [String], request: APIRequest, version: String) async throws -> APIResponse {
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         let work: @Sendable (any SQLConnection) throws -> APIResponse = { db in
-            try RecordAPI(schema: schema, db: db, userId: userId, version: version, now: Self.nowMilliseconds())
+            try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
                 .handle(method: method, path: path, parameters: request.parameter, headers: request.headers, body: request.jsonObject)
         }
         return RecordAPI.isRead(method: method) ? try await database.read(work) : try await database.write(work)

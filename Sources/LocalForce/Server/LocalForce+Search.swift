@@ -27,10 +27,10 @@ extension LocalForce {
         if search.searchText.replacingOccurrences(of: "*", with: "").trimmingCharacters(in: .whitespaces).count < 2 {
             throw APIError(400, "INVALID_SEARCH", "search term must be longer than one character: \(search.searchText)")
         }
-        let schema = self.schema
+        let (schema, now) = (self.schema, requestClock().date)
         let bytes = try await database.read { db in
             do {
-                return try SearchEngine(schema: schema, db: db, version: version).run(search)
+                return try SearchEngine(schema: schema, db: db, version: version, now: now).run(search)
             } catch {
                 throw Self.apiError(error, text)
             }

@@ -7,12 +7,12 @@ extension LocalForce {
     /// - Returns: the new ids, in order.
     public func insert(_ records: [[String: JSONValue]], of objectType: String) async throws -> [String] {
         guard let object = schema.object(named: objectType) else { throw APIError.notFound }
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         var ids: [String] = []
         for start in stride(from: 0, to: records.count, by: 1000) {
             let slice = Array(records[start..<min(records.count, start + 1000)])
             ids += try await database.write { db in
-                let writer = RecordWriter(schema: schema, db: db, userId: userId, now: Self.nowMilliseconds())
+                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock)
                 return try slice.map { try writer.create(object, body: $0).value }
             }
         }

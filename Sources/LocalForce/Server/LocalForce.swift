@@ -34,6 +34,12 @@ public final class LocalForce: Sendable {
     public let briefcaseRules: [BriefcaseRule]
     /// Opt-in fault injection (off by default).
     public let faults: FaultInjection
+    /// Added to the machine's clock for every time the server gives: record timestamps, date
+    /// literals, the `Date` header (a server whose clock is ahead of or behind its clients').
+    public let clockOffset: Duration
+    private let clockOffsetMilliseconds: Int64
+    /// Offsets are kept within ten years either way.
+    static let maximumClockOffsetSeconds: Int64 = 10 * 366 * 86_400
 
     /// API versions served: 31.0 to 66.0.
     public static let versions: ClosedRange<Int> = 31...66
@@ -46,9 +52,15 @@ public final class LocalForce: Sendable {
     ///     counted at 16 times its size); requests beyond it wait their turn.
     ///   - cursorMemoryBudget: what the ids of open query cursors may take; the least recently
     ///     used cursors beyond it are dropped (`INVALID_QUERY_LOCATOR`).
+    ///   - clockOffset: how far the server's clock is ahead of the machine's (negative: behind),
+    ///     within ten years either way.
     public init(schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
                 faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
-                cursorMemoryBudget: Int = 64 << 20) async throws {
+                cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero) async throws {
+        let (seconds, attoseconds) = clockOffset.components
+        let limit = Self.maximumClockOffsetSeconds
+        self.clockOffsetMilliseconds = max(-limit, min(limit, seconds)) * 1000 + attoseconds / 1_000_000_000_000_000
+        self.clockOffset = .milliseconds(clockOffsetMilliseconds)
         self.briefcaseRules = briefcaseRules
         self.faults = faults
         self.schema = schema
@@ -57,7 +69,8 @@ public final class LocalForce: Sendable {
         self.token = token
         self.maximumBodySize = maximumBodySize
         self.bodyMemory = MemoryBudget(capacity: bodyMemoryBudget)
-        self.startedAt = LocalForce.nowMilliseconds()
+        let started = LocalForce.nowMilliseconds() + clockOffsetMilliseconds
+        self.startedAt = started
         self.userId = try await database.write { db in
             try StorageSchema.create(schema, on: db)
             if let existing = try db.rows("SELECT \"Id\" FROM \"User\" WHERE \"Username\" = \(db.dialect.placeholder(1))",
@@ -65,7 +78,7 @@ public final class LocalForce: Sendable {
                 return existing
             }
             let bootstrap = SalesforceId(prefix: "005", sequence: 0).value
-            let writer = RecordWriter(schema: schema, db: db, userId: bootstrap, now: LocalForce.nowMilliseconds())
+            let writer = RecordWriter(schema: schema, db: db, userId: bootstrap, clock: WriteClock(now: started))
             guard let user = schema.object(named: "User") else { return bootstrap }
             let id = try writer.create(user, body: ["Username": .string(LocalForce.apiUsername), "FirstName": "API", "LastName": "User",
                                                     "Alias": "api", "Email": "api@localforce.invalid"])
@@ -78,6 +91,20 @@ public final class LocalForce: Sendable {
     static let apiUsername = "api@localforce.invalid"
 
     static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// The server's clock (ms): the machine's plus ``clockOffset``.
+    func currentTime() -> Int64 { Self.nowMilliseconds() + clockOffsetMilliseconds }
+
+    /// While a late commit's request runs: when it arrived, the time its writes keep.
+    @TaskLocal static var arrivalTime: Int64?
+
+    /// The time a request's writes and date literals use: its arrival for a late commit (see
+    /// ``FaultInjection/scheduleLateCommit(delay:count:matching:)``), else ``currentTime()``.
+    /// Read it before entering a database closure: task locals stay on this side.
+    func requestClock() -> WriteClock {
+        if let arrival = Self.arrivalTime { return WriteClock(now: arrival, frozen: true) }
+        return WriteClock(now: currentTime())
+    }
 
     /// Answers one request. Never throws: every failure becomes a Salesforce error response.
     public func handle(_ request: APIRequest) async -> APIResponse {
@@ -104,6 +131,10 @@ public final class LocalForce: Sendable {
         if request.segments.first == "api" {
             guard authorized(request) else { throw APIError.invalidSession }
             return try await pagingAPI(request)
+        }
+        if request.segments == ["services", "oauth2", "userinfo"] {
+            guard authorized(request) else { throw APIError.invalidSession }
+            return try await userInfo(request)
         }
         guard request.segments.count >= 2, request.segments[0] == "services", request.segments[1] == "data" else { throw APIError.notFound }
         let path = Array(request.segments.dropFirst(2))

@@ -1,9 +1,11 @@
 public import Foundation
 import Hummingbird
+import HummingbirdCore
 import HTTPTypes
 import Logging
 import ServiceLifecycle
 import NIOCore
+import NIOPosix
 
 /// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.
 ///
@@ -29,23 +31,26 @@ public final class LocalForceServer: Sendable {
     /// Starts serving and returns once the socket is bound (`port: 0` picks a free port).
     public static func start(_ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0) async throws -> LocalForceServer {
         let (bound, continuation) = AsyncStream<Int>.makeStream()
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            await respond(to: request, with: localForce)
-        }
         var logger = Logger(label: "LocalForce")
         logger.logLevel = .warning
-        let application = Application(
-            responder: responder,
+        // HummingbirdCore's server, not `Application`: the `Date` header must come from the
+        // server's clock, which ``LocalForce/clockOffset`` may set apart from the machine's.
+        let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(60))).buildServer(
             // A connection that sends nothing for a minute (a stalled body included) is closed.
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: nil),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: logger,
+            responder: { request, writer, _ in
+                var response = await respond(to: request, with: localForce)
+                response.headers[.date] = HTTPDate.format(localForce.currentTime())
+                try await writer.write(response: response.head, body: response.body)
+            },
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
-            },
-            logger: logger
+            }
         )
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [], logger: logger))
         // A server that cannot bind (port taken, unknown host) ends its run with an error before it
         // is running: finishing the stream then lets the caller see that error instead of waiting.
         let task = Task {
@@ -124,17 +129,26 @@ public final class LocalForceServer: Sendable {
         if latency > .zero { try? await Task.sleep(for: latency) }
         switch await localForce.faults.fault(for: apiRequest) {
         case nil:
-            let answer = await localForce.handle(apiRequest)
+            let answer = await handle(apiRequest, with: localForce)
             await observer?(apiRequest, .processed)
             return response(answer)
         case .dropAfter:
-            _ = await localForce.handle(apiRequest)
+            _ = await handle(apiRequest, with: localForce)
             return droppedConnection()
         case .dropBefore:
             return droppedConnection()
         case let kind?:
             return response(FaultInjection.response(kind) ?? .error(APIError(500, "UNKNOWN_EXCEPTION", "injected fault")))
         }
+    }
+
+    /// Handles the request, late when fault injection says so: its writes keep the time it
+    /// arrived, but happen (and it answers) only after the delay.
+    private static func handle(_ request: APIRequest, with localForce: LocalForce) async -> APIResponse {
+        guard let delay = await localForce.faults.lateCommit(for: request) else { return await localForce.handle(request) }
+        let arrival = localForce.currentTime()
+        try? await Task.sleep(for: delay)
+        return await LocalForce.$arrivalTime.withValue(arrival) { await localForce.handle(request) }
     }
 
     private struct DroppedConnection: Error {}

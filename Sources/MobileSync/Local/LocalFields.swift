@@ -9,7 +9,8 @@ public enum LocalFields {
     public static let locallyDeleted = "__locally_deleted__"
     public static let syncId = "__sync_id__"
     public static let lastError = "__last_error__"
-    /// When a create was last sent without learning its outcome (epoch ms); see ``CreateReconciler``.
+    /// A create sent whose outcome is not known yet: the server time before it was sent and
+    /// the fields sent (`{"notBefore": ms, "sent": {…}}`); see the README's guarantees.
     public static let createAttempt = "__create_attempt__"
 
     /// Fields written into every record a sync down saves (clean), plus its sync id.

@@ -8,6 +8,7 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.run(&sync, manager: self, onUpdate: onUpdate) }
         let client = self.client
+        let boundary = sync.maxTimeStamp
         var maxTimeStamp = sync.maxTimeStamp
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
         sync.totalSize = page.totalSize
@@ -18,13 +19,8 @@ extension SyncManager {
             let (continuation, boundary) = (page.next, sync.maxTimeStamp)
             async let following: SyncDownPage? = continuation == nil ? nil
                 : target.fetch(client: client, maxTimeStamp: boundary, continuation: continuation)
-            let result = try store.ingestPage(
-                page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: target.idFieldName,
-                timestampPath: target.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
-                setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+            let result = try ingest(page, of: target, into: &sync, skipUnchanged: false)
             fetched += result.received
-            sync.pagesFetched += 1
-            sync.recordsFetched += result.received
             // As the SDK: a page with a record lacking the date does not advance the boundary.
             if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(LocalFields.milliseconds) {
                 maxTimeStamp = max(maxTimeStamp, latest)
@@ -37,17 +33,55 @@ extension SyncManager {
             guard let next = try await following else { break }
             page = next
         }
+        if boundary > 0 { try await readLateCommits(behind: boundary, of: target, into: &sync) }
         sync.maxTimeStamp = maxTimeStamp
+    }
+
+    /// A resync's second pass: the window behind the previous boundary, read again for records
+    /// committed late (see ``SyncDownTarget/fetchLateCommits(client:maxTimeStamp:continuation:)``).
+    /// Records this sync stored unchanged are skipped; those written count as fetched. The
+    /// boundary does not move: these records are older than it.
+    private func readLateCommits(behind boundary: Int64, of target: any SyncDownTarget, into sync: inout SyncState) async throws {
+        var continuation: String?
+        repeat {
+            try checkStop()
+            guard let page = try await target.fetchLateCommits(client: client, maxTimeStamp: boundary, continuation: continuation) else { return }
+            let result = try ingest(page, of: target, into: &sync, skipUnchanged: true)
+            sync.recordsFetched += result.written - result.received
+            continuation = page.next
+        } while continuation != nil
+    }
+
+    /// Writes one page into the sync's soup, clean and marked with the sync's id.
+    private func ingest(_ page: SyncDownPage, of target: any SyncDownTarget, into sync: inout SyncState, skipUnchanged: Bool) throws -> PageIngestResult {
+        let result = try store.ingestPage(
+            page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: target.idFieldName,
+            timestampPath: target.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
+            skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil,
+            setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+        sync.pagesFetched += 1
+        sync.recordsFetched += result.received
+        return result
     }
 
     /// Removes the sync's records that no longer exist on the server (or no longer match its
     /// target). Only clean records written by this sync are candidates; the soup is read in
     /// pages of 500, so memory does not grow with it. Returns how many were removed.
+    ///
+    /// The cleanup runs like a sync: refused while its sync runs (and that sync is refused
+    /// while it runs), refused once the manager stops, stopped by ``stop()`` between pages
+    /// (throwing ``SyncError/stopped``), and waited for by ``isStopped``.
     @discardableResult
     public func cleanResyncGhosts(id: Int64) async throws -> Int {
         guard let sync = try syncStatus(id: id) else { throw SyncError.notFound(String(id)) }
-        guard sync.kind == .syncDown else { throw SyncError.invalidTarget("cleanResyncGhosts applies to sync downs only") }
+        guard sync.kind == .syncDown else {
+            throw SyncError.invalidTarget("Cannot run cleanResyncGhosts:\(id): wrong type:\(sync.kind.rawValue)")
+        }
         let target = try targets.syncDownTarget(sync.target)
+        // A paging sync's cleanup is a pass of the sync itself, tracked as that sync.
+        if let paging = target as? PagingSyncDownTarget { return try await paging.cleanGhosts(syncId: id, manager: self) }
+        try begin(id, running: "cleanResyncGhosts")
+        defer { finish(id) }
         if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.cleanGhosts(syncId: id, manager: self) }
         let client = self.client
         return try await deleteGhosts(soup: sync.soupName, idFieldName: target.idFieldName, syncId: id) {

@@ -6,6 +6,7 @@ extension SyncManager {
     private struct SentBatch {
         let records: [JSONValue]
         let size: Int
+        let idFieldName: String
         let outcomes: Task<[SyncUpOutcome], any Error>
     }
 
@@ -36,11 +37,11 @@ extension SyncManager {
                         inFlight = nil
                         try await apply(sent, to: &sync, done: &done, of: ids.count, onUpdate: onUpdate)
                     }
-                    records = try await reconcileCreates(records, target: target, soup: soup, options: sync.options)
+                    records = try await reconcileCreates(records, target: target, sync: &sync)
                 }
                 let (toSend, options, client) = (records, sync.options, self.client)
                 // Detached: the request must not wait for this actor, which goes on to apply the previous batch.
-                let sending = SentBatch(records: toSend, size: batch.count, outcomes: Task.detached {
+                let sending = SentBatch(records: toSend, size: batch.count, idFieldName: target.idFieldName, outcomes: Task.detached {
                     try await target.syncUp(toSend, options: options, client: client)
                 })
                 let previous = inFlight
@@ -58,35 +59,59 @@ extension SyncManager {
         }
     }
 
-    /// Creates whose earlier response was lost may exist already: adopts them, stamps the rest.
-    private func reconcileCreates(_ batch: [JSONValue], target: any SyncUpTarget, soup: String, options: SyncOptions) async throws -> [JSONValue] {
+    /// Creates whose earlier response was lost may exist already: adopts them (or marks them
+    /// when that cannot be told), then stamps the creates about to be sent.
+    private func reconcileCreates(_ batch: [JSONValue], target: any SyncUpTarget, sync: inout SyncState) async throws -> [JSONValue] {
         var records = batch
-        let reconciler = CreateReconciler(store: store, client: client, soup: soup, idFieldName: target.idFieldName)
+        let reconciler = CreateReconciler(store: store, client: client, soup: sync.soupName, idFieldName: target.idFieldName,
+                                          modificationDateFieldName: target.modificationDateFieldName)
         let isCreate = { (record: JSONValue) in
             SyncUpRecord(record: record, idFieldName: target.idFieldName, modificationDateFieldName: "").action == .create
         }
-        let adopted = try await reconciler.adopt(records.filter(isCreate), fields: target.createFields(options: options) ?? [])
-        if !adopted.isEmpty {
-            try store.upsert(Array(adopted.values), in: soup)
-            records.removeAll { adopted[$0["_soupEntryId"]?.int64Value ?? -1] != nil }
+        let fields = target.createFields(options: sync.options)
+        let resolutions = try await reconciler.reconcile(records.filter(isCreate), fields: fields ?? [])
+        if !resolutions.isEmpty {
+            var settled: [JSONValue] = []
+            for (index, record) in records.enumerated() {
+                guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
+                switch resolution {
+                case .adopted(let adopted): settled.append(adopted)
+                case .adoptedWithEdits(let update): settled.append(update); records[index] = update
+                case .ambiguous(let failed): settled.append(failed); sync.failedRecordCount += 1
+                }
+            }
+            try store.upsert(settled, in: sync.soupName)
+            records.removeAll { record in
+                switch record["_soupEntryId"]?.int64Value.flatMap({ resolutions[$0] }) {
+                case .adopted?, .ambiguous?: true
+                case .adoptedWithEdits?, nil: false
+                }
+            }
         }
-        return try reconciler.stamp(records, where: isCreate, now: Self.now())
+        return try await reconciler.stamp(records, where: isCreate, fields: fields)
     }
 
     /// Waits for a batch's outcomes and stores them; saves progress unless it was the last batch.
+    ///
+    /// Outcomes are applied to the records as they are now: a record edited while its request
+    /// was on the wire keeps the edit and stays dirty (a create it made becomes an update of
+    /// the new server record); one removed from the soup meanwhile is not brought back.
     private func apply(_ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int,
                        onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let outcomes = try await sent.outcomes.value
+        let current = try currentRecords(sent.records, soup: sync.soupName)
         var deleted: [Int64] = []
         var saved: [JSONValue] = []
         for (record, outcome) in zip(sent.records, outcomes) {
+            guard let entryId = record["_soupEntryId"]?.int64Value else { continue }
             switch outcome {
-            case .synced(let record):
-                saved.append(record)
+            case .synced(let synced):
+                guard let now = current[entryId] else { continue }
+                saved.append(Self.isUnchanged(now, since: record) ? synced : Self.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
             case .deleted:
-                if let entryId = record["_soupEntryId"]?.int64Value { deleted.append(entryId) }
+                deleted.append(entryId)
             case .leftDirty(let error?):
-                var failed = record
+                guard var failed = current[entryId] else { continue }
                 failed[LocalFields.lastError] = .string(error.jsonString)
                 saved.append(failed)
                 sync.failedRecordCount += 1
@@ -101,6 +126,37 @@ extension SyncManager {
             sync.progress = done * 100 / total
             try save(&sync, onUpdate: onUpdate)
         }
+    }
+
+    /// The records of a batch as the soup holds them now, by entry id.
+    private func currentRecords(_ records: [JSONValue], soup: String) throws -> [Int64: JSONValue] {
+        let stored = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
+        return Dictionary(stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether a record is as it was sent (bookkeeping the sync itself writes aside).
+    static func isUnchanged(_ now: JSONValue, since sent: JSONValue) -> Bool {
+        var (now, sent) = (now, sent)
+        for field in ["_soupLastModifiedDate", LocalFields.createAttempt] {
+            now[field] = nil
+            sent[field] = nil
+        }
+        return now == sent
+    }
+
+    /// A record edited while its change was on the wire: the edit stays, dirty, on top of what
+    /// the server now holds (the server id of a create; a create becomes an update).
+    static func editedDuringSync(_ now: JSONValue, synced: JSONValue, sent: JSONValue, idFieldName: String) -> JSONValue {
+        var merged = now
+        merged[idFieldName] = synced[idFieldName]
+        if SyncUpRecord(record: sent, idFieldName: idFieldName, modificationDateFieldName: "").action == .create {
+            merged[LocalFields.locallyCreated] = false
+            merged[LocalFields.locallyUpdated] = true
+            merged[LocalFields.local] = true
+        }
+        merged[LocalFields.createAttempt] = nil
+        merged[LocalFields.lastError] = nil
+        return merged
     }
 
     /// `_soupEntryId`s of dirty entries, ascending.

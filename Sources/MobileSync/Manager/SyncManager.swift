@@ -149,9 +149,7 @@ public actor SyncManager {
     }
 
     private func run(_ initial: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> SyncState {
-        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
-        guard !active.contains(initial.id) else { throw SyncError.stillRunning(id: initial.id) }
-        active.insert(initial.id)
+        try begin(initial.id, running: nil)
         defer { finish(initial.id) }
         var sync = initial
         sync.status = .running
@@ -182,7 +180,18 @@ public actor SyncManager {
         return sync
     }
 
-    private func finish(_ id: Int64) {
+    /// Marks a sync (or its ghost cleanup, `running` names it) active, unless the manager is
+    /// stopping or the sync or its cleanup runs already.
+    func begin(_ id: Int64, running task: String?) throws {
+        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
+        guard !active.contains(id) else {
+            guard let task else { throw SyncError.stillRunning(id: id) }
+            throw SyncError.invalidSyncState("Cannot run \(task):\(id): still running")
+        }
+        active.insert(id)
+    }
+
+    func finish(_ id: Int64) {
         active.remove(id)
         if active.isEmpty && state == .stopRequested { state = .stopped }
     }

@@ -7,16 +7,29 @@ import SOQL
 /// The query is completed as the SDK does: `Id` and `LastModifiedDate` are selected and
 /// `ORDER BY LastModifiedDate` is added when there is no ORDER BY. A resync adds
 /// `LastModifiedDate > <maxTimeStamp>` — in parentheses with the existing filter (the SDK
-/// prepends it without parentheses, so `WHERE a OR b` over-fetches or is rejected).
+/// prepends it without parentheses, so `WHERE a OR b` over-fetches or is rejected) — then reads
+/// the ``lateCommitWindowMilliseconds`` behind that boundary again, which the SDK does not: a
+/// record a long transaction committed late, stamped before the boundary, is not missed.
 public struct SoqlSyncDownTarget: SyncDownTarget {
     public let query: String
     public let idFieldName: String
     public let modificationDateFieldName: String
     /// Records per page (200…2000).
     public let maxBatchSize: Int
+    /// How far behind its boundary a resync reads again (ms, 0…1 day; 0 turns it off).
+    ///
+    /// Five minutes by default: a Salesforce transaction's stamps can precede its commit by its
+    /// whole duration, bounded in practice by the limits on Apex CPU (10 s), callouts (120 s
+    /// in all) and lock waits; five minutes leaves room. A resync costs one more query, whose
+    /// size is the records changed in that window.
+    public let lateCommitWindowMilliseconds: Int64
+    /// Five minutes.
+    public static let defaultLateCommitWindow: Int64 = 300_000
     private let parsed: Query
 
-    public init(query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000) throws {
+    public init(query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000,
+                lateCommitWindowMilliseconds: Int64 = SoqlSyncDownTarget.defaultLateCommitWindow) throws {
+        self.lateCommitWindowMilliseconds = min(86_400_000, max(0, lateCommitWindowMilliseconds))
         let parsed: Query
         do {
             parsed = try SOQLParser.parse(query)
@@ -34,12 +47,14 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
         guard let query = json["query"]?.stringValue else { throw SyncError.invalidConfig("soql target needs a \"query\"") }
         try self.init(query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
                       modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-                      maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
+                      maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000,
+                      lateCommitWindowMilliseconds: json["lateCommitWindowMilliseconds"]?.int64Value ?? Self.defaultLateCommitWindow)
     }
 
     public var json: JSONValue {
         ["type": "soql", "query": .string(query), "idFieldName": .string(idFieldName),
-         "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize))]
+         "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize)),
+         "lateCommitWindowMilliseconds": .int(lateCommitWindowMilliseconds)]
     }
 
     /// The query as sent: completed with id, modification date and ordering.
@@ -66,6 +81,20 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
         let after = Condition.comparison(FieldPath([modificationDateFieldName]), .greaterThan, .dateTime(LocalFields.timestamp(maxTimeStamp)))
         query.condition = query.condition.map { .and([after, .group($0)]) } ?? after
         return query
+    }
+
+    public func fetchLateCommits(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage? {
+        guard lateCommitWindowMilliseconds > 0, maxTimeStamp > 0 else { return nil }
+        let page: QueryPage
+        if let continuation {
+            page = try await client.queryMore(continuation)
+        } else {
+            var query = query(after: max(0, maxTimeStamp - lateCommitWindowMilliseconds))
+            let through = Condition.comparison(FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(LocalFields.timestamp(maxTimeStamp)))
+            query.condition = query.condition.map { .and([through, $0]) } ?? through
+            page = try await client.query(query.description, batchSize: maxBatchSize)
+        }
+        return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {

@@ -20,6 +20,7 @@ extension PagingSyncDownTarget: StoreWritingSyncDownTarget {
     /// A paging sync deletes what the server no longer has as it pages: ghost cleanup runs one.
     func cleanGhosts(syncId: Int64, manager: isolated SyncManager) async throws -> Int {
         let pass = try await manager.reSync(id: syncId)
+        if pass.status == .stopped { throw SyncError.stopped }
         guard pass.status == .done else { throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)") }
         return pass.recordsDeleted
     }

@@ -36,6 +36,14 @@ public protocol SyncDownTarget: Sendable {
     /// `maxTimeStamp` (epoch ms, -1 for all) are wanted.
     func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage
 
+    /// For a resync, after the records modified since the boundary `maxTimeStamp`: the first
+    /// page (`continuation` nil) or the next one of the records modified in a window just
+    /// behind it (up to and including it). On a real org a long transaction stamps its records
+    /// when it writes but shows them when it commits, so a record can appear there after the
+    /// previous run passed it. Records read again unchanged are skipped. nil: the target reads
+    /// no window (the default).
+    func fetchLateCommits(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage?
+
     /// Which of `localIds` still exist remotely (and still match the target). Used by ghost
     /// cleanup, which pages through the soup so memory does not grow with it.
     func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String>
@@ -43,4 +51,5 @@ public protocol SyncDownTarget: Sendable {
 
 extension SyncDownTarget {
     public var isSortedByModificationDate: Bool { false }
+    public func fetchLateCommits(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage? { nil }
 }

@@ -6,7 +6,7 @@ import GRDB
 ///   statement whose `RETURNING` rows give the counts, the max timestamp and the checks, so
 ///   the page is parsed by SQLite once. A record without id or not an object, a duplicate id
 ///   or an empty page rolls its savepoint back and returns `nil`.
-/// - ``writeAfterSummary(skipDirty:)``: a summary statement first (counts, checks, max
+/// - ``writeAfterSummary(skipDirty:)`` (also when unchanged records are skipped): a summary statement first (counts, checks, max
 ///   timestamp over every record, skipped ones included), then the upsert.
 struct PageIngest {
     let db: Database
@@ -18,9 +18,11 @@ struct PageIngest {
     let timestampPath: String?
     let setFields: [String: JSONValue]
     let removeFields: [String]
+    var skipUnchangedField: String? = nil
 
     private func plan(skipDirty: Bool, deduplicate: Bool, returning: Bool) -> PageUpsertPlan {
         PageUpsertPlan(soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
+                       skipUnchangedField: returning ? nil : skipUnchangedField,
                        deduplicate: deduplicate, returning: returning, timestampPath: timestampPath,
                        setFields: setFields, removeFields: removeFields)
     }

@@ -7,6 +7,9 @@ struct PageUpsertPlan {
     let idPath: String
     let arrayPath: String
     let skipDirty: Bool
+    /// Skip records whose `timestampPath` value equals the existing entry's when that entry's
+    /// field of this name (one of `setFields`) already holds the value set, or it is dirty.
+    let skipUnchangedField: String?
     let deduplicate: Bool
     /// Whether the statement returns, per written entry: id, external id, whether the saved
     /// document is an object, and the value at `timestampPath`.
@@ -15,8 +18,9 @@ struct PageUpsertPlan {
     let setFields: [(key: String, value: JSONValue)]
     let removeFields: [String]
 
-    init(soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, deduplicate: Bool,
+    init(soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, skipUnchangedField: String? = nil, deduplicate: Bool,
          returning: Bool = false, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]) {
+        self.skipUnchangedField = skipUnchangedField
         self.deduplicate = deduplicate
         self.returning = returning
         self.timestampPath = timestampPath
@@ -69,7 +73,14 @@ struct PageUpsertPlan {
         }
         // New entries take id base + position + 1: unique, increasing, and computable without a
         // window function (ids consumed by records that update existing entries are simply skipped).
-        let dirtyFilter = skipDirty ? "WHERE NOT (e.id IS NOT NULL AND json_extract(e.soup, '$.__local__') IN (1, '1', 'true'))" : ""
+        let dirty = "json_extract(e.soup, '$.__local__') IN (1, '1', 'true')"
+        var skipped: [String] = []
+        if skipDirty { skipped.append(dirty) }
+        if let field = skipUnchangedField, let parameter = setFieldParameter(field), let timestampPath {
+            let sameStamp = "json_extract(e.soup, '$.\(timestampPath)') = json_extract(value, '$.\(timestampPath)')"
+            skipped.append("(\(sameStamp) AND (json_extract(e.soup, '$.\(field)') = json_extract(\(parameter), '$') OR \(dirty)))")
+        }
+        let dirtyFilter = skipped.isEmpty ? "" : "WHERE NOT (e.id IS NOT NULL AND (\(skipped.joined(separator: " OR "))))"
         // Only when two records share an id: keep the last occurrence.
         // Inlined on purpose (no CTE): measured faster than materialising the page first.
         let source = deduplicate

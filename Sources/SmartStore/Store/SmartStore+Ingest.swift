@@ -20,6 +20,10 @@ extension SmartStore {
     ///   - idPath: the record id path; must be indexed (a record without it is an error).
     ///   - timestampPath: path whose maximum is reported (e.g. `LastModifiedDate`).
     ///   - skipDirty: leave entries whose `__local__` is true untouched (LEAVE_IF_CHANGED).
+    ///   - skipUnchangedField: leave untouched the entries that hold the record's value at
+    ///     `timestampPath` and whose field of this name (a key of `setFields`) already holds the
+    ///     value set, or which are dirty: a record read again, unchanged since it was written
+    ///     (a resync's overlap), never overwrites local edits.
     ///   - setFields: top-level fields written into every record (bookkeeping such as `__local__: false`).
     ///   - removeFields: top-level fields removed from every record (e.g. `__last_error__`).
     /// - Throws: ``SmartStoreError/malformedJSON(_:)`` for invalid JSON or a missing records
@@ -29,9 +33,12 @@ extension SmartStore {
     @discardableResult
     public func ingestPage(
         _ page: some Collection<UInt8> & Sendable, into soupName: String, recordsPath: String = "records", idPath: String = "Id",
-        timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false,
+        timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false, skipUnchangedField: String? = nil,
         setFields: [String: JSONValue] = [:], removeFields: [String] = []
     ) throws -> PageIngestResult {
+        if let field = skipUnchangedField, setFields[field] == nil || timestampPath == nil {
+            throw SmartStoreError.invalidPath("skipUnchangedField \(field) needs a timestampPath and a value in setFields")
+        }
         for path in [idPath] + (timestampPath.map { [$0] } ?? []) + Array(setFields.keys) + removeFields {
             try Identifiers.validatePath(path)
         }
@@ -44,8 +51,9 @@ extension SmartStore {
                 throw SmartStoreError.noIndexForPath(soup: soupName, path: idPath)
             }
             let ingest = PageIngest(db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
-                                    timestampPath: timestampPath, setFields: setFields, removeFields: removeFields)
-            if !skipDirty, let result = try ingest.writeReturning() { return result }
+                                    timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
+                                    skipUnchangedField: skipUnchangedField)
+            if !skipDirty && skipUnchangedField == nil, let result = try ingest.writeReturning() { return result }
             return try ingest.writeAfterSummary(skipDirty: skipDirty)
         }
     }

@@ -13,43 +13,64 @@ extension SmartStore {
     /// - Throws: ``SmartStoreError/invalidPath(_:)`` unless `field` is one valid path component.
     @discardableResult
     public func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], in soupName: String) throws -> Int {
+        try setField(field, in: soupName, groups: [(value, entryIds)])
+    }
+
+    /// Sets one top-level field of each entry to its own value, in one transaction (see
+    /// ``setField(_:to:entryIds:in:)`` for how); returns how many entries changed.
+    @discardableResult
+    public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) throws -> Int {
+        try setField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) })
+    }
+
+    private func setField(_ field: String, in soupName: String, groups: [(value: JSONValue?, entryIds: [Int64])]) throws -> Int {
         try Identifiers.validatePath(field)
         guard !field.contains("."), !field.hasPrefix("_soup") else { throw SmartStoreError.invalidPath(field) }
         return try write { db in
             let soup = try requireSoup(db, named: soupName)
             let indexed = soup.indexSpecs.contains { $0.path == field || $0.path.hasPrefix(field + ".") }
             let now = Self.now()
-            guard !indexed else {
-                var writer = EntryWriter(db: db, soup: soup, now: now)
-                var changed = 0
-                for chunk in entryIds.chunked(by: 500) {
-                    for (id, entry) in try Self.entries(Array(chunk), soup: soup, db: db) {
-                        guard case .object(var members) = entry else { continue }
-                        members[field] = value
-                        _ = try writer.update(.object(members), id: id)
-                        changed += 1
-                    }
-                }
-                return changed
-            }
-            // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
-            let path = "$.\"" + field + "\""
             var changed = 0
-            for chunk in entryIds.chunked(by: 500) {
-                let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
-                let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
-                var arguments: [DatabaseValue] = [path.databaseValue]
-                if let value { arguments.append(value.jsonString.databaseValue) }
-                arguments += [now.databaseValue, now.databaseValue]
-                arguments += chunk.map(\.databaseValue)
-                try db.execute(sql: """
-                    UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
-                    WHERE id IN (\(placeholders))
-                    """, arguments: StatementArguments(arguments))
-                changed += db.changesCount
+            for (value, entryIds) in groups {
+                changed += try indexed ? Self.setIndexedField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
+                    : Self.setField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
             }
             return changed
         }
+    }
+
+    private static func setIndexedField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws -> Int {
+        var writer = EntryWriter(db: db, soup: soup, now: now)
+        var changed = 0
+        for chunk in entryIds.chunked(by: 500) {
+            for (id, entry) in try entries(Array(chunk), soup: soup, db: db) {
+                guard case .object(var members) = entry else { continue }
+                members[field] = value
+                _ = try writer.update(.object(members), id: id)
+                changed += 1
+            }
+        }
+        return changed
+    }
+
+    private static func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws -> Int {
+        // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
+        let path = "$.\"" + field + "\""
+        var changed = 0
+        for chunk in entryIds.chunked(by: 500) {
+            let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
+            let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
+            var arguments: [DatabaseValue] = [path.databaseValue]
+            if let value { arguments.append(value.jsonString.databaseValue) }
+            arguments += [now.databaseValue, now.databaseValue]
+            arguments += chunk.map(\.databaseValue)
+            try db.execute(sql: """
+                UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
+                WHERE id IN (\(placeholders))
+                """, arguments: StatementArguments(arguments))
+            changed += db.changesCount
+        }
+        return changed
     }
 
     /// Entries by id, for a chunk of at most 500 ids.

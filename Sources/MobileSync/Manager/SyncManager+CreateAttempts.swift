@@ -1,0 +1,31 @@
+import FastJSON
+import SmartStore
+
+extension SyncManager {
+    /// Settles a record whose create was sent but whose outcome a sync up could not tell: its
+    /// `__last_error__` holds a `CREATE_OUTCOME_UNKNOWN` error naming the server records that
+    /// could be it. Until settled, sync ups leave it alone rather than guess.
+    ///
+    /// - Parameters:
+    ///   - entryId: the record's `_soupEntryId`.
+    ///   - serverId: the id of the server record that is this one: the record takes it and
+    ///     stays dirty, as an update, so its current values go up on the next sync up. `nil`
+    ///     forgets the attempt: the next sync up creates the record.
+    ///   - idFieldName: the field holding the server id.
+    /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``, ``SyncError/noCreateAttempt(soup:entryId:)``.
+    public func resolveCreateAttempt(entryId: Int64, soupName: String, adopting serverId: String?, idFieldName: String = "Id") throws {
+        guard var record = try store.retrieve([entryId], from: soupName).first else {
+            throw SyncError.entryNotFound(soup: soupName, entryId: entryId)
+        }
+        guard CreateAttempt.isRecorded(in: record) else { throw SyncError.noCreateAttempt(soup: soupName, entryId: entryId) }
+        record[LocalFields.createAttempt] = nil
+        record[LocalFields.lastError] = nil
+        if let serverId {
+            record[idFieldName] = .string(serverId)
+            record[LocalFields.locallyCreated] = false
+            record[LocalFields.locallyUpdated] = true
+            record[LocalFields.local] = true
+        }
+        try store.upsert(record, in: soupName)
+    }
+}

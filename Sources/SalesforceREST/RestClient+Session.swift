@@ -1,0 +1,50 @@
+import Foundation
+
+extension RestClient {
+    /// The server's clock now, in epoch milliseconds (whole seconds): the `Date` header of a
+    /// fresh `GET /services/data/vNN.N/`. Whatever the server does for a request sent after
+    /// this returns is stamped at or after it, whatever the client's clock says.
+    ///
+    /// - Throws: ``RestError/invalidResponse(_:)`` when the response has no valid `Date` header.
+    public func serverTime() async throws -> Int64 {
+        let response = try await send(RestRequest(method: .get, path: path("")))
+        let header = response.headers.first { $0.key.lowercased() == "date" }?.value
+        guard let header, let milliseconds = Self.parseHTTPDate(header) else {
+            throw RestError.invalidResponse("the server sent no valid Date header")
+        }
+        return milliseconds
+    }
+
+    /// The id of the user the token belongs to (`user_id` of `GET /services/oauth2/userinfo`),
+    /// fetched once per client.
+    public func currentUserId() async throws -> String {
+        if let known = identity.userId { return known }
+        let info = try await send(RestRequest(method: .get, path: "/services/oauth2/userinfo")).json()
+        guard let id = info["user_id"]?.stringValue, !id.isEmpty else { throw RestError.invalidResponse("userinfo returned no user_id") }
+        identity.userId = id
+        return id
+    }
+
+    /// Epoch ms of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), or nil.
+    public static func parseHTTPDate(_ text: String) -> Int64? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        let milliseconds = date.timeIntervalSince1970 * 1000
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
+        return Int64(milliseconds)
+    }
+}
+
+/// What a client learned about its user, kept across calls.
+final class ClientIdentity: @unchecked Sendable {
+    private let lock = NSLock()
+    private var known: String?
+
+    var userId: String? {
+        get { lock.withLock { known } }
+        set { lock.withLock { known = newValue } }
+    }
+}
