@@ -13,9 +13,10 @@ final class SyncHarness: Sendable {
     let client: RestClient
     let manager: SyncManager
 
-    init(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = []) async throws {
+    init(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
+         clockOffset: Duration = .zero) async throws {
         let localForce = try await LocalForce(schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token,
-                                              briefcaseRules: briefcaseRules)
+                                              briefcaseRules: briefcaseRules, clockOffset: clockOffset)
         server = try await LocalForceServer.start(localForce)
         store = try SmartStore()
         var specs = [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string), IndexSpec("__sync_id__", .integer)]
@@ -71,8 +72,8 @@ final class SyncHarness: Sendable {
 }
 
 func withHarness(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-                 _ body: (SyncHarness) async throws -> Void) async throws {
-    let harness = try await SyncHarness(localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules)
+                 clockOffset: Duration = .zero, _ body: (SyncHarness) async throws -> Void) async throws {
+    let harness = try await SyncHarness(localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset)
     do {
         try await body(harness)
     } catch {

@@ -1,0 +1,123 @@
+import FastJSON
+import Foundation
+import Testing
+@testable import LocalForce
+@testable import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// Creates whose outcome the client never learned: no duplicate, no adoption of another
+/// client's record, no lost edit, and a clear error where the outcome cannot be told.
+@Suite struct LostCreateTests {
+    static let fields = SyncOptions(fieldlist: ["Name", "Industry"])
+
+    static func isCollectionCreate(_ request: APIRequest) -> Bool { request.method == "POST" && request.segments.last == "sobjects" }
+
+    static func serverNames(_ harness: SyncHarness) async throws -> [String] {
+        try await harness.client.allRecords("SELECT Name FROM Account ORDER BY Name").compactMap { $0["Name"]?.stringValue }
+    }
+
+    static func entryId(_ record: JSONValue) -> Int64 { record["_soupEntryId"]?.int64Value ?? -1 }
+
+    /// The create lands but its response is lost; the user renames the record offline: one
+    /// server record, holding the new name. The rename stays dirty until its update succeeds.
+    @Test func offlineEditAfterALostResponseIsAnUpdate() async throws {
+        try await withHarness { harness in
+            let draft = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            #expect(try await Self.serverNames(harness) == ["Draft"])
+            try harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(draft), in: "accounts")
+            // The update of the adopted record fails every attempt: the rename must survive, dirty.
+            await harness.localForce.faults.schedule(.serverError, count: 4) { $0.method == "PATCH" }
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            let pending = try #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
+            let serverId = try #require(pending["Id"]?.stringValue)
+            #expect(serverId.hasPrefix("001") && pending["Name"] == "Final" && pending["__local__"] == true)
+            #expect(pending["__locally_updated__"] == true && pending["__locally_created__"] == false && pending["__create_attempt__"] == nil)
+            #expect(try await Self.serverNames(harness) == ["Draft"])
+            let settled = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(settled.status == .done && settled.failedRecordCount == 0)
+            #expect(try await Self.serverNames(harness) == ["Final"])
+            let local = try #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
+            #expect(local["Id"]?.stringValue == serverId && local["__local__"] == false)
+        }
+    }
+
+    /// Another client (same user) creates an account with the same values; 1.5 s later our
+    /// create fails before reaching the server. The next sync up creates ours: the other
+    /// record was created before our attempt, by the server's clock.
+    @Test func failedCreateNeverAdoptsAnEarlierRecord() async throws {
+        try await withHarness { harness in
+            let other = try await harness.client.create("Account", fields: ["Name": "Same", "Industry": "Media"])
+            try await Task.sleep(for: .milliseconds(1500))
+            let mine = try harness.store.createLocally(["Name": "Same", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropBefore, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            #expect(try await Self.serverNames(harness) == ["Same"])
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
+            #expect(try await Self.serverNames(harness) == ["Same", "Same"])
+            let local = try #require(try harness.store.retrieve([Self.entryId(mine)], from: "accounts").first)
+            let id = try #require(local["Id"]?.stringValue)
+            #expect(id != other && id.hasPrefix("001") && local["__local__"] == false)
+        }
+    }
+
+    /// The lost create landed, and so did another client's record with the same values, after
+    /// our attempt: two candidates for one attempt. Nothing is guessed: the record gets a
+    /// CREATE_OUTCOME_UNKNOWN error and is not sent until the app settles it.
+    @Test func moreCandidatesThanAttemptsIsAnErrorUntilSettled() async throws {
+        try await withHarness { harness in
+            let first = try harness.store.createLocally(["Name": "Twin", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let second = try harness.store.createLocally(["Name": "Twin", "Industry": "Retail"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            let elsewhere = try await harness.client.createRecords([
+                ["attributes": ["type": "Account"], "Name": "Twin", "Industry": "Media"],
+                ["attributes": ["type": "Account"], "Name": "Twin", "Industry": "Retail"],
+            ]).compactMap(\.id)
+            let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(sync.status == .done && sync.failedRecordCount == 2)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 4)
+            for record in try harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts") {
+                let error = try #require(record["__last_error__"]?.stringValue)
+                #expect(error.contains("CREATE_OUTCOME_UNKNOWN") && error.contains("2 records created by this user"), "\(error)")
+                #expect(LocalFields.isLocalId(record["Id"]?.stringValue) && record["__create_attempt__"] != nil)
+            }
+            // Left alone, it stays so; settled, it syncs: one adopts a server record, one is created again.
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").failedRecordCount == 2)
+            try await harness.manager.resolveCreateAttempt(entryId: Self.entryId(first), soupName: "accounts", adopting: elsewhere[0])
+            try await harness.manager.resolveCreateAttempt(entryId: Self.entryId(second), soupName: "accounts", adopting: nil)
+            await #expect(throws: SyncError.noCreateAttempt(soup: "accounts", entryId: Self.entryId(first))) {
+                try await harness.manager.resolveCreateAttempt(entryId: Self.entryId(first), soupName: "accounts", adopting: nil)
+            }
+            let settled = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(settled.status == .done && settled.failedRecordCount == 0)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 5)
+            let records = try harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts")
+            #expect(records.first?["Id"]?.stringValue == elsewhere[0])
+            #expect(records.allSatisfy { $0["__local__"] == false && $0["__last_error__"] == nil && !LocalFields.isLocalId($0["Id"]?.stringValue) })
+        }
+    }
+
+    /// The user edits a record while its create is on the wire: the record takes the server id
+    /// and keeps the edit, dirty; the next sync up sends it.
+    @Test func editWhileTheCreateIsOnTheWireIsKept() async throws {
+        try await withHarness { harness in
+            let record = try harness.store.createLocally(["Name": "Before", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let store = harness.store
+            await harness.localForce.faults.observe { request, moment in
+                guard moment == .received, Self.isCollectionCreate(request) else { return }
+                _ = try? store.updateLocally(["Name": "During"], entryId: Self.entryId(record), in: "accounts")
+            }
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
+            await harness.localForce.faults.observe(nil)
+            let local = try #require(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first)
+            #expect(local["Name"] == "During" && local["__local__"] == true && local["__locally_updated__"] == true)
+            #expect(try await Self.serverNames(harness) == ["Before"])
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
+            #expect(try await Self.serverNames(harness) == ["During"])
+            #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
+        }
+    }
+}
