@@ -32,8 +32,10 @@ struct SyncBench {
         guard let baseURL = inProcess?.baseURL ?? child?.baseURL else { throw BenchError("no server") }
         let client = RestClient(instanceURL: baseURL, tokenProvider: StaticAccessToken(token))
         let store = try SmartStore(path: folder.appendingPathComponent("store-\(UUID().uuidString).sqlite").path)
-        try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
-                                                        IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+        for soup in ["accounts", "accounts_sdk"] {
+            try store.registerSoup(soup, indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
+                                                      IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+        }
         return SyncBench(baseURL: baseURL, client: client, store: store, manager: try SyncManager(store: store, client: client), folder: folder,
                          inProcess: inProcess, child: child)
     }

@@ -11,17 +11,23 @@ import SalesforceREST
 import SmartStore
 
 /// `msync-bench sync-down`: a full sync and a resync after 1% changed, against a baseline that
-/// fetches the same pages with plain HTTP and inserts them with plain SQLite.
+/// fetches the same pages with plain HTTP and inserts them with plain SQLite; then the cost of
+/// the resync's late-commit window, against the same resync without it (the SDK's).
 struct SyncDownBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync-down", abstract: "Full sync down and 1% resync against LocalForce.")
 
     @Option(help: "Accounts on the server.") var records = 100_000
     @Option(help: "Where LocalForce runs: child or in-process.") var server: ServerPlacement = .child
+    @Option(help: "Record stamps: spread (over the last 30 days, as in a real org) or recent (all just written: every record in the late-commit window, the worst case).")
+    var stamps: SeedStamps = .spread
+
+    enum SeedStamps: String, ExpressibleByArgument { case spread, recent }
 
     func run() async throws {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bench = try await SyncBench.start(accounts: records, folder: folder, placement: server)
+        if stamps == .spread { try Self.spreadStamps(folder: folder) }
 
         // Baseline: the same pages over plain HTTP (URLSession), decoded, inserted with prepared statements.
         let baselineSeconds = try await BenchReport.asyncTime { try await Self.baseline(bench, folder: folder) }
@@ -37,22 +43,56 @@ struct SyncDownBenchmark: AsyncParsableCommand {
         }
         BenchReport.throughput(scenario: "sync-down", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
                                extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - requestsBefore))]) { $1 })
+        // The same sync without the late-commit window (the SDK's resync), into a second soup.
+        let sdkTarget = try SoqlSyncDownTarget(query: SyncBench.query, lateCommitWindowMilliseconds: 0)
+        _ = try await bench.manager.syncDown(target: sdkTarget, soupName: "accounts_sdk", name: "accounts-sdk")
 
-        // 1% changed on the server, then a resync (baseline: the full sync above).
+        // 1% changed on the server, then both resyncs, in turn first (two rounds).
         let changed = max(1, records / 100)
-        let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name LIMIT \(changed)").records().compactMap { $0["Id"]?.stringValue }
-        for start in stride(from: 0, to: ids.count, by: 200) {
-            _ = try await bench.client.updateRecords(ids[start..<min(ids.count, start + 200)].map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Changed"] })
+        var (windowSeconds, sdkSeconds, windowRequests, sdkRequests) = (0.0, 0.0, 0, 0)
+        for round in 0..<2 {
+            try await Self.change(changed, round: round, bench: bench)
+            for name in round == 0 ? ["accounts-sdk", "accounts"] : ["accounts", "accounts-sdk"] {
+                let before = bench.client.requestCount
+                var resync: SyncState?
+                let time = try await BenchReport.asyncTime { resync = try await bench.manager.reSync(named: name) }
+                guard resync?.status == .done, resync?.totalSize == changed, resync?.recordsFetched == changed else {
+                    throw BenchError("resync \(name) fetched \(resync?.totalSize ?? -1) / \(resync?.recordsFetched ?? -1), expected \(changed)")
+                }
+                if name == "accounts" { windowSeconds += time; windowRequests += bench.client.requestCount - before }
+                else { sdkSeconds += time; sdkRequests += bench.client.requestCount - before }
+            }
         }
-        bench.resetPeakMemory()
-        let resyncRequests = bench.client.requestCount
-        var resync: SyncState?
-        let resyncSeconds = try await BenchReport.asyncTime { resync = try await bench.manager.reSync(named: "accounts") }
-        guard resync?.status == .done, resync?.totalSize == changed else { throw BenchError("resync fetched \(resync?.totalSize ?? -1), expected \(changed)") }
-        BenchReport.throughput(scenario: "resync", records: changed, seconds: resyncSeconds, baselineSeconds: seconds,
-                               extra: bench.memoryReport.merging(["requests": .int(Int64(bench.client.requestCount - resyncRequests)),
-                                       "baseline": "full sync down", "share_of_full_sync": BenchReport.rounded(resyncSeconds / seconds, 10000)]) { $1 })
+        BenchReport.throughput(scenario: "resync", records: changed, seconds: windowSeconds / 2, baselineSeconds: seconds,
+                               extra: bench.memoryReport.merging(["requests": .int(Int64(windowRequests / 2)),
+                                       "baseline": "full sync down", "share_of_full_sync": BenchReport.rounded(windowSeconds / 2 / seconds, 10000),
+                                       "stamps": .string(stamps.rawValue), "without_late_commit_window_seconds": BenchReport.rounded(sdkSeconds / 2, 10000),
+                                       "without_late_commit_window_requests": .int(Int64(sdkRequests / 2)),
+                                       "ratio_to_without_window": BenchReport.rounded(windowSeconds / max(sdkSeconds, 1e-9), 1000)]) { $1 })
         await bench.stop()
+    }
+
+    /// Updates `count` accounts on the server (a different slice each round).
+    static func change(_ count: Int, round: Int, bench: SyncBench) async throws {
+        let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name LIMIT \(count) OFFSET \(round * count)").records()
+            .compactMap { $0["Id"]?.stringValue }
+        for start in stride(from: 0, to: ids.count, by: 200) {
+            _ = try await bench.client.updateRecords(ids[start..<min(ids.count, start + 200)].map {
+                ["attributes": ["type": "Account"], "Id": .string($0), "Industry": .string("Changed \(round)")]
+            })
+        }
+    }
+
+    /// Moves the seeded accounts' stamps back over the last 30 days (a real org's records were
+    /// not all written a moment ago), directly in the org's database file.
+    static func spreadStamps(folder: URL) throws {
+        let database = try RawSQLite(path: folder.appendingPathComponent("org.sqlite").path)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let month: Int64 = 30 * 86_400_000
+        try database.execute("""
+            UPDATE "Account" SET "LastModifiedDate" = \(now) - 60000 - (rowid * 7919 * 1000) % \(month),
+                "SystemModstamp" = \(now) - 60000 - (rowid * 7919 * 1000) % \(month), "CreatedDate" = \(now) - \(month) - 60000
+            """)
     }
 
     static func baseline(_ bench: SyncBench, folder: URL) async throws {
