@@ -45,15 +45,19 @@ import Testing
         defer { Task { await server.stop() } }
         let early = try await server.create("Account", ["Name": "Early"])
         let late = try await server.create("Account", ["Name": "Late"])
-        await server.server.localForce.faults.scheduleLateCommit(delay: .milliseconds(800)) { $0.method == "PATCH" && $0.segments.last == late }
+        let faults = server.server.localForce.faults
+        // Long enough for the steps below on a loaded machine; they start once it has arrived.
+        await faults.scheduleLateCommit(delay: .seconds(4)) { $0.method == "PATCH" && $0.segments.last == late }
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
+        await faults.observe { request, moment in if moment == .received && request.segments.last == late { arrival.yield() } }
         let started = ContinuousClock.now
         let slow = Task { try await server.send("PATCH", "sobjects/Account/\(late)", json: ["Name": "Late, renamed"]) }
-        try await Task.sleep(for: .milliseconds(200))
+        for await _ in arrived { break }
         #expect(try await server.send("PATCH", "sobjects/Account/\(early)", json: ["Name": "Early, renamed"]).status == 204)
         let midway = try await server.query("SELECT Name, LastModifiedDate FROM Account ORDER BY LastModifiedDate")
         #expect(midway.json?["records"]?.arrayValue?.compactMap { $0["Name"]?.stringValue } == ["Late", "Early, renamed"])
         #expect(try await slow.value.status == 204)
-        #expect(ContinuousClock.now - started >= .milliseconds(800))
+        #expect(ContinuousClock.now - started >= .seconds(4))
         let after = try await server.query("SELECT Name, LastModifiedDate FROM Account ORDER BY LastModifiedDate")
         let records = after.json?["records"]?.arrayValue ?? []
         // Visible now, but stamped before the write that showed first.

@@ -120,4 +120,84 @@ import SmartStore
             #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
         }
     }
+
+    /// The lost create comes down with a resync before the next sync up: the sync down's copy
+    /// is folded into the record, not created again.
+    @Test func lostCreateBroughtDownByAResyncIsNotCreatedAgain() async throws {
+        try await withHarness { harness in
+            let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, LastModifiedDate FROM Account")
+            #expect(try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts").status == .done)
+            let record = try harness.store.createLocally(["Name": "Landed", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            #expect(try await harness.manager.reSync(named: "accounts").status == .done)
+            #expect(try harness.store.count(.all(soup: "accounts", pageSize: 1)) == 2)  // the record and the server's copy
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
+            #expect(try await Self.serverNames(harness) == ["Landed"])
+            let local = try harness.localRecords()
+            #expect(local.count == 1 && local.values.first?["_soupEntryId"]?.int64Value == Self.entryId(record))
+            #expect(local.values.first?["__local__"] == false)
+        }
+    }
+
+    /// Two attempts sent different values, and the server record of one holds the values of
+    /// both (one set is a subset of the other): neither is adopted by guesswork.
+    @Test func aRecordMatchingAttemptsWithDifferentValuesIsNotTakenTwice() async throws {
+        try await withHarness { harness in
+            let short = try harness.store.createLocally(["Name": "Overlap"], objectType: "Account", in: "accounts")
+            let long = try harness.store.createLocally(["Name": "Overlap", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(sync.failedRecordCount == 2)
+            let records = try harness.store.retrieve([Self.entryId(short), Self.entryId(long)], from: "accounts")
+            #expect(records.allSatisfy { LocalFields.isLocalId($0["Id"]?.stringValue) && $0["__last_error__"]?.stringValue?.contains("CREATE_OUTCOME_UNKNOWN") == true })
+            #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 2)
+        }
+    }
+
+    /// An edit made while the sync up asks the server about a lost create is kept and sent.
+    @Test func editDuringReconciliationIsKept() async throws {
+        try await withHarness { harness in
+            let record = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
+            let store = harness.store
+            await harness.localForce.faults.observe { request, moment in
+                guard moment == .received, request.parameter("q")?.contains("CreatedById") == true else { return }
+                _ = try? store.updateLocally(["Name": "Edited while checked"], entryId: Self.entryId(record), in: "accounts")
+            }
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
+            await harness.localForce.faults.observe(nil)
+            #expect(try await Self.serverNames(harness) == ["Edited while checked"])
+            #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
+        }
+    }
+
+    /// The record-at-a-time targets reconcile the same way: lost create, offline edit, one record.
+    @Test(arguments: ["single", "batch"]) func recordAtATimeTargets(kind: String) async throws {
+        try await withHarness { harness in
+            let target: any SyncUpTarget = kind == "single" ? SingleRecordSyncUpTarget() : BatchSyncUpTarget()
+            let record = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.dropAfter) { $0.method == "POST" && ["Account", "composite"].contains($0.segments.last) }
+            #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .failed)
+            try harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(record), in: "accounts")
+            #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .done)
+            #expect(try await Self.serverNames(harness) == ["Final"])
+        }
+    }
+
+    /// One sync up of a soup at a time: a second would take the first's creates in flight for lost ones.
+    @Test func oneSyncUpPerSoup() async throws {
+        try await withHarness { harness in
+            try harness.store.createLocally(["Name": "Slow"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(400))
+            let manager = harness.manager
+            let first = Task { try await manager.syncUp(options: Self.fields, soupName: "accounts") }
+            while try await manager.syncStatus(id: 1)?.status != .running { try await Task.sleep(for: .milliseconds(10)) }
+            await #expect(throws: SyncError.self) { try await manager.syncUp(options: Self.fields, soupName: "accounts") }
+            #expect(try await first.value.status == .done)
+            #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 1)
+        }
+    }
 }

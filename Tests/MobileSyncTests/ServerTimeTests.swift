@@ -23,10 +23,14 @@ import SmartStore
             let ids = try await harness.createAccounts(2)
             let target = try SoqlSyncDownTarget(query: Self.query, lateCommitWindowMilliseconds: window)
             #expect(try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts").status == .done)
-            await harness.localForce.faults.scheduleLateCommit(delay: .milliseconds(1500)) { $0.method == "PATCH" && $0.segments.last == ids[0] }
+            let faults = harness.localForce.faults
+            // Long enough for the update and resync below on a loaded machine; they start once it has arrived.
+            await faults.scheduleLateCommit(delay: .seconds(4)) { $0.method == "PATCH" && $0.segments.last == ids[0] }
+            let (arrived, arrival) = AsyncStream<Void>.makeStream()
+            await faults.observe { request, moment in if moment == .received && request.segments.last == ids[0] { arrival.yield() } }
             let client = harness.client
             let slow = Task { try await client.update("Account", id: ids[0], fields: ["Name": "Committed late"]) }
-            try await Task.sleep(for: .milliseconds(300))
+            for await _ in arrived { break }
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "Committed at once"])
             let first = try await harness.manager.reSync(named: "accounts")
             #expect(first.status == .done && first.totalSize == 1)
@@ -53,6 +57,20 @@ import SmartStore
             #expect(resync.status == .done && resync.totalSize == 0)
             let local = try harness.localRecords()
             #expect(local[ids[0]]?["Name"] == "Edited here" && local[ids[0]]?["__local__"] == true)
+        }
+    }
+
+    /// The window skips a record edited here that the server did not change, even when another
+    /// sync wrote it last.
+    @Test func lateCommitWindowKeepsLocalEditsOfAnotherSyncsRecords() async throws {
+        try await withHarness { harness in
+            let ids = try await harness.createAccounts(2)
+            for name in ["first", "second"] {
+                #expect(try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: name).status == .done)
+            }
+            try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            #expect(try await harness.manager.reSync(named: "first").status == .done)
+            #expect(try harness.localRecords()[ids[1]]?["Name"] == "Edited here")
         }
     }
 
@@ -106,8 +124,10 @@ import SmartStore
                 try await manager.cleanResyncGhosts(named: "accounts")
             }
             #expect(try await resync.value.status == .done)
+            let (asked, ask) = AsyncStream<Void>.makeStream()
+            await harness.localForce.faults.observe { request, moment in if moment == .received && request.segments.last == "query" { ask.yield() } }
             let cleanup = Task { try await manager.cleanResyncGhosts(named: "accounts") }
-            try await Task.sleep(for: .milliseconds(150))
+            for await _ in asked { break }  // the cleanup is asking the server
             await #expect(throws: SyncError.stillRunning(id: id)) { try await manager.reSync(named: "accounts") }
             #expect(try await cleanup.value == 0)
         }

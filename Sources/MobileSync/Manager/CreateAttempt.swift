@@ -42,6 +42,20 @@ struct CreateAttempt: Equatable {
         Set(sent.keys) != Set(current.keys) || sent.contains { field, value in current[field].map { !Self.same(value, $0) } ?? true }
     }
 
+    /// Sent values as one text, equal for values ``same(_:_:)`` finds equal (keys in order).
+    static func signature(_ sent: [String: JSONValue]) -> String {
+        sent.sorted { $0.key < $1.key }.map { field, value in
+            let normalized: String = switch value {
+            case .int(let int): "n:\(Double(int))"
+            case .double(let double): "n:\(double)"
+            case .null, .string(""): "null"
+            case .string(let text): LocalFields.milliseconds(text).map { "t:\($0)" } ?? value.jsonString
+            default: value.jsonString
+            }
+            return JSONValue.string(field).jsonString + "=" + normalized
+        }.joined(separator: ",")
+    }
+
     static func same(_ sent: JSONValue, _ stored: JSONValue) -> Bool {
         switch (sent, stored) {
         case (.string(let a), .string(let b)):

@@ -11,11 +11,14 @@ import SOQL
 /// client's clock) and the fields exactly as sent. Learning the create's outcome removes the
 /// stamp. A record still carrying one on a later sync up may exist on the server: the
 /// reconciler reads the records of its type that the same user created at or after that time,
-/// which no local entry holds, and compares them with what was sent:
+/// which no local entry holds (a clean copy a sync down made meanwhile aside: it is folded into
+/// the record), and compares them with what was sent:
 ///
 /// - no more matches than attempts that sent those values: each match is adopted (the record
 ///   takes its id). A record edited since the send stays dirty, as an update of the adopted
-///   record, so the edit goes up next. Attempts left without a match were lost: sent again.
+///   record, so the edit goes up next. Attempts left without a match were lost: sent again,
+///   their window still reaching back to the first attempt.
+/// - a match that fits attempts which sent different values: ambiguous, as below.
 /// - more matches than attempts: which is ours cannot be told. The records get a
 ///   `CREATE_OUTCOME_UNKNOWN` error in `__last_error__` and are not sent until
 ///   ``SyncManager/resolveCreateAttempt(entryId:soupName:adopting:)`` settles them.
@@ -33,18 +36,16 @@ struct CreateReconciler {
     static let errorCode = "CREATE_OUTCOME_UNKNOWN"
 
     /// What to do with a record whose earlier create may have landed.
-    enum Resolution {
-        /// The server record is ours and holds the record's values: store it clean.
-        case adopted(JSONValue)
-        /// Ours, but the record was edited since the send: store it with the server id, dirty as an update.
-        case adoptedWithEdits(JSONValue)
-        /// Cannot be told: store it with its error and send nothing.
-        case ambiguous(JSONValue)
+    enum Resolution: Equatable {
+        /// The server record `id` is this record's create (`modificationDate`: its date).
+        /// `copy`: a clean entry a sync down made of it meanwhile, to fold into this one.
+        case adopt(id: String, modificationDate: JSONValue?, copy: Int64?)
+        /// Cannot be told (the message says why): keep the record unsent, with an error.
+        case ambiguous(String)
     }
 
     private struct Pending {
         let entryId: Int64
-        let record: JSONValue
         let attempt: CreateAttempt
     }
 
@@ -52,19 +53,22 @@ struct CreateReconciler {
         let record: JSONValue
         let id: String
         let created: Int64
+        /// The entry holding this id already, when it is a sync down's clean copy.
+        let copy: Int64?
     }
 
-    /// Resolutions for the records (creates) carrying an attempt; the others are not in the result.
-    func reconcile(_ records: [JSONValue], fields: [String]) async throws -> [Int64: Resolution] {
+    /// Resolutions for the records (creates) carrying a readable attempt; the others are not
+    /// in the result (a record without a type is sent again, and fails as before).
+    func reconcile(_ records: [JSONValue]) async throws -> [Int64: Resolution] {
         var resolutions: [Int64: Resolution] = [:]
         var byType: [String: [Pending]] = [:]
         for record in records where CreateAttempt.isRecorded(in: record) {
-            guard let entryId = record["_soupEntryId"]?.int64Value else { continue }
-            guard let attempt = CreateAttempt(record), let type = record["attributes"]?["type"]?.stringValue else {
-                resolutions[entryId] = .ambiguous(Self.failed(record, "Its create attempt is recorded in a form this version cannot read."))
+            guard let entryId = record["_soupEntryId"]?.int64Value, let type = record["attributes"]?["type"]?.stringValue else { continue }
+            guard let attempt = CreateAttempt(record) else {
+                resolutions[entryId] = .ambiguous("Its create attempt is recorded in a form this version cannot read.")
                 continue
             }
-            byType[type, default: []].append(Pending(entryId: entryId, record: record, attempt: attempt))
+            byType[type, default: []].append(Pending(entryId: entryId, attempt: attempt))
         }
         guard !byType.isEmpty else { return resolutions }
         let user = try await client.currentUserId()
@@ -73,27 +77,33 @@ struct CreateReconciler {
             let selected = Set(pending.flatMap(\.attempt.sent.keys))
             guard let candidates = try await candidates(type, since: since, user: user, fields: selected) else {
                 for item in pending {
-                    resolutions[item.entryId] = .ambiguous(Self.failed(item.record,
-                        "More than \(Self.maximumCandidates) \(type) records were created by this user since the attempt."))
+                    resolutions[item.entryId] = .ambiguous("More than \(Self.maximumCandidates) \(type) records were created by this user since the attempt.")
                 }
                 continue
             }
-            for group in Dictionary(grouping: pending, by: { Self.signature($0.attempt.sent) }).values {
-                resolve(group, among: candidates, fields: fields, into: &resolutions)
+            let groups = Array(Dictionary(grouping: pending, by: { CreateAttempt.signature($0.attempt.sent) }).values)
+            let matches = groups.map { group in
+                candidates.filter { candidate in group.contains { candidate.created >= $0.attempt.notBefore } && group[0].attempt.wasSent(as: candidate.record) }
+            }
+            // A record matching attempts that sent different values (one a subset of the other) belongs to neither for sure.
+            let shared = Set(matches.flatMap { $0.map(\.id) }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }.filter { $0.value > 1 }.keys)
+            for (group, found) in zip(groups, matches) {
+                if let id = found.first(where: { shared.contains($0.id) })?.id {
+                    for item in group { resolutions[item.entryId] = .ambiguous("Record \(id) matches attempts that sent different values.") }
+                } else {
+                    resolve(group, among: found, into: &resolutions)
+                }
             }
         }
         return resolutions
     }
 
-    /// Attempts that sent the same values: matched as a group, since they cannot be told apart.
-    private func resolve(_ group: [Pending], among candidates: [Candidate], fields: [String], into resolutions: inout [Int64: Resolution]) {
-        guard let first = group.first else { return }
-        let since = group.map(\.attempt.notBefore).min() ?? 0
-        let matches = candidates.filter { $0.created >= since && first.attempt.wasSent(as: $0.record) }
+    /// Attempts that sent the same values, matched as a group: they cannot be told apart.
+    private func resolve(_ group: [Pending], among matches: [Candidate], into resolutions: inout [Int64: Resolution]) {
         if matches.count > group.count {
             let ids = matches.prefix(10).map(\.id).joined(separator: ", ")
             for item in group {
-                resolutions[item.entryId] = .ambiguous(Self.failed(item.record, "\(matches.count) records created by this user since the attempt hold the values it sent (\(ids)), for \(group.count) attempt(s)."))
+                resolutions[item.entryId] = .ambiguous("\(matches.count) records created by this user since the attempt hold the values it sent (\(ids)), for \(group.count) attempt(s).")
             }
             return
         }
@@ -102,22 +112,13 @@ struct CreateReconciler {
         for match in matches.sorted(by: { ($0.created, $0.id) > ($1.created, $1.id) }) {
             guard let index = open.lastIndex(where: { $0.attempt.notBefore <= match.created }) else { continue }
             let item = open.remove(at: index)
-            resolutions[item.entryId] = adopt(item, match, fields: fields)
+            resolutions[item.entryId] = .adopt(id: match.id, modificationDate: modificationDateFieldName.isEmpty ? nil : match.record[modificationDateFieldName],
+                                               copy: match.copy)
         }
     }
 
-    private func adopt(_ item: Pending, _ match: Candidate, fields: [String]) -> Resolution {
-        let local = SyncUpRecord(record: item.record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
-        var record = local.cleaned(id: match.id)
-        if let date = match.record[modificationDateFieldName], !modificationDateFieldName.isEmpty { record[modificationDateFieldName] = date }
-        guard item.attempt.differs(from: local.fields(fields)) else { return .adopted(record) }
-        record[LocalFields.local] = true
-        record[LocalFields.locallyUpdated] = true
-        return .adoptedWithEdits(record)
-    }
-
-    /// Records of `type` the user created at or after `since` that no local entry holds, oldest
-    /// first; nil when there are more than ``maximumCandidates``.
+    /// Records of `type` the user created at or after `since`, oldest first, that no local
+    /// entry holds but a sync down's clean copy; nil when there are more than ``maximumCandidates``.
     private func candidates(_ type: String, since: Int64, user: String, fields: Set<String>) async throws -> [Candidate]? {
         var names = [idFieldName, "CreatedDate"]
         if !modificationDateFieldName.isEmpty { names.append(modificationDateFieldName) }
@@ -131,11 +132,20 @@ struct CreateReconciler {
                           limit: Self.maximumCandidates + 1)
         let records = try await client.allRecords(query.description)
         guard records.count <= Self.maximumCandidates else { return nil }
-        return try records.compactMap { record in
-            guard let id = record[idFieldName]?.stringValue, let created = record["CreatedDate"]?.stringValue.flatMap(LocalFields.milliseconds),
-                  try store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) == nil else { return nil }
-            return Candidate(record: record, id: id, created: created)
+        var candidates: [Candidate] = []
+        for record in records {
+            guard let id = record[idFieldName]?.stringValue, let created = record["CreatedDate"]?.stringValue.flatMap(LocalFields.milliseconds) else { continue }
+            var copy: Int64?
+            if let holder = try store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) {
+                // Held by a sync up's record: claimed. A sync down's clean copy (it has a sync id) may be our lost create.
+                guard let entry = try store.retrieve([holder], from: soup).first,
+                      SyncUpRecord(record: entry, idFieldName: idFieldName, modificationDateFieldName: "").action == .none,
+                      !(entry[LocalFields.local]?.boolValue ?? false), entry[LocalFields.syncId]?.int64Value != nil else { continue }
+                copy = holder
+            }
+            candidates.append(Candidate(record: record, id: id, created: created, copy: copy))
         }
+        return candidates
     }
 
     /// Stamps the records `isCreate` selects with an attempt (the server's time now and the
@@ -149,7 +159,9 @@ struct CreateReconciler {
         for (index, record) in records.enumerated() where isCreate(record) {
             guard let id = record["_soupEntryId"]?.int64Value else { continue }
             let sent = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName).fields(fields)
-            let attempt = CreateAttempt(notBefore: now, sent: sent).json
+            // Sent again after no match: the window keeps reaching back to the first attempt,
+            // in case that one still commits late.
+            let attempt = CreateAttempt(notBefore: min(now, CreateAttempt(record)?.notBefore ?? now), sent: sent).json
             result[index][LocalFields.createAttempt] = attempt
             stamps[id] = attempt
         }
@@ -164,10 +176,5 @@ struct CreateReconciler {
             + "Settle it with SyncManager.resolveCreateAttempt: adopt the server record that is this one, or create it again."
         copy[LocalFields.lastError] = .string(JSONValue.array([SalesforceErrorItem(code: errorCode, message: message).json]).jsonString)
         return copy
-    }
-
-    /// The sent values as one comparable text (keys in order).
-    private static func signature(_ sent: [String: JSONValue]) -> String {
-        sent.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.jsonString)" }.joined(separator: "\u{1}")
     }
 }

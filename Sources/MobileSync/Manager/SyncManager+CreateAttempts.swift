@@ -9,15 +9,24 @@ extension SyncManager {
     /// - Parameters:
     ///   - entryId: the record's `_soupEntryId`.
     ///   - serverId: the id of the server record that is this one: the record takes it and
-    ///     stays dirty, as an update, so its current values go up on the next sync up. `nil`
-    ///     forgets the attempt: the next sync up creates the record.
+    ///     stays dirty, as an update, so its current values go up on the next sync up (without
+    ///     the server's modification date, so unconditionally even in LEAVE_IF_CHANGED mode).
+    ///     `nil` forgets the attempt: the next sync up creates the record.
     ///   - idFieldName: the field holding the server id.
-    /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``, ``SyncError/noCreateAttempt(soup:entryId:)``.
+    /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``, ``SyncError/noCreateAttempt(soup:entryId:)``;
+    ///   ``SyncError/invalidSyncState(_:)`` while a sync up of the soup runs (the attempt may be
+    ///   on the wire) or when another entry holds `serverId`.
     public func resolveCreateAttempt(entryId: Int64, soupName: String, adopting serverId: String?, idFieldName: String = "Id") throws {
         guard var record = try store.retrieve([entryId], from: soupName).first else {
             throw SyncError.entryNotFound(soup: soupName, entryId: entryId)
         }
         guard CreateAttempt.isRecorded(in: record) else { throw SyncError.noCreateAttempt(soup: soupName, entryId: entryId) }
+        if syncUpSoups.values.contains(soupName) {
+            throw SyncError.invalidSyncState("Cannot settle a create attempt while a sync up of soup \(soupName) runs")
+        }
+        if let serverId, let holder = try store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)), holder != entryId {
+            throw SyncError.invalidSyncState("\(serverId) is held by entry \(holder) of soup \(soupName)")
+        }
         record[LocalFields.createAttempt] = nil
         record[LocalFields.lastError] = nil
         if let serverId {

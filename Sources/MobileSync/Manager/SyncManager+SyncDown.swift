@@ -8,8 +8,9 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.run(&sync, manager: self, onUpdate: onUpdate) }
         let client = self.client
-        let boundary = sync.maxTimeStamp
         var maxTimeStamp = sync.maxTimeStamp
+        // First, so a failure leaves the boundary where it was and the next resync reads this window again.
+        if sync.maxTimeStamp > 0 { try await readLateCommits(behind: sync.maxTimeStamp, of: target, into: &sync) }
         var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
         sync.totalSize = page.totalSize
         try save(&sync, onUpdate: onUpdate)
@@ -33,11 +34,10 @@ extension SyncManager {
             guard let next = try await following else { break }
             page = next
         }
-        if boundary > 0 { try await readLateCommits(behind: boundary, of: target, into: &sync) }
         sync.maxTimeStamp = maxTimeStamp
     }
 
-    /// A resync's second pass: the window behind the previous boundary, read again for records
+    /// A resync's first pass: the window behind the previous boundary, read again for records
     /// committed late (see ``SyncDownTarget/fetchLateCommits(client:maxTimeStamp:continuation:)``).
     /// Records this sync stored unchanged are skipped; those written count as fetched. The
     /// boundary does not move: these records are older than it.

@@ -60,35 +60,62 @@ extension SyncManager {
     }
 
     /// Creates whose earlier response was lost may exist already: adopts them (or marks them
-    /// when that cannot be told), then stamps the creates about to be sent.
+    /// when that cannot be told), then stamps the creates about to be sent. Resolutions are
+    /// applied to the records as they are after the server was asked, so an edit made
+    /// meanwhile is kept (dirty) like one made before.
     private func reconcileCreates(_ batch: [JSONValue], target: any SyncUpTarget, sync: inout SyncState) async throws -> [JSONValue] {
         var records = batch
-        let reconciler = CreateReconciler(store: store, client: client, soup: sync.soupName, idFieldName: target.idFieldName,
+        let idField = target.idFieldName
+        let reconciler = CreateReconciler(store: store, client: client, soup: sync.soupName, idFieldName: idField,
                                           modificationDateFieldName: target.modificationDateFieldName)
         let isCreate = { (record: JSONValue) in
-            SyncUpRecord(record: record, idFieldName: target.idFieldName, modificationDateFieldName: "").action == .create
+            SyncUpRecord(record: record, idFieldName: idField, modificationDateFieldName: "").action == .create
         }
         let fields = target.createFields(options: sync.options)
-        let resolutions = try await reconciler.reconcile(records.filter(isCreate), fields: fields ?? [])
+        let resolutions = try await reconciler.reconcile(records.filter(isCreate))
         if !resolutions.isEmpty {
-            var settled: [JSONValue] = []
+            let current = try currentRecords(records, soup: sync.soupName)
+            var (settled, copies, done): ([JSONValue], [Int64], Set<Int64>) = ([], [], [])
             for (index, record) in records.enumerated() {
                 guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
+                guard let now = current[entryId] else { done.insert(entryId); continue }  // removed meanwhile
                 switch resolution {
-                case .adopted(let adopted): settled.append(adopted)
-                case .adoptedWithEdits(let update): settled.append(update); records[index] = update
-                case .ambiguous(let failed): settled.append(failed); sync.failedRecordCount += 1
+                case .ambiguous(let reason):
+                    settled.append(CreateReconciler.failed(now, reason))
+                    sync.failedRecordCount += 1
+                    done.insert(entryId)
+                case .adopt(let id, let date, let copy):
+                    let adopted = Self.adopted(now, id: id, modificationDate: date, target: target, fields: fields ?? [])
+                    settled.append(adopted)
+                    if let copy { copies.append(copy) }
+                    if SyncUpRecord(record: adopted, idFieldName: idField, modificationDateFieldName: "").action == .none {
+                        done.insert(entryId)
+                    } else {
+                        records[index] = adopted  // edited or deleted since: goes up as an update or delete
+                    }
                 }
             }
+            try store.delete(copies, from: sync.soupName)
             try store.upsert(settled, in: sync.soupName)
-            records.removeAll { record in
-                switch record["_soupEntryId"]?.int64Value.flatMap({ resolutions[$0] }) {
-                case .adopted?, .ambiguous?: true
-                case .adoptedWithEdits?, nil: false
-                }
-            }
+            records.removeAll { done.contains($0["_soupEntryId"]?.int64Value ?? -1) }
         }
         return try await reconciler.stamp(records, where: isCreate, fields: fields)
+    }
+
+    /// A record whose create landed as server record `id`: clean if it still holds what was
+    /// sent, else dirty, as an update (edited since) or a delete (deleted locally since).
+    static func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, target: any SyncUpTarget, fields: [String]) -> JSONValue {
+        let local = SyncUpRecord(record: record, idFieldName: target.idFieldName, modificationDateFieldName: target.modificationDateFieldName)
+        var adopted = local.cleaned(id: id)
+        if let modificationDate, !target.modificationDateFieldName.isEmpty { adopted[target.modificationDateFieldName] = modificationDate }
+        if local.action == .deleteLocalOnly || local.action == .delete {
+            adopted[LocalFields.local] = true
+            adopted[LocalFields.locallyDeleted] = true
+        } else if CreateAttempt(record)?.differs(from: local.fields(fields)) ?? true {
+            adopted[LocalFields.local] = true
+            adopted[LocalFields.locallyUpdated] = true
+        }
+        return adopted
     }
 
     /// Waits for a batch's outcomes and stores them; saves progress unless it was the last batch.
@@ -113,6 +140,7 @@ extension SyncManager {
             case .leftDirty(let error?):
                 guard var failed = current[entryId] else { continue }
                 failed[LocalFields.lastError] = .string(error.jsonString)
+                failed[LocalFields.createAttempt] = nil  // the server answered: nothing was created
                 saved.append(failed)
                 sync.failedRecordCount += 1
             case .leftDirty(nil):

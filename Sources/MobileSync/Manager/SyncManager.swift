@@ -24,6 +24,9 @@ public actor SyncManager {
     static let soupName = "syncs_soup"
     private(set) public var state: State = .acceptingSyncs
     private var active: Set<Int64> = []
+    /// The soup of each running sync up (one per soup: each would take the other's creates in
+    /// flight for lost ones).
+    private(set) var syncUpSoups: [Int64: String] = [:]
     private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
 
     public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws {
@@ -149,7 +152,7 @@ public actor SyncManager {
     }
 
     private func run(_ initial: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> SyncState {
-        try begin(initial.id, running: nil)
+        try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil)
         defer { finish(initial.id) }
         var sync = initial
         sync.status = .running
@@ -181,18 +184,26 @@ public actor SyncManager {
     }
 
     /// Marks a sync (or its ghost cleanup, `running` names it) active, unless the manager is
-    /// stopping or the sync or its cleanup runs already.
-    func begin(_ id: Int64, running task: String?) throws {
+    /// stopping or the sync or its cleanup runs already, or — for a sync up (`syncUpOf` its
+    /// soup) — another sync up of the same soup runs.
+    func begin(_ id: Int64, running task: String?, syncUpOf soup: String? = nil) throws {
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
         guard !active.contains(id) else {
             guard let task else { throw SyncError.stillRunning(id: id) }
             throw SyncError.invalidSyncState("Cannot run \(task):\(id): still running")
+        }
+        if let soup {
+            if let other = syncUpSoups.first(where: { $0.value == soup })?.key {
+                throw SyncError.invalidSyncState("Cannot run sync up \(id): sync up \(other) of soup \(soup) is running")
+            }
+            syncUpSoups[id] = soup
         }
         active.insert(id)
     }
 
     func finish(_ id: Int64) {
         active.remove(id)
+        syncUpSoups[id] = nil
         if active.isEmpty && state == .stopRequested { state = .stopped }
     }
 

@@ -91,7 +91,7 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
         } else {
             var query = query(after: max(0, maxTimeStamp - lateCommitWindowMilliseconds))
             let through = Condition.comparison(FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(LocalFields.timestamp(maxTimeStamp)))
-            query.condition = query.condition.map { .and([through, $0]) } ?? through
+            query.condition = query.condition.map { .and([through, .group($0)]) } ?? through
             page = try await client.query(query.description, batchSize: maxBatchSize)
         }
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)

@@ -73,12 +73,14 @@ struct PageUpsertPlan {
         }
         // New entries take id base + position + 1: unique, increasing, and computable without a
         // window function (ids consumed by records that update existing entries are simply skipped).
-        let dirty = "json_extract(e.soup, '$.__local__') IN (1, '1', 'true')"
+        // NULL-safe: a missing `__local__` is clean, a missing timestamp never equal.
+        let dirty = "coalesce(json_extract(e.soup, '$.__local__') IN (1, '1', 'true'), 0)"
         var skipped: [String] = []
         if skipDirty { skipped.append(dirty) }
         if let field = skipUnchangedField, let parameter = setFieldParameter(field), let timestampPath {
-            let sameStamp = "json_extract(e.soup, '$.\(timestampPath)') = json_extract(value, '$.\(timestampPath)')"
-            skipped.append("(\(sameStamp) AND (json_extract(e.soup, '$.\(field)') = json_extract(\(parameter), '$') OR \(dirty)))")
+            let sameStamp = "coalesce(json_extract(e.soup, '$.\(timestampPath)') = json_extract(value, '$.\(timestampPath)'), 0)"
+            let sameMark = "coalesce(json_extract(e.soup, '$.\(field)') = json_extract(\(parameter), '$'), 0)"
+            skipped.append("(\(sameStamp) AND (\(sameMark) OR \(dirty)))")
         }
         let dirtyFilter = skipped.isEmpty ? "" : "WHERE NOT (e.id IS NOT NULL AND (\(skipped.joined(separator: " OR "))))"
         // Only when two records share an id: keep the last occurrence.
