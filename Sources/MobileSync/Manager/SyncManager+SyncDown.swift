@@ -8,10 +8,13 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         if let writer = target as? any StoreWritingSyncDownTarget { return try await writer.run(&sync, manager: self, onUpdate: onUpdate) }
         let client = self.client
-        var maxTimeStamp = sync.maxTimeStamp
-        // First, so a failure leaves the boundary where it was and the next resync reads this window again.
-        if sync.maxTimeStamp > 0 { try await readLateCommits(behind: sync.maxTimeStamp, of: target, into: &sync) }
-        var page = try await target.fetch(client: client, maxTimeStamp: sync.maxTimeStamp, continuation: nil)
+        let boundary = sync.maxTimeStamp
+        var maxTimeStamp = boundary
+        async let first = target.fetch(client: client, maxTimeStamp: boundary, continuation: nil)
+        // While the first page is on its way. Before it is written, so a failure leaves the
+        // boundary where it was and the next resync reads this window again.
+        if boundary > 0 { try await readLateCommits(behind: boundary, of: target, into: &sync) }
+        var page = try await first
         sync.totalSize = page.totalSize
         try save(&sync, onUpdate: onUpdate)
         var fetched = 0
