@@ -18,8 +18,15 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
+    /// The request runs in a task of its own that is never cancelled: cancelling
+    /// `URLSession.data(for:)` while its response completes can deadlock FoundationNetworking
+    /// (the cancellation handler waits on the session's queue under the task's status lock,
+    /// while that queue resumes the task), which hangs every thread of a 2-core pool. A
+    /// cancelled caller waits for the response instead (the session's timeout bounds it) and
+    /// gets it: a sync up must learn what the server did.
     public func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
-        let (data, response) = try await session.data(for: request)
+        let session = self.session
+        let (data, response) = try await Task { try await session.data(for: request) }.value
         guard let http = response as? HTTPURLResponse else { throw RestError.invalidResponse("not an HTTP response") }
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
