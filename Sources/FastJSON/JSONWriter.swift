@@ -1,8 +1,9 @@
 /// Writes `JSONValue`s as compact UTF-8 JSON straight into a byte buffer.
 ///
-/// This is the stack's hot encoding path (see design.md: a direct writer is ~6× faster than
-/// `JSONEncoder` and ~30× faster than `JSONSerialization` on Linux). Besides whole values it
-/// writes pieces (`{`, keys, raw JSON) so producers can stream documents without building them.
+/// This is the stack's hot encoding path: writing bytes directly avoids `JSONEncoder`'s and
+/// `JSONSerialization`'s intermediate objects (`msync-bench` measures the paths that use it).
+/// Besides whole values it writes pieces (`{`, keys, raw JSON) so producers can stream
+/// documents without building them.
 public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public var bytes: [UInt8] = []

@@ -189,7 +189,8 @@ struct QueryEngine {
         return present.isEmpty ? "" : " WHERE " + present.joined(separator: " AND ")
     }
 
-    /// Database failures inside query execution are server errors, reported as such.
+    /// Database failures inside query execution are reported as `MALFORMED_QUERY` with the
+    /// storage's message (never the SQL text): most are queries the storage refused.
     private func run<T>(_ body: () throws -> T) throws(SOQLError) -> T {
         do {
             return try body()

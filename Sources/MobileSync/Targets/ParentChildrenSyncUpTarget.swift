@@ -6,9 +6,9 @@ public import SalesforceREST
 /// at a new parent through `@{parent.id}`. Trees span two soups, so ``SyncManager`` runs them
 /// (`syncUp(target:…)` with this target); ``syncUp(_:options:client:)`` is not used.
 ///
-/// LEAVE_IF_CHANGED checks the whole tree first (one SOQL with a child subquery: every record
-/// must be unchanged on the server since it was synced down, a remote delete only matches a
-/// local delete) and then sends the tree with `allOrNone` and `If-Unmodified-Since` on every
+/// LEAVE_IF_CHANGED checks the whole tree first (the server dates of the parent and of the
+/// children, read by id: every record must be unchanged on the server since it was synced
+/// down, a remote delete only matches a local delete) and then sends the tree with `allOrNone` and `If-Unmodified-Since` on every
 /// update, so a change landing between the check and the write rolls the whole tree back
 /// instead of being overwritten. Deletes still rely on the check (DELETE takes no condition).
 ///

@@ -8,7 +8,7 @@ public indirect enum Condition: Sendable, Hashable {
     /// A parenthesised condition (kept so the printer writes what was parsed).
     case group(Condition)
     case comparison(FieldPath, ComparisonOperator, Literal)
-    /// `field LIKE 'pattern'` (`negated`: `NOT field LIKE …` is written with NOT around it instead).
+    /// `field LIKE 'pattern'` (`NOT field LIKE …` is a ``not(_:)`` around it).
     case like(FieldPath, pattern: Literal)
     /// `field [NOT] IN (values)`.
     case inList(FieldPath, negated: Bool, values: [Literal])
