@@ -146,7 +146,7 @@ if ProcessInfo.processInfo.environment["MSYNC_FUZZ"] == "1" {
             dependencies: ["FastJSON", "SOQL", "SmartStore", "LocalForce"],
             path: "Fuzz/Sources/msync-fuzz",
             swiftSettings: strictSettings
-        ),
+        )
     ]
     package.products += [.executable(name: "msync-fuzz", targets: ["msync-fuzz"])]
 }

@@ -27,7 +27,17 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
 
-swift build --build-tests
+# Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
+swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+
+# The build must be free of warnings in our own code (dependencies' warnings are theirs).
+build_log="$(mktemp)"
+swift build --build-tests 2>&1 | tee "$build_log"
+if grep -E "^$(pwd)/(Sources|Tests|Fuzz)/.*: warning:" "$build_log" | sort -u | grep .; then
+  echo "the build has warnings (above): fix them" >&2
+  exit 1
+fi
+rm -f "$build_log"
 swift test --skip-build "$@"
 
 # Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.

@@ -20,7 +20,9 @@ public enum JSONTopLevelScanner {
         func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                index += 1
+            }
         }
 
         mutating func members(_ keys: Set<String>) throws(JSONParseError) -> [String: JSONValue] {
@@ -62,7 +64,9 @@ public enum JSONTopLevelScanner {
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "\\"): index += 2
-                case UInt8(ascii: "\""): index += 1; return
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
                 default: index += 1
                 }
             }
@@ -79,18 +83,25 @@ public enum JSONTopLevelScanner {
                 var depth = 0
                 while index < bytes.count {
                     switch bytes[index] {
-                    case UInt8(ascii: "\""): try skipString(); continue
+                    case UInt8(ascii: "\""):
+                        try skipString()
+                        continue
                     case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         depth -= 1
-                        if depth == 0 { index += 1; return }
+                        if depth == 0 {
+                            index += 1
+                            return
+                        }
                     default: break
                     }
                     index += 1
                 }
                 throw error("unterminated container")
             default:
-                while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                while index < bytes.count,
+                    ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[index])
+                {
                     index += 1
                 }
             }

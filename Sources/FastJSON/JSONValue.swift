@@ -76,7 +76,7 @@ extension JSONValue {
         get { objectValue?[key] }
         set {
             guard case .object(var members) = self else { return }
-            self = .null  // release the storage so the dictionary is mutated in place
+            self = .null // release the storage so the dictionary is mutated in place
             members[key] = newValue
             self = .object(members)
         }

@@ -87,7 +87,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func writeDouble(_ double: Double) {
         guard double.isFinite else {
-            append("null")  // JSON has no NaN or infinity
+            append("null") // JSON has no NaN or infinity
             return
         }
         if double == double.rounded(), abs(double) < 1e15 {
@@ -123,8 +123,10 @@ public struct JSONWriter: Sendable {
                 if let escape, escape != 0 {
                     bytes.append(escape)
                 } else {
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)],
+                    ])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))

@@ -4,7 +4,13 @@ import SmartStore
 /// A sync's persisted state: the SDK's `syncs_soup` document, with the same keys and statuses.
 public struct SyncState: Sendable, Equatable {
     public enum Kind: String, Sendable { case syncDown, syncUp }
-    public enum Status: String, Sendable { case new = "NEW", stopped = "STOPPED", running = "RUNNING", done = "DONE", failed = "FAILED" }
+    public enum Status: String, Sendable {
+        case new = "NEW"
+        case stopped = "STOPPED"
+        case running = "RUNNING"
+        case done = "DONE"
+        case failed = "FAILED"
+    }
 
     /// The sync's id (`_soupEntryId` of its document).
     public internal(set) var id: Int64
@@ -65,8 +71,10 @@ public struct SyncState: Sendable, Equatable {
 
     /// Reads a stored document.
     init(document: JSONValue) throws {
-        guard let id = document["_soupEntryId"]?.int64Value, let kindName = document["type"]?.stringValue, let kind = Kind(rawValue: kindName),
-              let soupName = document["soupName"]?.stringValue, let target = document["target"], target.objectValue != nil else {
+        guard let id = document["_soupEntryId"]?.int64Value, let kindName = document["type"]?.stringValue,
+            let kind = Kind(rawValue: kindName),
+            let soupName = document["soupName"]?.stringValue, let target = document["target"], target.objectValue != nil
+        else {
             throw SyncError.invalidSyncState("sync document is incomplete: \(document.jsonString.prefix(200))")
         }
         self.id = id

@@ -6,7 +6,8 @@ extension RestClient {
     public func query(_ soql: String, batchSize: Int? = nil, includeDeleted: Bool = false) async throws -> QueryPage {
         var headers: [String: String] = [:]
         if let batchSize, batchSize != 2000 { headers["Sforce-Query-Options"] = "batchSize=\(min(2000, max(200, batchSize)))" }
-        let request = RestRequest(method: .get, path: path(includeDeleted ? "queryAll" : "query"), queryItems: [("q", soql)], headers: headers)
+        let request = RestRequest(
+            method: .get, path: path(includeDeleted ? "queryAll" : "query"), queryItems: [("q", soql)], headers: headers)
         return try QueryPage(body: try await send(request).body)
     }
 
@@ -49,13 +50,17 @@ extension RestClient {
     }
 
     /// A UI API layout of an object.
-    public func layout(_ objectType: String, formFactor: String?, layoutType: String?, mode: String?, recordTypeId: String?) async throws -> JSONValue {
+    public func layout(_ objectType: String, formFactor: String?, layoutType: String?, mode: String?, recordTypeId: String?) async throws
+        -> JSONValue
+    {
         var items: [(String, String)] = []
         if let formFactor { items.append(("formFactor", formFactor)) }
         if let layoutType { items.append(("layoutType", layoutType)) }
         if let mode { items.append(("mode", mode)) }
         if let recordTypeId { items.append(("recordTypeId", recordTypeId)) }
-        return try await send(RestRequest(method: .get, path: path("ui-api/layout/\(RestClient.encodeSegment(objectType))"), queryItems: items)).json()
+        return try await send(
+            RestRequest(method: .get, path: path("ui-api/layout/\(RestClient.encodeSegment(objectType))"), queryItems: items)
+        ).json()
     }
 
     /// One page of briefcase priming records.

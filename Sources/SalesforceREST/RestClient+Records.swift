@@ -26,7 +26,9 @@ extension RestClient {
     }
 
     /// Upserts by external id; returns the id and whether it was created.
-    public func upsert(_ objectType: String, externalIdField: String, externalId: String, fields: JSONValue) async throws -> (id: String, created: Bool) {
+    public func upsert(_ objectType: String, externalIdField: String, externalId: String, fields: JSONValue) async throws -> (
+        id: String, created: Bool
+    ) {
         let response = try await send(RestRequest(method: .patch, path: sobjectPath(objectType, externalIdField, externalId), json: fields))
         let json = try response.json()
         guard let id = json["id"]?.stringValue else { throw RestError.invalidResponse("upsert returned no id") }
@@ -57,41 +59,60 @@ extension RestClient {
 
     /// Creates up to 200 records (each with `attributes.type`). Not retried.
     public func createRecords(_ records: [JSONValue], allOrNone: Bool = false) async throws -> [SaveResult] {
-        try saveResults(try await send(RestRequest(method: .post, path: path("composite/sobjects"),
-                                                   json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
+        try saveResults(
+            try await send(
+                RestRequest(
+                    method: .post, path: path("composite/sobjects"),
+                    json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
     }
 
     /// Updates up to 200 records (each with `Id` and `attributes.type`).
     public func updateRecords(_ records: [JSONValue], allOrNone: Bool = false) async throws -> [SaveResult] {
-        try saveResults(try await send(RestRequest(method: .patch, path: path("composite/sobjects"),
-                                                   json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
+        try saveResults(
+            try await send(
+                RestRequest(
+                    method: .patch, path: path("composite/sobjects"),
+                    json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
     }
 
     /// Upserts up to 200 records of one type by an external id field (idempotent: retried).
-    public func upsertRecords(_ objectType: String, externalIdField: String, records: [JSONValue], allOrNone: Bool = false) async throws -> [SaveResult] {
-        try saveResults(try await send(RestRequest(method: .patch, path: path("composite/sobjects/\(RestClient.encodeSegment(objectType))/\(RestClient.encodeSegment(externalIdField))"),
-                                                   json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
+    public func upsertRecords(_ objectType: String, externalIdField: String, records: [JSONValue], allOrNone: Bool = false) async throws
+        -> [SaveResult]
+    {
+        try saveResults(
+            try await send(
+                RestRequest(
+                    method: .patch,
+                    path: path("composite/sobjects/\(RestClient.encodeSegment(objectType))/\(RestClient.encodeSegment(externalIdField))"),
+                    json: ["allOrNone": .bool(allOrNone), "records": .array(records)])))
     }
 
     /// Deletes up to 200 records.
     public func deleteRecords(_ ids: [String], allOrNone: Bool = false) async throws -> [SaveResult] {
-        try saveResults(try await send(RestRequest(method: .delete, path: path("composite/sobjects"),
-                                                   queryItems: [("ids", ids.joined(separator: ",")), ("allOrNone", allOrNone ? "true" : "false")])))
+        try saveResults(
+            try await send(
+                RestRequest(
+                    method: .delete, path: path("composite/sobjects"),
+                    queryItems: [("ids", ids.joined(separator: ",")), ("allOrNone", allOrNone ? "true" : "false")])))
     }
 
     /// Retrieves up to 2000 records of one type by id; `nil` for deleted or missing ones.
     public func retrieveRecords(_ objectType: String, ids: [String], fields: [String]) async throws -> [JSONValue?] {
-        let response = try await send(RestRequest(method: .post, path: path("composite/sobjects/\(RestClient.encodeSegment(objectType))"),
-                                                  json: ["ids": .array(ids.map(JSONValue.string)), "fields": .array(fields.map(JSONValue.string))],
-                                                  isIdempotent: true))
+        let response = try await send(
+            RestRequest(
+                method: .post, path: path("composite/sobjects/\(RestClient.encodeSegment(objectType))"),
+                json: ["ids": .array(ids.map(JSONValue.string)), "fields": .array(fields.map(JSONValue.string))],
+                isIdempotent: true))
         guard let array = try response.json().arrayValue else { throw RestError.invalidResponse("retrieve response is not an array") }
         return array.map { $0.isNull ? nil : $0 }
     }
 
     /// A composite request; returns the subresponses by reference id, in order.
     public func composite(_ subrequests: [JSONValue], allOrNone: Bool) async throws -> [JSONValue] {
-        let response = try await send(RestRequest(method: .post, path: path("composite"),
-                                                  json: ["allOrNone": .bool(allOrNone), "compositeRequest": .array(subrequests)]))
+        let response = try await send(
+            RestRequest(
+                method: .post, path: path("composite"),
+                json: ["allOrNone": .bool(allOrNone), "compositeRequest": .array(subrequests)]))
         return try response.json()["compositeResponse"]?.arrayValue ?? []
     }
 }

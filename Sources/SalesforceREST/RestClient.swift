@@ -1,7 +1,8 @@
 import FastJSON
 public import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An async client for the Salesforce REST API (and LocalForce).
@@ -24,8 +25,10 @@ public final class RestClient: Sendable {
     private let counter = RequestCounter()
     let identity = ClientIdentity()
 
-    public init(instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,
-                retryPolicy: RetryPolicy = RetryPolicy(), transport: any HTTPTransport = URLSessionTransport()) {
+    public init(
+        instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,
+        retryPolicy: RetryPolicy = RetryPolicy(), transport: any HTTPTransport = URLSessionTransport()
+    ) {
         self.instanceURL = instanceURL
         self.apiVersion = apiVersion
         self.tokenProvider = tokenProvider
@@ -77,7 +80,7 @@ public final class RestClient: Sendable {
         components.percentEncodedPath = basePath + path
         var items = components.percentEncodedQueryItems?.map { ($0.name, $0.value ?? "") } ?? []
         items += embeddedQuery
-        items += request.queryItems.map { (Self.formEncode($0.0), Self.formEncode($0.1)) }  // the others are encoded already
+        items += request.queryItems.map { (Self.formEncode($0.0), Self.formEncode($0.1)) } // the others are encoded already
         components.percentEncodedQuery = items.isEmpty ? nil : items.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         guard let url = components.url else { throw RestError.invalidResponse("bad request path \(request.path)") }
         var urlRequest = URLRequest(url: url)

@@ -42,7 +42,8 @@ public enum RestError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .http(let status, let errors, let body):
-            let detail = errors.isEmpty ? String(decoding: body.prefix(500), as: UTF8.self) : errors.map(\.description).joined(separator: "; ")
+            let detail =
+                errors.isEmpty ? String(decoding: body.prefix(500), as: UTF8.self) : errors.map(\.description).joined(separator: "; ")
             return "HTTP \(status): \(detail)"
         case .network(let message): return "Network error: \(message)"
         case .invalidResponse(let message): return "Invalid response: \(message)"

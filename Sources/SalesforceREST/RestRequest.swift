@@ -4,7 +4,12 @@ public import Foundation
 /// One REST call: method, path under the instance (usually `/services/data/vNN.N/…`), query
 /// parameters, headers and an optional JSON body.
 public struct RestRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST", patch = "PATCH", delete = "DELETE" }
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+        case patch = "PATCH"
+        case delete = "DELETE"
+    }
 
     public var method: Method
     /// Path from the instance root, starting with `/`.
@@ -22,8 +27,10 @@ public struct RestRequest: Sendable {
     /// with their own headers; the token is then never sent to that server).
     public var sendsAccessToken: Bool
 
-    public init(method: Method, path: String, queryItems: [(String, String)] = [], headers: [String: String] = [:],
-                body: [UInt8]? = nil, isIdempotent: Bool? = nil, baseURL: URL? = nil, sendsAccessToken: Bool = true) {
+    public init(
+        method: Method, path: String, queryItems: [(String, String)] = [], headers: [String: String] = [:],
+        body: [UInt8]? = nil, isIdempotent: Bool? = nil, baseURL: URL? = nil, sendsAccessToken: Bool = true
+    ) {
         self.method = method
         self.path = path
         self.baseURL = baseURL
@@ -36,8 +43,9 @@ public struct RestRequest: Sendable {
 
     /// A request with a JSON body.
     public init(method: Method, path: String, json: JSONValue, queryItems: [(String, String)] = [], isIdempotent: Bool? = nil) {
-        self.init(method: method, path: path, queryItems: queryItems, headers: ["Content-Type": "application/json"],
-                  body: json.jsonBytes, isIdempotent: isIdempotent)
+        self.init(
+            method: method, path: path, queryItems: queryItems, headers: ["Content-Type": "application/json"],
+            body: json.jsonBytes, isIdempotent: isIdempotent)
     }
 }
 

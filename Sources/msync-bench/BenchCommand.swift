@@ -6,6 +6,9 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "msync-bench",
         abstract: "Benchmarks that print one JSON object per line, each with a baseline measured in the same run.",
         discussion: "Build in release mode: swift run -c release msync-bench store --records 100000",
-        subcommands: [StoreBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self, PagingBenchmark.self, ServerLoadBenchmark.self, ServeOrgCommand.self]
+        subcommands: [
+            StoreBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self, PagingBenchmark.self,
+            ServerLoadBenchmark.self, ServeOrgCommand.self,
+        ]
     )
 }

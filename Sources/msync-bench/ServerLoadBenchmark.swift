@@ -1,13 +1,14 @@
 import ArgumentParser
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LocalForce
 import MobileSync
 import SalesforceREST
 import SmartStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `msync-bench server-load`: many syncing clients against LocalForce for a fixed time —
 /// two LocalForce processes on one PostgreSQL (clients pick either per request), and, as the
@@ -63,7 +64,9 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
         // Seed each client's slice through the first server.
         let seeder = RestClient(instanceURL: urls[0], tokenProvider: StaticAccessToken(token))
         for client in 0..<clients {
-            let records: [JSONValue] = (0..<accountsPerClient).map { ["attributes": ["type": "Account"], "Name": .string("C\(client)-seed-\($0)")] }
+            let records: [JSONValue] = (0..<accountsPerClient).map {
+                ["attributes": ["type": "Account"], "Name": .string("C\(client)-seed-\($0)")]
+            }
             for start in stride(from: 0, to: records.count, by: 200) {
                 _ = try await seeder.createRecords(Array(records[start..<min(records.count, start + 200)]))
             }
@@ -92,13 +95,17 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
         guard mismatches == 0 else { throw BenchError("\(label): \(mismatches) client slices differ from the server") }
         let latencies = recorder.sorted
         let requests = latencies.count
-        let outcome = Outcome(requestsPerSecond: Double(requests) / elapsed, p50: Self.percentile(latencies, 0.5), p99: Self.percentile(latencies, 0.99), report: [
-            "scenario": "server-load", "configuration": .string(label), "clients": .int(Int64(clients)), "seconds": BenchReport.rounded(elapsed),
-            "requests": .int(Int64(requests)), "requests_per_second": BenchReport.rounded(Double(requests) / elapsed, 10),
-            "p50_ms": BenchReport.rounded(Self.percentile(latencies, 0.5), 100), "p99_ms": BenchReport.rounded(Self.percentile(latencies, 0.99), 100),
-            "cycles": .int(Int64(results.reduce(0) { $0 + $1.cycles })), "creates": .int(Int64(results.reduce(0) { $0 + $1.creates })),
-            "verified": true,
-        ])
+        let outcome = Outcome(
+            requestsPerSecond: Double(requests) / elapsed, p50: Self.percentile(latencies, 0.5), p99: Self.percentile(latencies, 0.99),
+            report: [
+                "scenario": "server-load", "configuration": .string(label), "clients": .int(Int64(clients)),
+                "seconds": BenchReport.rounded(elapsed),
+                "requests": .int(Int64(requests)), "requests_per_second": BenchReport.rounded(Double(requests) / elapsed, 10),
+                "p50_ms": BenchReport.rounded(Self.percentile(latencies, 0.5), 100),
+                "p99_ms": BenchReport.rounded(Self.percentile(latencies, 0.99), 100),
+                "cycles": .int(Int64(results.reduce(0) { $0 + $1.cycles })), "creates": .int(Int64(results.reduce(0) { $0 + $1.creates })),
+                "verified": true,
+            ])
         return outcome
     }
 
@@ -125,8 +132,12 @@ struct LoadClient {
     init(index: Int, urls: [URL], token: String, recorder: LatencyRecorder) throws {
         self.index = index
         store = try SmartStore()
-        try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("__local__", .string),
-                                                        IndexSpec("__sync_id__", .integer)])
+        try store.registerSoup(
+            "accounts",
+            indexSpecs: [
+                IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("__local__", .string),
+                IndexSpec("__sync_id__", .integer),
+            ])
         let transport = TimedTransport(recorder: recorder, urls: urls)
         let client = RestClient(instanceURL: urls[0], tokenProvider: StaticAccessToken(token), transport: transport)
         manager = try SyncManager(store: store, client: client)
@@ -135,7 +146,8 @@ struct LoadClient {
     func run(until deadline: Date) async throws -> Result {
         let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, Description FROM Account WHERE Name LIKE 'C\(index)-%'")
         _ = try await manager.createSyncDown(target: target, soupName: "accounts", name: "down")
-        var cycles = 0, creates = 0
+        var cycles = 0
+        var creates = 0
         let options = SyncOptions(fieldlist: ["Name", "Description"])
         while Date() < deadline {
             let down = try await manager.reSync(named: "down")
@@ -143,9 +155,12 @@ struct LoadClient {
             let entries = try store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000))
             for offset in 0..<2 where !entries.isEmpty {
                 let entry = entries[(cycles * 2 + offset) % entries.count]
-                _ = try store.updateLocally(["Description": .string("client \(index) cycle \(cycles)")], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+                _ = try store.updateLocally(
+                    ["Description": .string("client \(index) cycle \(cycles)")], entryId: entry["_soupEntryId"]?.int64Value ?? -1,
+                    in: "accounts")
             }
-            try store.createLocally(["Name": .string("C\(index)-new-\(cycles)"), "Description": "new"], objectType: "Account", in: "accounts")
+            try store.createLocally(
+                ["Name": .string("C\(index)-new-\(cycles)"), "Description": "new"], objectType: "Account", in: "accounts")
             creates += 1
             let up = try await manager.syncUp(options: options, soupName: "accounts")
             guard up.status == .done, up.failedRecordCount == 0 else { throw BenchError("client \(index): sync up \(up.error)") }
@@ -179,7 +194,8 @@ struct TimedTransport: HTTPTransport {
     func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
         var routed = request
         if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-           let target = urls.randomElement(), let port = target.port {
+            let target = urls.randomElement(), let port = target.port
+        {
             components.port = port
             routed.url = components.url
         }

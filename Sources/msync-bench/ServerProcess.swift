@@ -43,7 +43,8 @@ final class ServerProcess: Sendable {
             }
         }
         guard let text = line.split(separator: " ").last.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }),
-              line.hasPrefix("LocalForce listening on "), let url = URL(string: text) else {
+            line.hasPrefix("LocalForce listening on "), let url = URL(string: text)
+        else {
             process.terminate()
             throw BenchError("the server process did not start: \(line)")
         }
@@ -66,7 +67,8 @@ final class ServerProcess: Sendable {
 
 /// `msync-bench serve-org`: serves a LocalForce database for the benchmarks (not listed).
 struct ServeOrgCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve-org", abstract: "LocalForce for the benchmarks.", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "serve-org", abstract: "LocalForce for the benchmarks.", shouldDisplay: false)
 
     @Option(help: "A SQLite file or a postgres:// URL.") var database: String
     @Option(help: "The bearer token.") var token: String

@@ -37,8 +37,10 @@ struct StoreBenchmark: ParsableCommand {
         let documents = entries.map(\.jsonBytes)
         let averageBytes = documents.reduce(0) { $0 + $1.count } / documents.count
         let pages = stride(from: 0, to: records, by: pageSize).map { start in
-            JSONValue.object(["totalSize": .int(Int64(records)), "done": false,
-                              "records": .array(Array(entries[start..<min(start + pageSize, records)]))]).jsonBytes
+            JSONValue.object([
+                "totalSize": .int(Int64(records)), "done": false,
+                "records": .array(Array(entries[start..<min(start + pageSize, records)])),
+            ]).jsonBytes
         }
 
         // (c) baseline, with the same transaction sizes as each scenario.
@@ -55,27 +57,32 @@ struct StoreBenchmark: ParsableCommand {
                 try apiStore.upsert(Array(entries[start..<min(start + batchSize, records)]), in: "accounts")
             }
         }
-        BenchReport.throughput(scenario: "store-api", records: records, seconds: apiSeconds, baselineSeconds: baselineAPISeconds,
-                               extra: ["batch_size": .int(Int64(batchSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
+        BenchReport.throughput(
+            scenario: "store-api", records: records, seconds: apiSeconds, baselineSeconds: baselineAPISeconds,
+            extra: ["batch_size": .int(Int64(batchSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
 
         // (b) the bulk page ingest.
         let bulkStore = try SmartStore(path: folder.appendingPathComponent("bulk.sqlite").path)
         try bulkStore.registerSoup("accounts", indexSpecs: BenchRecords.indexSpecs)
-        let bookkeeping: [String: JSONValue] = ["__local__": false, "__locally_created__": false, "__locally_updated__": false,
-                                                "__locally_deleted__": false, "__sync_id__": 1]
+        let bookkeeping: [String: JSONValue] = [
+            "__local__": false, "__locally_created__": false, "__locally_updated__": false,
+            "__locally_deleted__": false, "__sync_id__": 1,
+        ]
         let bulkSeconds = try BenchReport.time {
             for page in pages { try bulkStore.ingestPage(page, into: "accounts", setFields: bookkeeping) }
         }
-        BenchReport.throughput(scenario: "store-bulk", records: records, seconds: bulkSeconds, baselineSeconds: baselineBulkSeconds,
-                               extra: ["page_size": .int(Int64(pageSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
+        BenchReport.throughput(
+            scenario: "store-bulk", records: records, seconds: bulkSeconds, baselineSeconds: baselineBulkSeconds,
+            extra: ["page_size": .int(Int64(pageSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
 
         // Re-ingesting the same pages: every record is an update of an existing entry.
         let baselineUpdateSeconds = try baselineBulk.update(entries: entries, documents: documents, transactionSize: pageSize)
         let bulkUpdateSeconds = try BenchReport.time {
             for page in pages { try bulkStore.ingestPage(page, into: "accounts", setFields: bookkeeping) }
         }
-        BenchReport.throughput(scenario: "store-bulk-update", records: records, seconds: bulkUpdateSeconds,
-                               baselineSeconds: baselineUpdateSeconds, extra: ["page_size": .int(Int64(pageSize))])
+        BenchReport.throughput(
+            scenario: "store-bulk-update", records: records, seconds: bulkUpdateSeconds,
+            baselineSeconds: baselineUpdateSeconds, extra: ["page_size": .int(Int64(pageSize))])
 
         // Point lookup on an indexed path.
         var generator = SplitMix(seed: 42)
@@ -85,29 +92,35 @@ struct StoreBenchmark: ParsableCommand {
             precondition(found.count == 1)
         }
         let baselineLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue))
-        BenchReport.latency(scenario: "store-lookup", records: records, samples: samples, medianMicroseconds: lookup,
-                            baselineMedianMicroseconds: baselineLookup)
+        BenchReport.latency(
+            scenario: "store-lookup", records: records, samples: samples, medianMicroseconds: lookup,
+            baselineMedianMicroseconds: baselineLookup)
 
         let lookupJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
             let found = try apiStore.queryJSON(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
             precondition(found.count > 2)
         }
-        BenchReport.latency(scenario: "store-lookup-json", records: records, samples: samples, medianMicroseconds: lookupJSON,
-                            baselineMedianMicroseconds: baselineLookup)
+        BenchReport.latency(
+            scenario: "store-lookup-json", records: records, samples: samples, medianMicroseconds: lookupJSON,
+            baselineMedianMicroseconds: baselineLookup)
 
         // A 50-row page ordered by an indexed path.
         let pageStarts = (0..<samples).map { _ in entries[Int(generator.next() % UInt64(records))]["Name"] ?? .null }
         let page = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            _ = try apiStore.query(.range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
+            _ = try apiStore.query(
+                .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
         }
         let baselinePage = try baselineForAPI.medianPage(starts: pageStarts.compactMap(\.stringValue))
-        BenchReport.latency(scenario: "store-page", records: records, samples: samples, medianMicroseconds: page,
-                            baselineMedianMicroseconds: baselinePage)
+        BenchReport.latency(
+            scenario: "store-page", records: records, samples: samples, medianMicroseconds: page,
+            baselineMedianMicroseconds: baselinePage)
         let pageJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            _ = try apiStore.queryJSON(.range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
+            _ = try apiStore.queryJSON(
+                .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
         }
-        BenchReport.latency(scenario: "store-page-json", records: records, samples: samples, medianMicroseconds: pageJSON,
-                            baselineMedianMicroseconds: baselinePage)
+        BenchReport.latency(
+            scenario: "store-page-json", records: records, samples: samples, medianMicroseconds: pageJSON,
+            baselineMedianMicroseconds: baselinePage)
     }
 }
 
@@ -118,7 +131,8 @@ struct Baseline {
 
     init(path: String) throws {
         database = try RawSQLite(path: path)
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE T (id INTEGER PRIMARY KEY AUTOINCREMENT, soup TEXT, created INTEGER, lastModified INTEGER,
                             c0 TEXT, c1 TEXT, c2 INTEGER, c3 TEXT);
             CREATE INDEX T_created ON T (created); CREATE INDEX T_lastModified ON T (lastModified);

@@ -20,7 +20,8 @@ struct SyncBench {
 
     static func start(accounts: Int, folder: URL, placement: ServerPlacement) async throws -> SyncBench {
         let database = folder.appendingPathComponent("org.sqlite").path
-        var inProcess: LocalForceServer?, child: ServerProcess?
+        var inProcess: LocalForceServer?
+        var child: ServerProcess?
         switch placement {
         case .inProcess:
             let localForce = try await LocalForce(database: try SQLiteDatabase(path: database), token: token)
@@ -33,22 +34,30 @@ struct SyncBench {
         let client = RestClient(instanceURL: baseURL, tokenProvider: StaticAccessToken(token))
         let store = try SmartStore(path: folder.appendingPathComponent("store-\(UUID().uuidString).sqlite").path)
         for soup in ["accounts", "accounts_sdk"] {
-            try store.registerSoup(soup, indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
-                                                      IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try store.registerSoup(
+                soup,
+                indexSpecs: [
+                    IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
+                    IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer),
+                ])
         }
-        return SyncBench(baseURL: baseURL, client: client, store: store, manager: try SyncManager(store: store, client: client), folder: folder,
-                         inProcess: inProcess, child: child)
+        return SyncBench(
+            baseURL: baseURL, client: client, store: store, manager: try SyncManager(store: store, client: client), folder: folder,
+            inProcess: inProcess, child: child)
     }
 
     /// Inserts `accounts` Accounts of about 300 bytes each.
     static func seed(_ localForce: LocalForce, accounts: Int) async throws {
         let industries = ["Agriculture", "Banking", "Energy", "Media", "Retail", "Technology"]
         for start in stride(from: 0, to: accounts, by: 10_000) {
-            _ = try await localForce.insert((start..<min(accounts, start + 10_000)).map { index in
-                ["Name": .string(String(format: "Account %07d", index)), "Industry": .string(industries[index % industries.count]),
-                 "NumberOfEmployees": .int(Int64(index % 10_000)), "BillingCity": "San Francisco", "Phone": "(415) 555-0100",
-                 "Description": .string("Benchmark account \(index) with a description long enough to resemble a real record.")]
-            }, of: "Account")
+            _ = try await localForce.insert(
+                (start..<min(accounts, start + 10_000)).map { index in
+                    [
+                        "Name": .string(String(format: "Account %07d", index)), "Industry": .string(industries[index % industries.count]),
+                        "NumberOfEmployees": .int(Int64(index % 10_000)), "BillingCity": "San Francisco", "Phone": "(415) 555-0100",
+                        "Description": .string("Benchmark account \(index) with a description long enough to resemble a real record."),
+                    ]
+                }, of: "Account")
         }
     }
 

@@ -51,28 +51,44 @@ struct DemoCommand: AsyncParsableCommand {
         let path = store ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
         defer { if store == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
         let smartStore = try SmartStore(path: path)
-        try smartStore.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Industry", .string),
-                                                             IndexSpec("LastModifiedDate", .string), IndexSpec("__local__", .string),
-                                                             IndexSpec("__sync_id__", .integer)])
-        try smartStore.registerSoup("contacts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("AccountId", .string), IndexSpec("LastName", .string),
-                                                             IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+        try smartStore.registerSoup(
+            "accounts",
+            indexSpecs: [
+                IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Industry", .string),
+                IndexSpec("LastModifiedDate", .string), IndexSpec("__local__", .string),
+                IndexSpec("__sync_id__", .integer),
+            ])
+        try smartStore.registerSoup(
+            "contacts",
+            indexSpecs: [
+                IndexSpec("Id", .string), IndexSpec("AccountId", .string), IndexSpec("LastName", .string),
+                IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer),
+            ])
         out.line("store: \(path)")
         let manager = try SyncManager(store: smartStore, client: client)
 
         // 1. Sync down.
         let accountsDown = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, NumberOfEmployees, Description FROM Account")
-        var state = try await manager.syncDown(target: accountsDown, soupName: "accounts", name: "accounts") { out.update("sync down accounts", $0) }
+        var state = try await manager.syncDown(target: accountsDown, soupName: "accounts", name: "accounts") {
+            out.update("sync down accounts", $0)
+        }
         let contactsDown = try SoqlSyncDownTarget(query: "SELECT Id, FirstName, LastName, Email, AccountId FROM Contact")
-        _ = try await manager.syncDown(target: contactsDown, soupName: "contacts", name: "contacts") { out.update("sync down contacts", $0) }
-        out.line("stored \(try smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts")
+        _ = try await manager.syncDown(target: contactsDown, soupName: "contacts", name: "contacts") {
+            out.update("sync down contacts", $0)
+        }
+        out.line(
+            "stored \(try smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts"
+        )
 
         // 2. Offline edits.
         for index in 1...5 {
-            try smartStore.createLocally(["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
+            try smartStore.createLocally(
+                ["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
         }
         let page = try smartStore.query(.all(soup: "accounts", orderPath: "Name", pageSize: 13))
         for entry in page.prefix(10) {
-            try smartStore.updateLocally(["Description": "Edited offline"], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+            try smartStore.updateLocally(
+                ["Description": "Edited offline"], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
         }
         for entry in page.suffix(3) {
             try smartStore.deleteLocally(entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
@@ -85,12 +101,16 @@ struct DemoCommand: AsyncParsableCommand {
         out.line("sync up: \(state.totalSize) records sent, \(state.failedRecordCount) failed")
 
         // 4. Someone changes and deletes records on the server.
-        let changed = try await client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT 20").records().compactMap { $0["Id"]?.stringValue }
+        let changed = try await client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT 20").records().compactMap {
+            $0["Id"]?.stringValue
+        }
         _ = try await client.updateRecords(changed.map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Media"] })
         out.line("server: 20 accounts changed by another user")
         state = try await manager.reSync(named: "accounts") { out.update("resync accounts", $0) }
         out.line("resync: \(state.totalSize) changed records fetched")
-        let deleted = try await client.query("SELECT Id FROM Account ORDER BY Name LIMIT 7 OFFSET 20").records().compactMap { $0["Id"]?.stringValue }
+        let deleted = try await client.query("SELECT Id FROM Account ORDER BY Name LIMIT 7 OFFSET 20").records().compactMap {
+            $0["Id"]?.stringValue
+        }
         _ = try await client.deleteRecords(deleted)
         out.line("server: 7 accounts deleted by another user")
         let ghosts = try await manager.cleanResyncGhosts(named: "accounts")
@@ -99,10 +119,14 @@ struct DemoCommand: AsyncParsableCommand {
         // 5. Do store and org agree?
         let serverCount = try await client.query("SELECT COUNT() FROM Account").totalSize
         let localCount = try smartStore.count(.all(soup: "accounts", pageSize: 1))
-        let dirty = try smartStore.count(.smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 1", pageSize: 1))
+        let dirty = try smartStore.count(
+            .smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 1", pageSize: 1))
         let media = try smartStore.count(.exact(soup: "accounts", path: "Industry", key: "Media", pageSize: 1))
-        out.line(String(format: "summary: %d accounts on the server, %d in the store, %d dirty, %d show the server-side change; %d requests in %.1f s",
-                        serverCount, localCount, dirty, media, client.requestCount, Date().timeIntervalSince(started)))
+        out.line(
+            String(
+                format:
+                    "summary: %d accounts on the server, %d in the store, %d dirty, %d show the server-side change; %d requests in %.1f s",
+                serverCount, localCount, dirty, media, client.requestCount, Date().timeIntervalSince(started)))
         guard serverCount == localCount, dirty == 0, media >= 20 else {
             throw DemoFailure(description: "store and server disagree")
         }
@@ -114,15 +138,20 @@ struct DemoCommand: AsyncParsableCommand {
         var ids: [String] = []
         for start in stride(from: 0, to: accounts, by: 200) {
             let records: [JSONValue] = (start..<min(accounts, start + 200)).map { index in
-                ["attributes": ["type": "Account"], "Name": .string(String(format: "Account %05d", index)),
-                 "Industry": .string(industries[index % industries.count]), "NumberOfEmployees": .int(Int64(10 + index % 500))]
+                [
+                    "attributes": ["type": "Account"], "Name": .string(String(format: "Account %05d", index)),
+                    "Industry": .string(industries[index % industries.count]), "NumberOfEmployees": .int(Int64(10 + index % 500)),
+                ]
             }
             ids += try await client.createRecords(records).compactMap(\.id)
         }
         for start in stride(from: 0, to: ids.count, by: 200) {
             let records: [JSONValue] = ids[start..<min(ids.count, start + 200)].enumerated().map { offset, id in
-                ["attributes": ["type": "Contact"], "FirstName": "Pat", "LastName": .string("Contact \(start + offset)"), "AccountId": .string(id),
-                 "Email": .string("pat\(start + offset)@example.com")]
+                [
+                    "attributes": ["type": "Contact"], "FirstName": "Pat", "LastName": .string("Contact \(start + offset)"),
+                    "AccountId": .string(id),
+                    "Email": .string("pat\(start + offset)@example.com"),
+                ]
             }
             _ = try await client.createRecords(records)
         }

@@ -29,7 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "JSON schema file adding custom objects and fields.")
     var schema: String?
 
-    @Option(help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"…\"}]}.")
+    @Option(
+        help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"…\"}]}.")
     var briefcase: String?
 
     @Option(help: "Fault injection: share of requests (0…1) that fail. Off by default.")
@@ -38,13 +39,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Fault injection: latency added to every request, in milliseconds.")
     var faultLatencyMs: Int = 0
 
-    @Option(help: "Fault injection: kinds to inject, comma-separated: 500, 503, limit (403 REQUEST_LIMIT_EXCEEDED), drop-before, drop-after (connection dropped before / after processing).")
+    @Option(
+        help:
+            "Fault injection: kinds to inject, comma-separated: 500, 503, limit (403 REQUEST_LIMIT_EXCEEDED), drop-before, drop-after (connection dropped before / after processing)."
+    )
     var faultKinds: String = "500,503,limit,drop-before,drop-after"
 
-    @Option(help: ArgumentHelp("Seconds the server's clock is ahead of this machine's (negative: behind; write --clock-offset=-600).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds the server's clock is ahead of this machine's (negative: behind; write --clock-offset=-600).", valueName: "seconds"))
     var clockOffset: Int = 0
 
-    @Option(help: "Late commits: share of writes (0…1) stamped when they arrive but visible, and answered, only --late-commit-delay-ms later, as long transactions on a real org. Off by default.")
+    @Option(
+        help:
+            "Late commits: share of writes (0…1) stamped when they arrive but visible, and answered, only --late-commit-delay-ms later, as long transactions on a real org. Off by default."
+    )
     var lateCommitRate: Double = 0
 
     @Option(help: "Late commits: how late, in milliseconds.")
@@ -52,9 +61,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         let limit = 10 * 366 * 86_400
-        guard (-limit...limit).contains(clockOffset) else { throw ValidationError("--clock-offset must be within ten years (\(limit) seconds) either way") }
+        guard (-limit...limit).contains(clockOffset) else {
+            throw ValidationError("--clock-offset must be within ten years (\(limit) seconds) either way")
+        }
         guard (0...1).contains(lateCommitRate) else { throw ValidationError("--late-commit-rate must be between 0 and 1") }
-        guard (0...3_600_000).contains(lateCommitDelayMs) else { throw ValidationError("--late-commit-delay-ms must be between 0 and 3600000") }
+        guard (0...3_600_000).contains(lateCommitDelayMs) else {
+            throw ValidationError("--late-commit-delay-ms must be between 0 and 3600000")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be between 0 and 1") }
@@ -69,12 +82,14 @@ struct ServeCommand: AsyncParsableCommand {
         let generated = token == nil
         let bearer = token ?? Self.generateToken()
         let rules = try briefcase.map { try BriefcaseRule.load(contentsOf: URL(fileURLWithPath: $0)) } ?? []
-        let faults = FaultInjection(rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
-                                    latency: .milliseconds(faultLatencyMs))
+        let faults = FaultInjection(
+            rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
+            latency: .milliseconds(faultLatencyMs))
         let store = try await DatabaseLocation.open(database)
         await faults.configureLateCommits(rate: lateCommitRate, delay: .milliseconds(lateCommitDelayMs))
-        let localForce = try await LocalForce(schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
-                                              clockOffset: .seconds(clockOffset))
+        let localForce = try await LocalForce(
+            schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
+            clockOffset: .seconds(clockOffset))
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }

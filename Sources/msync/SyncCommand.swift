@@ -74,9 +74,13 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if json {
             let states: [JSONValue] = results.map { state in
-                ["id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
-                 "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)), "totalSize": .int(Int64(state.totalSize)),
-                 "maxTimeStamp": .int(state.maxTimeStamp), "failedRecordCount": .int(Int64(state.failedRecordCount)), "error": .string(state.error)]
+                [
+                    "id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
+                    "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)),
+                    "totalSize": .int(Int64(state.totalSize)),
+                    "maxTimeStamp": .int(state.maxTimeStamp), "failedRecordCount": .int(Int64(state.failedRecordCount)),
+                    "error": .string(state.error),
+                ]
             }
             print(JSONValue.array(states).jsonString)
         }

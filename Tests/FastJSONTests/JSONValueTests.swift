@@ -1,9 +1,10 @@
-import Testing
 import FastJSON
+import Testing
 
 @Suite struct JSONValueTests {
     @Test func roundTripsEveryKind() throws {
-        let text = #"{"s":"a\"b\\c\n\u0001é😀","i":-42,"big":9223372036854775807,"d":10.25,"e":1e300,"t":true,"f":false,"n":null,"a":[1,[2,{}],[]],"o":{"x":{"y":"z"}}}"#
+        let text =
+            #"{"s":"a\"b\\c\n\u0001é😀","i":-42,"big":9223372036854775807,"d":10.25,"e":1e300,"t":true,"f":false,"n":null,"a":[1,[2,{}],[]],"o":{"x":{"y":"z"}}}"#
         let value = try JSONValue(parsing: text)
         #expect(value["s"] == .string("a\"b\\c\n\u{1}é😀"))
         #expect(value["i"] == -42 && value["big"] == .int(.max) && value["d"] == 10.25 && value["e"] == 1e300)
@@ -20,7 +21,9 @@ import FastJSON
     }
 
     @Test func rejectsExcessiveNesting() {
-        #expect(throws: JSONParseError.self) { try JSONValue(parsing: String(repeating: "[", count: 600) + String(repeating: "]", count: 600)) }
+        #expect(throws: JSONParseError.self) {
+            try JSONValue(parsing: String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
+        }
     }
 
     @Test func projectionThroughArrays() throws {
@@ -35,7 +38,8 @@ import FastJSON
 
 @Suite struct JSONTopLevelScannerTests {
     @Test func readsChosenMembersOnly() throws {
-        let page = #"{"totalSize": 3, "done": false, "records": [{"a": "}\"]", "b": [1, {"c": null}]}, "x"], "nextRecordsUrl": "/services/data/v66.0/query/01g-2000", "n": -1.5e3}"#
+        let page =
+            #"{"totalSize": 3, "done": false, "records": [{"a": "}\"]", "b": [1, {"c": null}]}, "x"], "nextRecordsUrl": "/services/data/v66.0/query/01g-2000", "n": -1.5e3}"#
         let members = try JSONTopLevelScanner.members(["totalSize", "done", "nextRecordsUrl", "n"], in: Array(page.utf8))
         #expect(members == ["totalSize": 3, "done": false, "nextRecordsUrl": "/services/data/v66.0/query/01g-2000", "n": -1500.0])
         #expect(try JSONTopLevelScanner.members(["x"], in: Array("{}".utf8)).isEmpty)

@@ -1,5 +1,6 @@
 import FastJSON
 import Testing
+
 @testable import LocalForce
 
 @Suite struct AuthAndVersionTests {
@@ -12,8 +13,10 @@ import Testing
             #expect(list.first?["version"] == "31.0" && list.last?["url"] == "/services/data/v66.0")
             #expect(list.first { $0["version"] == "59.0" }?["label"] == "Winter '24")
             #expect(versions.headers["content-type"] == "application/json;charset=UTF-8")
-            for path in ["", "sobjects", "sobjects/Account", "sobjects/Account/describe", "query?q=SELECT+Id+FROM+Account", "limits/",
-                         "sobjects/Account/001000000000001AAA"] {
+            for path in [
+                "", "sobjects", "sobjects/Account", "sobjects/Account/describe", "query?q=SELECT+Id+FROM+Account", "limits/",
+                "sobjects/Account/001000000000001AAA",
+            ] {
                 let reply = try await server.send("GET", path, authorized: false)
                 #expect(reply.status == 401, "\(path)")
                 #expect(reply.errorCode == "INVALID_SESSION_ID" && reply.message == "Session expired or invalid")
@@ -30,8 +33,10 @@ import Testing
             #expect(resources.json?["sobjects"] == "/services/data/v59.0/sobjects")
             let limits = try await server.send("GET", "limits/")
             #expect(limits.json?["DailyApiRequests"]?["Max"]?.int64Value ?? 0 > 0)
-            for path in ["/services/data/v30.0/sobjects", "/services/data/v99.0/sobjects", "/services/data/vX/sobjects", "nothing-here",
-                         "sobjects/NoSuchObject__c"] {
+            for path in [
+                "/services/data/v30.0/sobjects", "/services/data/v99.0/sobjects", "/services/data/vX/sobjects", "nothing-here",
+                "sobjects/NoSuchObject__c",
+            ] {
                 let reply = try await server.send("GET", path)
                 #expect(reply.status == 404, "\(path)")
                 #expect(reply.errorCode == "NOT_FOUND" && reply.message == "The requested resource does not exist")

@@ -1,11 +1,13 @@
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TestSupport
 import Testing
+
 @testable import LocalForce
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The server's own clock (an offset from the machine's) and late commits (writes stamped when
 /// they arrive but visible only later), as a real org's long transactions behave.
@@ -67,11 +69,14 @@ import Testing
     /// `msync serve --clock-offset=-600 --late-commit-rate 1 --late-commit-delay-ms 400`.
     @Test func serveOptions() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try #require(
+            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
+                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400"]
+        process.arguments = [
+            "serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 /// A database that cannot be opened says which one and why.

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 /// Requests that used to end the server process (stack overflow, arithmetic traps, trapping
@@ -16,11 +17,13 @@ import Testing
     @Test func deeplyNestedSOQLIsTooComplicated() async throws {
         try await withServer { server in
             let nots = "SELECT Id FROM Account WHERE " + String(repeating: "NOT ", count: 1000) + "Name = 'x'"
-            let parentheses = "SELECT Id FROM Account WHERE " + String(repeating: "(", count: 850) + "Name = 'x'" + String(repeating: ")", count: 850)
+            let parentheses =
+                "SELECT Id FROM Account WHERE " + String(repeating: "(", count: 850) + "Name = 'x'" + String(repeating: ")", count: 850)
             var chain = "Name = 'x'"
             for _ in 0..<800 { chain = "(Name = 'y' OR \(chain))" }
             let ors = "SELECT Id FROM Account WHERE \(chain)"
-            let semiJoins = "SELECT Id FROM Account WHERE " + String(repeating: "Id IN (SELECT AccountId FROM Contact WHERE ", count: 300)
+            let semiJoins =
+                "SELECT Id FROM Account WHERE " + String(repeating: "Id IN (SELECT AccountId FROM Contact WHERE ", count: 300)
                 + "LastName = 'x'" + String(repeating: ")", count: 300)
             for soql in [nots, parentheses, ors, semiJoins] {
                 let reply = try await server.query(soql)
@@ -28,7 +31,8 @@ import Testing
                 #expect(try await errorAfterwards(server, reply) == "QUERY_TOO_COMPLICATED")
             }
             // Within the limit, nesting still works.
-            let fine = "SELECT Id FROM Account WHERE " + String(repeating: "(", count: 50) + "Name = 'x'" + String(repeating: ")", count: 50)
+            let fine =
+                "SELECT Id FROM Account WHERE " + String(repeating: "(", count: 50) + "Name = 'x'" + String(repeating: ")", count: 50)
             #expect(try await server.query(fine).status == 200)
         }
     }
@@ -78,8 +82,10 @@ import Testing
 
     @Test func hugeDateLiteralNumbersAreOutOfRange() async throws {
         try await withServer { server in
-            for literal in ["NEXT_N_DAYS:1000000000000", "LAST_N_DAYS:9223372036854775807", "N_DAYS_AGO:1000000000000",
-                            "LAST_N_MONTHS:1000000000000", "NEXT_N_WEEKS:200000"] {
+            for literal in [
+                "NEXT_N_DAYS:1000000000000", "LAST_N_DAYS:9223372036854775807", "N_DAYS_AGO:1000000000000",
+                "LAST_N_MONTHS:1000000000000", "NEXT_N_WEEKS:200000",
+            ] {
                 let reply = try await server.query("SELECT Id FROM Account WHERE CreatedDate = \(literal)")
                 #expect(reply.status == 400, "\(literal)")
                 #expect(try await errorAfterwards(server, reply) == "NUMBER_OUTSIDE_VALID_RANGE")
@@ -109,10 +115,15 @@ import Testing
         try await withServer { server in
             _ = try await server.create("Account", ["Name": "Only"])
             for index in ["-1", "99999999999999999999", "9223372036854775807"] {
-                let body: JSONValue = ["compositeRequest": [
-                    ["method": "GET", "url": "/services/data/v66.0/query?q=SELECT+Id+FROM+Account", "referenceId": "q"],
-                    ["method": "GET", "url": .string("/services/data/v66.0/sobjects/Account/@{q.records[\(index)].Id}"), "referenceId": "r"],
-                ]]
+                let body: JSONValue = [
+                    "compositeRequest": [
+                        ["method": "GET", "url": "/services/data/v66.0/query?q=SELECT+Id+FROM+Account", "referenceId": "q"],
+                        [
+                            "method": "GET", "url": .string("/services/data/v66.0/sobjects/Account/@{q.records[\(index)].Id}"),
+                            "referenceId": "r",
+                        ],
+                    ]
+                ]
                 let results = try await server.send("POST", "composite", json: body).json?["compositeResponse"]?.arrayValue ?? []
                 #expect(results.last?["httpStatusCode"] == 400, "\(index)")
                 #expect(results.last?["body"]?.arrayValue?.first?["errorCode"] == "INVALID_REFERENCE", "\(index)")
@@ -134,17 +145,21 @@ import Testing
 
     @Test func valuesThatCannotBeStoredExactlyAreRefused() async throws {
         try await withServer { server in
-            let nul = try await server.send("POST", "sobjects/Account", rawBody: Data(#"{"Name": "before\u0000after"}"#.utf8),
-                                            headers: ["Content-Type": "application/json"])
+            let nul = try await server.send(
+                "POST", "sobjects/Account", rawBody: Data(#"{"Name": "before\u0000after"}"#.utf8),
+                headers: ["Content-Type": "application/json"])
             #expect(nul.status == 400)
             #expect(nul.errorCode == "JSON_PARSER_ERROR")
             for number in ["1e999", "-1e999"] {
-                let reply = try await server.send("POST", "sobjects/Opportunity", rawBody: Data(#"{"Name": "Big", "StageName": "New", "CloseDate": "2026-01-01", "Amount": \#(number)}"#.utf8),
-                                                  headers: ["Content-Type": "application/json"])
+                let reply = try await server.send(
+                    "POST", "sobjects/Opportunity",
+                    rawBody: Data(#"{"Name": "Big", "StageName": "New", "CloseDate": "2026-01-01", "Amount": \#(number)}"#.utf8),
+                    headers: ["Content-Type": "application/json"])
                 #expect(reply.status == 400)
                 #expect(reply.errorCode == "JSON_PARSER_ERROR")
             }
-            let infinity = try await server.send("POST", "sobjects/Opportunity", json: ["Name": "Inf", "StageName": "New", "CloseDate": "2026-01-01", "Amount": "Infinity"])
+            let infinity = try await server.send(
+                "POST", "sobjects/Opportunity", json: ["Name": "Inf", "StageName": "New", "CloseDate": "2026-01-01", "Amount": "Infinity"])
             #expect(infinity.status == 400)
             #expect(try await server.query("SELECT Id FROM Opportunity").json?["totalSize"] == 0)
             #expect(try await server.query("SELECT Id FROM Account").json?["totalSize"] == 0)
@@ -158,7 +173,8 @@ import Testing
             #expect(reply.errorCode == "STRING_TOO_LONG")
             #expect((reply.message?.count ?? .max) < 1000)
             #expect(reply.body.count < 2000)
-            let mismatch = try await server.send("POST", "sobjects/Account", json: ["NumberOfEmployees": .array(Array(repeating: .string(huge), count: 10))])
+            let mismatch = try await server.send(
+                "POST", "sobjects/Account", json: ["NumberOfEmployees": .array(Array(repeating: .string(huge), count: 10))])
             #expect(mismatch.status == 400)
             #expect(mismatch.body.count < 3000)
         }

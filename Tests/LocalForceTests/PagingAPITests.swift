@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 /// The plain paging REST API: `GET /api/{object}?pageIndex=&pageSize=&key=`.
@@ -10,7 +11,7 @@ import Testing
             for (name, employees) in [("b", 30), ("B", 10), ("a", 20), ("c", 40), ("ä", 5)] {
                 _ = try await server.create("Account", ["Name": .string(name), "NumberOfEmployees": .int(Int64(employees))])
             }
-            _ = try await server.create("Account", ["Name": "no employees"])  // null key: left out when paging by it
+            _ = try await server.create("Account", ["Name": "no employees"]) // null key: left out when paging by it
             // Text keys compare byte-wise: "B" < "a" < "b" < "c" < "no employees" < "ä".
             var names: [String] = []
             for index in 0..<3 {
@@ -23,7 +24,8 @@ import Testing
             }
             #expect(names == ["B", "a", "b", "c", "no employees", "ä"])
             // Integer keys compare numerically; records without the key are left out; bare arrays on request.
-            let numeric = try await server.send("GET", "/api/Account?pageSize=10&key=NumberOfEmployees&fields=Name,NumberOfEmployees&envelope=false")
+            let numeric = try await server.send(
+                "GET", "/api/Account?pageSize=10&key=NumberOfEmployees&fields=Name,NumberOfEmployees&envelope=false")
             #expect(numeric.json?.arrayValue?.compactMap { $0["NumberOfEmployees"]?.int64Value } == [5, 10, 20, 30, 40])
             // Past the end: an empty page. Default key Id, all fields.
             let empty = try await server.send("GET", "/api/Account?pageIndex=7&pageSize=2")

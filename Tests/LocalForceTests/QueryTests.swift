@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 @Suite struct QueryTests {
@@ -8,8 +9,12 @@ import Testing
     static func seed(_ server: TestServer, accounts: Int) async throws -> [String] {
         var ids: [String] = []
         for index in 0..<accounts {
-            let id = try await server.create("Account", ["Name": .string("Account \(index)"), "Industry": index % 2 == 0 ? "Energy" : "Media",
-                                                         "NumberOfEmployees": .int(Int64(index))])
+            let id = try await server.create(
+                "Account",
+                [
+                    "Name": .string("Account \(index)"), "Industry": index % 2 == 0 ? "Energy" : "Media",
+                    "NumberOfEmployees": .int(Int64(index)),
+                ])
             _ = try await server.create("Contact", ["LastName": .string("Contact \(index)"), "AccountId": .string(id)])
             ids.append(id)
         }
@@ -76,7 +81,9 @@ import Testing
 
     @Test func pagingWithBatchSizeAndSnapshot() async throws {
         try await withServer { server in
-            for index in 0..<450 { _ = try await server.create("Lead", ["LastName": .string(String(format: "L%04d", index)), "Company": "C"]) }
+            for index in 0..<450 {
+                _ = try await server.create("Lead", ["LastName": .string(String(format: "L%04d", index)), "Company": "C"])
+            }
             let options = ["Sforce-Query-Options": "batchSize=200"]
             let first = try await server.query("SELECT Id, LastName FROM Lead ORDER BY LastName", headers: options)
             #expect(first.json?["totalSize"] == 450 && first.json?["done"] == false)
@@ -114,25 +121,47 @@ import Testing
     @Test func filtersAndOrdering() async throws {
         try await withServer { server in
             let ids = try await Self.seed(server, accounts: 6)
-            _ = try await server.create("Account", ["Name": "Nameless Inc"])  // NumberOfEmployees null
+            _ = try await server.create("Account", ["Name": "Nameless Inc"]) // NumberOfEmployees null
             func names(_ soql: String) async throws -> [String] {
                 try await server.allRecords(soql).compactMap { $0["Name"]?.stringValue }
             }
-            #expect(try await names("SELECT Name FROM Account WHERE Industry = 'energy' ORDER BY Name") == ["Account 0", "Account 2", "Account 4"])
-            #expect(try await names("SELECT Name FROM Account WHERE NumberOfEmployees >= 4 ORDER BY NumberOfEmployees DESC") == ["Account 5", "Account 4"])
-            #expect(try await names("SELECT Name FROM Account WHERE Industry != 'Energy' ORDER BY Name") == ["Account 1", "Account 3", "Account 5", "Nameless Inc"])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Industry = 'energy' ORDER BY Name") == [
+                    "Account 0", "Account 2", "Account 4",
+                ])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE NumberOfEmployees >= 4 ORDER BY NumberOfEmployees DESC") == [
+                    "Account 5", "Account 4",
+                ])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Industry != 'Energy' ORDER BY Name") == [
+                    "Account 1", "Account 3", "Account 5", "Nameless Inc",
+                ])
             #expect(try await names("SELECT Name FROM Account WHERE Industry = null") == ["Nameless Inc"])
             #expect(try await names("SELECT Name FROM Account ORDER BY NumberOfEmployees LIMIT 2") == ["Nameless Inc", "Account 0"])
             #expect(try await names("SELECT Name FROM Account ORDER BY NumberOfEmployees ASC NULLS LAST LIMIT 1") == ["Account 0"])
             #expect(try await names("SELECT Name FROM Account ORDER BY Name LIMIT 2 OFFSET 5") == ["Account 5", "Nameless Inc"])
-            #expect(try await names("SELECT Name FROM Account WHERE Name LIKE 'account _' AND (NumberOfEmployees = 1 OR NumberOfEmployees = 2) ORDER BY Name")
+            #expect(
+                try await names(
+                    "SELECT Name FROM Account WHERE Name LIKE 'account _' AND (NumberOfEmployees = 1 OR NumberOfEmployees = 2) ORDER BY Name"
+                )
                     == ["Account 1", "Account 2"])
             #expect(try await names("SELECT Name FROM Account WHERE NOT Name LIKE 'Account%'") == ["Nameless Inc"])
-            #expect(try await names("SELECT Name FROM Account WHERE Id IN ('\(ids[1])', '', '\(ids[3].prefix(15))') ORDER BY Name") == ["Account 1", "Account 3"])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Id IN ('\(ids[1])', '', '\(ids[3].prefix(15))') ORDER BY Name") == [
+                    "Account 1", "Account 3",
+                ])
             #expect(try await names("SELECT Name FROM Account WHERE Id IN ('')").isEmpty)
-            #expect(try await names("SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact WHERE LastName = 'Contact 4')") == ["Account 4"])
-            #expect(try await names("SELECT Name FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact WHERE AccountId != null)") == ["Nameless Inc"])
-            let contacts = try await server.allRecords("SELECT LastName FROM Contact WHERE Account.Industry = 'Media' ORDER BY Account.Name DESC")
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Id IN (SELECT AccountId FROM Contact WHERE LastName = 'Contact 4')") == [
+                    "Account 4"
+                ])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Id NOT IN (SELECT AccountId FROM Contact WHERE AccountId != null)") == [
+                    "Nameless Inc"
+                ])
+            let contacts = try await server.allRecords(
+                "SELECT LastName FROM Contact WHERE Account.Industry = 'Media' ORDER BY Account.Name DESC")
             #expect(contacts.compactMap { $0["LastName"]?.stringValue } == ["Contact 5", "Contact 3", "Contact 1"])
             let count = try await server.query("SELECT COUNT() FROM Account WHERE Industry = 'Energy'")
             #expect(count.json == ["totalSize": 3, "done": true, "records": []])
@@ -152,13 +181,20 @@ import Testing
             #expect(try await names("SELECT Name FROM Opportunity WHERE CloseDate < LAST_N_DAYS:30") == ["Past"])
             #expect(try await names("SELECT Name FROM Opportunity WHERE CloseDate = 2020-01-15") == ["Past"])
             #expect(try await names("SELECT Name FROM Opportunity WHERE CreatedDate = TODAY ORDER BY Name") == ["Past", "Today"])
-            #expect(try await names("SELECT Name FROM Opportunity WHERE CreatedDate > 2020-01-01T00:00:00.000+0000 ORDER BY Name") == ["Past", "Today"])
+            #expect(
+                try await names("SELECT Name FROM Opportunity WHERE CreatedDate > 2020-01-01T00:00:00.000+0000 ORDER BY Name") == [
+                    "Past", "Today",
+                ])
             #expect(try await names("SELECT Name FROM Opportunity WHERE CreatedDate > 2999-01-01T00:00:00Z").isEmpty)
-            let first = try #require(try await server.allRecords("SELECT LastModifiedDate FROM Opportunity ORDER BY LastModifiedDate").first)
+            let first = try #require(
+                try await server.allRecords("SELECT LastModifiedDate FROM Opportunity ORDER BY LastModifiedDate").first)
             let stamp = try #require(first["LastModifiedDate"]?.stringValue)
             // The Mobile SDK's resync filter: strictly after the max seen, in its own format.
             #expect(try await names("SELECT Name FROM Opportunity WHERE LastModifiedDate > \(stamp)") == ["Today"])
-            #expect(try await names("SELECT Name FROM Opportunity WHERE LastModifiedDate >= \(stamp) ORDER BY LastModifiedDate") == ["Past", "Today"])
+            #expect(
+                try await names("SELECT Name FROM Opportunity WHERE LastModifiedDate >= \(stamp) ORDER BY LastModifiedDate") == [
+                    "Past", "Today",
+                ])
             let mismatch = try await server.query("SELECT Name FROM Opportunity WHERE CloseDate > 2020-01-01T00:00:00Z")
             #expect(mismatch.status == 400 && mismatch.errorCode == "INVALID_FIELD")
             let quoted = try await server.query("SELECT Name FROM Opportunity WHERE CreatedDate > '2020-01-01'")
@@ -172,7 +208,10 @@ import Testing
             #expect(malformed.status == 400 && malformed.json == [["message": "unexpected token: SELEKT", "errorCode": "MALFORMED_QUERY"]])
             let column = try await server.query("SELECT Bacon__c FROM Account LIMIT 2")
             #expect(column.errorCode == "INVALID_FIELD")
-            #expect(column.message == "\nSELECT Bacon__c FROM Account LIMIT 2\n       ^\nERROR at Row:1:Column:8\nNo such column 'Bacon__c' on entity 'Account'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names.")
+            #expect(
+                column.message
+                    == "\nSELECT Bacon__c FROM Account LIMIT 2\n       ^\nERROR at Row:1:Column:8\nNo such column 'Bacon__c' on entity 'Account'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names."
+            )
             #expect(try await server.query("SELECT Id FROM Foo__c").errorCode == "INVALID_TYPE")
             #expect(try await server.query("SELECT Id FROM Account WHERE A = 1 AND B = 2 OR C = 3").errorCode == "MALFORMED_QUERY")
             #expect(try await server.query("SELECT Id FROM Account OFFSET 2001").errorCode == "NUMBER_OUTSIDE_VALID_RANGE")

@@ -1,13 +1,18 @@
 import FastJSON
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 @Suite struct RecordTests {
     @Test func createRetrieveUpdateDelete() async throws {
         try await withServer { server in
-            let created = try await server.send("POST", "sobjects/Account/", json: ["Name": "Acme", "Industry": "Energy", "NumberOfEmployees": 12,
-                                                                                   "attributes": ["type": "Account"]])
+            let created = try await server.send(
+                "POST", "sobjects/Account/",
+                json: [
+                    "Name": "Acme", "Industry": "Energy", "NumberOfEmployees": 12,
+                    "attributes": ["type": "Account"],
+                ])
             #expect(created.status == 201)
             let id = try #require(created.json?["id"]?.stringValue)
             #expect(created.json == ["id": .string(id), "success": true, "errors": []])
@@ -17,7 +22,7 @@ import Testing
             let record = try #require(try await server.send("GET", "sobjects/Account/\(id)").json)
             #expect(record["attributes"] == ["type": "Account", "url": .string("/services/data/v66.0/sobjects/Account/\(id)")])
             #expect(record["Name"] == "Acme" && record["NumberOfEmployees"] == 12 && record["IsDeleted"] == false)
-            #expect(record["Phone"] == .some(.null))  // fields are present with null
+            #expect(record["Phone"] == .some(.null)) // fields are present with null
             let created15 = String(id.prefix(15))
             #expect(try await server.send("GET", "sobjects/Account/\(created15)").status == 200)
             let stamp = try #require(record["LastModifiedDate"]?.stringValue)
@@ -76,9 +81,11 @@ import Testing
             #expect(badJSON.status == 400 && badJSON.errorCode == "JSON_PARSER_ERROR")
             let email = try await error(["LastName": "x", "Email": "not an email"], "Contact")
             #expect(email.errorCode == "INVALID_EMAIL_ADDRESS")
-            let badReference = try await error(["LastName": "x", "AccountId": .string(SalesforceId(prefix: "001", sequence: 4242).value)], "Contact")
+            let badReference = try await error(
+                ["LastName": "x", "AccountId": .string(SalesforceId(prefix: "001", sequence: 4242).value)], "Contact")
             #expect(badReference.errorCode == "INVALID_CROSS_REFERENCE_KEY")
-            let wrongType = try await error(["LastName": "x", "AccountId": .string(SalesforceId(prefix: "003", sequence: 1).value)], "Contact")
+            let wrongType = try await error(
+                ["LastName": "x", "AccountId": .string(SalesforceId(prefix: "003", sequence: 1).value)], "Contact")
             #expect(wrongType.errorCode == "FIELD_INTEGRITY_EXCEPTION")
             let unknownObject = try await error(["Name": "x"], "Foo__c")
             #expect(unknownObject.status == 404 && unknownObject.errorCode == "NOT_FOUND")
@@ -94,8 +101,11 @@ import Testing
             let stale = try await server.send("PATCH", "sobjects/Account/\(id)", json: ["Name": "B"], headers: ["If-Unmodified-Since": old])
             #expect(stale.status == 412)
             let future = "Fri, 01 Jan 2100 00:00:00 GMT"
-            #expect(try await server.send("PATCH", "sobjects/Account/\(id)", json: ["Name": "B"], headers: ["If-Unmodified-Since": future]).status == 204)
-            let garbage = try await server.send("PATCH", "sobjects/Account/\(id)", json: ["Name": "C"], headers: ["If-Unmodified-Since": "yesterday"])
+            #expect(
+                try await server.send("PATCH", "sobjects/Account/\(id)", json: ["Name": "B"], headers: ["If-Unmodified-Since": future])
+                    .status == 204)
+            let garbage = try await server.send(
+                "PATCH", "sobjects/Account/\(id)", json: ["Name": "C"], headers: ["If-Unmodified-Since": "yesterday"])
             #expect(garbage.status == 400)
             #expect(try await server.send("GET", "sobjects/Account/\(id)").json?["Name"] == "B")
         }

@@ -1,26 +1,31 @@
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import GRDB
 import GRDBSQLite
 import Testing
+
 @testable import LocalForce
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Memory, disk and sockets stay bounded whatever clients do.
 @Suite struct ResourceBoundsTests {
     @Test func cursorsBeyondTheBudgetAreEvictedAsInvalidLocators() async throws {
         // Each cursor of 450 ids takes about 10 KB; a 25 KB budget keeps two.
-        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, cursorMemoryBudget: 25_000)
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token, cursorMemoryBudget: 25_000)
         let server = try await LocalForceServer.start(localForce)
         let client = TestServer(server: server)
         let records: [JSONValue] = (0..<450).map { ["attributes": ["type": "Account"], "Name": .string("A\($0)")] }
         for chunk in stride(from: 0, to: records.count, by: 200) {
-            let reply = try await client.send("POST", "composite/sobjects", json: ["allOrNone": true, "records": .array(Array(records[chunk..<min(chunk + 200, records.count)]))])
+            let reply = try await client.send(
+                "POST", "composite/sobjects",
+                json: ["allOrNone": true, "records": .array(Array(records[chunk..<min(chunk + 200, records.count)]))])
             #expect(reply.status == 200)
         }
         var next: [String] = []
@@ -88,11 +93,11 @@ import Testing
             return await budget.inUse
         }
         while await budget.mostWaiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(await budget.inUse == 60)  // the second waits
+        #expect(await budget.inUse == 60) // the second waits
         await budget.release(60)
         #expect(await started.value == 60)
         await budget.release(60)
-        await budget.reserve(1_000)  // larger than the capacity: runs alone
+        await budget.reserve(1_000) // larger than the capacity: runs alone
         #expect(await budget.inUse == 100)
         await budget.release(1_000)
         #expect(await budget.inUse == 0)
@@ -100,7 +105,8 @@ import Testing
 
     @Test func concurrentLargeBodiesWaitForTheBudget() async throws {
         // Bodies of 2 MB count 32 MB each; a 40 MB budget lets one through at a time.
-        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 40 << 20)
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 40 << 20)
         let server = try await LocalForceServer.start(localForce)
         let client = TestServer(server: server)
         let description = String(repeating: "d", count: 2 << 20)
@@ -113,14 +119,15 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(replies.count == 4)
-        #expect(replies.allSatisfy { $0 == 400 })  // Description is longer than 32,000 characters
+        #expect(replies.allSatisfy { $0 == 400 }) // Description is longer than 32,000 characters
         #expect(await localForce.bodyMemory.mostWaiting >= 1)
         #expect(await localForce.bodyMemory.inUse == 0)
         await server.stop()
     }
 
     @Test func smallBodylessAndAnonymousRequestsNeverWait() async throws {
-        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 40 << 20)
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 40 << 20)
         let server = try await LocalForceServer.start(localForce)
         let client = TestServer(server: server)
         // The whole budget is taken: only a request that reserves nothing gets through.
@@ -136,7 +143,8 @@ import Testing
     @Test func aTruncatedBodyIsABadRequestNotTooLarge() async throws {
         try await withServer { server in
             guard let port = server.server.baseURL.port else { throw TestFailure("no port") }
-            let request = "POST /services/data/v66.0/sobjects/Account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+            let request =
+                "POST /services/data/v66.0/sobjects/Account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.token)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"Name\": \"cut"
             let answer = try RawSocket.exchange(port: port, request, halfClose: true)
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import Testing
+
 @testable import LocalForce
 
 @Suite struct SearchAndMoreTests {
@@ -34,10 +35,15 @@ import Testing
             #expect(bad.status == 400 && bad.errorCode == "MALFORMED_SEARCH")
             #expect(try await search("FIND {a}").status == 400)
 
-            let parameterized = try await server.send("GET", "parameterizedSearch/?q=rockets&sobject=Account&Account.fields=Id,Name&Account.limit=5")
+            let parameterized = try await server.send(
+                "GET", "parameterizedSearch/?q=rockets&sobject=Account&Account.fields=Id,Name&Account.limit=5")
             #expect(parameterized.json?["searchRecords"]?.arrayValue?.count == 2)
-            let posted = try await server.send("POST", "parameterizedSearch", json: ["q": "rocket*", "in": "NAME", "fields": ["Name"],
-                                                                                    "sobjects": [["name": "Account", "where": "Industry = 'Energy'"]]])
+            let posted = try await server.send(
+                "POST", "parameterizedSearch",
+                json: [
+                    "q": "rocket*", "in": "NAME", "fields": ["Name"],
+                    "sobjects": [["name": "Account", "where": "Industry = 'Energy'"]],
+                ])
             #expect(posted.json?["searchRecords"]?.arrayValue?.compactMap { $0["Name"]?.stringValue } == ["Acme Rockets"])
         }
     }
@@ -64,22 +70,29 @@ import Testing
     }
 
     @Test func briefcasePrimingRecords() async throws {
-        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token,
-                                              briefcaseRules: [BriefcaseRule(object: "Account", condition: "Industry = 'Energy'"),
-                                                               BriefcaseRule(object: "Contact")])
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token,
+            briefcaseRules: [
+                BriefcaseRule(object: "Account", condition: "Industry = 'Energy'"),
+                BriefcaseRule(object: "Contact"),
+            ])
         let server = try await LocalForceServer.start(localForce)
         defer { Task { await server.stop() } }
         func get(_ path: String) async throws -> JSONValue? {
-            let response = await localForce.handle(APIRequest(method: "GET", path: "/services/data/v66.0/" + path.split(separator: "?").first.map(String.init)!,
-                                                              query: path.split(separator: "?").dropFirst().first.map(String.init),
-                                                              headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
+            let response = await localForce.handle(
+                APIRequest(
+                    method: "GET", path: "/services/data/v66.0/" + path.split(separator: "?").first.map(String.init)!,
+                    query: path.split(separator: "?").dropFirst().first.map(String.init),
+                    headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
             return try? JSONValue(parsing: response.body)
         }
         _ = server
         var energy: [String] = []
         let writer = { (body: [String: JSONValue], object: String) async throws -> String in
-            let response = await localForce.handle(APIRequest(method: "POST", path: "/services/data/v66.0/sobjects/\(object)", query: nil,
-                                                              headers: ["Authorization": "Bearer \(TestServer.token)"], body: JSONValue.object(body).jsonBytes))
+            let response = await localForce.handle(
+                APIRequest(
+                    method: "POST", path: "/services/data/v66.0/sobjects/\(object)", query: nil,
+                    headers: ["Authorization": "Bearer \(TestServer.token)"], body: JSONValue.object(body).jsonBytes))
             return try JSONValue(parsing: response.body)["id"]?.stringValue ?? ""
         }
         for index in 0..<1500 { energy.append(try await writer(["Name": .string("E\(index)"), "Industry": "Energy"], "Account")) }
@@ -96,23 +109,30 @@ import Testing
         #expect(second["relayToken"] == .some(.null))
         // changedAfterTimestamp: only what changed since (the server's clock, which runs ahead of
         // the wall clock when writes come faster than one per millisecond).
-        let latest = await localForce.handle(APIRequest(method: "GET", path: "/services/data/v66.0/query", query: "q=SELECT+SystemModstamp+FROM+Contact+ORDER+BY+SystemModstamp+DESC+LIMIT+1",
-                                                        headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
+        let latest = await localForce.handle(
+            APIRequest(
+                method: "GET", path: "/services/data/v66.0/query",
+                query: "q=SELECT+SystemModstamp+FROM+Contact+ORDER+BY+SystemModstamp+DESC+LIMIT+1",
+                headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
         let stamp = try #require(try JSONValue(parsing: latest.body)["records"]?.arrayValue?.first?["SystemModstamp"]?.stringValue)
         _ = try await writer(["LastName": "Late"], "Contact")
         let changed = try #require(try await get("connect/briefcase/priming-records?changedAfterTimestamp=\(Self.encode(stamp))"))
         #expect(changed["stats"]?["recordCountTotal"] == 1)
-        let conflict = await localForce.handle(APIRequest(method: "GET", path: "/services/data/v66.0/connect/briefcase/priming-records",
-                                                          query: "relayToken=x&changedAfterTimestamp=y",
-                                                          headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
+        let conflict = await localForce.handle(
+            APIRequest(
+                method: "GET", path: "/services/data/v66.0/connect/briefcase/priming-records",
+                query: "relayToken=x&changedAfterTimestamp=y",
+                headers: ["Authorization": "Bearer \(TestServer.token)"], body: []))
         #expect(conflict.status == 400)
     }
 
     @Test func layouts() async throws {
         try await withServer { server in
-            let layout = try #require(try await server.send("GET", "ui-api/layout/Account?formFactor=Medium&layoutType=Compact&mode=View").json)
+            let layout = try #require(
+                try await server.send("GET", "ui-api/layout/Account?formFactor=Medium&layoutType=Compact&mode=View").json)
             #expect(layout["layoutType"] == "Compact" && layout["objectApiName"] == "Account")
-            let items = layout["sections"]?.arrayValue?.first?["layoutRows"]?.arrayValue?.flatMap { $0["layoutItems"]?.arrayValue ?? [] } ?? []
+            let items =
+                layout["sections"]?.arrayValue?.first?["layoutRows"]?.arrayValue?.flatMap { $0["layoutItems"]?.arrayValue ?? [] } ?? []
             #expect(items.contains { $0["layoutComponents"]?.arrayValue?.first?["apiName"] == "Name" })
             #expect(try await server.send("GET", "ui-api/layout/Nope").status == 404)
         }
@@ -123,7 +143,9 @@ import Testing
             let faults = server.server.localForce.faults
             await faults.schedule(.requestLimit)
             let limited = try await server.send("GET", "limits")
-            #expect(limited.status == 403 && limited.errorCode == "REQUEST_LIMIT_EXCEEDED" && limited.message == "TotalRequests Limit exceeded.")
+            #expect(
+                limited.status == 403 && limited.errorCode == "REQUEST_LIMIT_EXCEEDED" && limited.message == "TotalRequests Limit exceeded."
+            )
             await faults.schedule(.unavailable)
             #expect(try await server.send("GET", "limits").status == 503)
             await faults.schedule(.serverError)
@@ -134,7 +156,9 @@ import Testing
             #expect(try await server.query("SELECT COUNT() FROM Account").json?["totalSize"] == 0)
             // Dropped after processing: the record exists but the client never heard.
             await faults.schedule(.dropAfter) { $0.method == "POST" }
-            await #expect(throws: (any Error).self) { _ = try await server.send("POST", "sobjects/Account", json: ["Name": "Created silently"]) }
+            await #expect(throws: (any Error).self) {
+                _ = try await server.send("POST", "sobjects/Account", json: ["Name": "Created silently"])
+            }
             #expect(try await server.query("SELECT COUNT() FROM Account").json?["totalSize"] == 1)
             // The versions list is never faulted; random faults at rate 1 hit everything else.
             await faults.configure(rate: 1, kinds: [.unavailable])

@@ -1,17 +1,21 @@
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import TestSupport
+import Testing
+
 @testable import LocalForce
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite struct ServerLimitsTests {
     @Test func multipicklistIncludesAndExcludes() async throws {
-        let schema = try SchemaFile.load(Data("""
-            {"fields": {"Account": [{"name": "Regions__c", "type": "multipicklist", "picklistValues": ["EMEA", "APAC", "AMER"]}]}}
-            """.utf8))
+        let schema = try SchemaFile.load(
+            Data(
+                """
+                {"fields": {"Account": [{"name": "Regions__c", "type": "multipicklist", "picklistValues": ["EMEA", "APAC", "AMER"]}]}}
+                """.utf8))
         try await withServer(schema: schema) { server in
             _ = try await server.create("Account", ["Name": "Everywhere", "Regions__c": "EMEA;APAC;AMER"])
             _ = try await server.create("Account", ["Name": "Europe", "Regions__c": "EMEA"])
@@ -19,7 +23,8 @@ import TestSupport
             func names(_ soql: String) async throws -> [String] {
                 try await server.allRecords(soql).compactMap { $0["Name"]?.stringValue }
             }
-            #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('emea') ORDER BY Name") == ["Europe", "Everywhere"])
+            #expect(
+                try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('emea') ORDER BY Name") == ["Europe", "Everywhere"])
             #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('EMEA;APAC')") == ["Everywhere"])
             #expect(try await names("SELECT Name FROM Account WHERE Regions__c INCLUDES ('AMER', 'EMEA;APAC')") == ["Everywhere"])
             #expect(try await names("SELECT Name FROM Account WHERE Regions__c EXCLUDES ('APAC') ORDER BY Name") == ["Europe", "Nowhere"])
@@ -89,8 +94,13 @@ import TestSupport
         #expect(second.userId == first.userId)
         let more = try await second.insert([["Name": "New"]], of: "Account")
         #expect(Set(ids + more).count == 3)
-        let response = await second.handle(APIRequest(method: "GET", path: "/services/data/v66.0/query", query: "q=SELECT+Name+FROM+Account+ORDER+BY+LastModifiedDate",
-                                                      headers: ["Authorization": "Bearer t"], body: []))
-        #expect(try JSONValue(parsing: response.body)["records"]?.arrayValue?.compactMap { $0["Name"]?.stringValue } == ["Kept", "Also kept", "New"])
+        let response = await second.handle(
+            APIRequest(
+                method: "GET", path: "/services/data/v66.0/query", query: "q=SELECT+Name+FROM+Account+ORDER+BY+LastModifiedDate",
+                headers: ["Authorization": "Bearer t"], body: []))
+        #expect(
+            try JSONValue(parsing: response.body)["records"]?.arrayValue?.compactMap { $0["Name"]?.stringValue } == [
+                "Kept", "Also kept", "New",
+            ])
     }
 }

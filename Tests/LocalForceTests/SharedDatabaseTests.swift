@@ -1,10 +1,12 @@
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import LocalForce
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Two LocalForce servers on one database (PostgreSQL in the suite's PostgreSQL run, a SQLite
 /// file otherwise), as behind a load balancer: writes from both get unique, increasing
@@ -23,8 +25,10 @@ import Testing
         return (try SQLiteDatabase(path: path), try SQLiteDatabase(path: path), { try? FileManager.default.removeItem(at: folder) })
     }
 
-    static func send(_ server: LocalForceServer, _ method: String, _ path: String, json: JSONValue? = nil,
-                     headers: [String: String] = [:]) async throws -> JSONValue {
+    static func send(
+        _ server: LocalForceServer, _ method: String, _ path: String, json: JSONValue? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> JSONValue {
         guard let url = URL(string: server.baseURL.absoluteString + path) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -49,8 +53,11 @@ import Testing
                 for (server, prefix) in [(a, "A"), (b, "B")] {
                     group.addTask {
                         for batch in 0..<3 {
-                            let records: [JSONValue] = (0..<150).map { ["attributes": ["type": "Account"], "Name": .string("\(prefix)\(batch)-\($0)")] }
-                            let results = try await Self.send(server, "POST", "/services/data/v66.0/composite/sobjects", json: ["records": .array(records)])
+                            let records: [JSONValue] = (0..<150).map {
+                                ["attributes": ["type": "Account"], "Name": .string("\(prefix)\(batch)-\($0)")]
+                            }
+                            let results = try await Self.send(
+                                server, "POST", "/services/data/v66.0/composite/sobjects", json: ["records": .array(records)])
                             #expect(results.arrayValue?.allSatisfy { $0["success"] == true } == true)
                         }
                     }
@@ -58,8 +65,11 @@ import Testing
                 try await group.waitForAll()
             }
             // A cursor opened on A, continued on B.
-            let soql = "SELECT Id, LastModifiedDate FROM Account ORDER BY LastModifiedDate".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            var page = try await Self.send(a, "GET", "/services/data/v66.0/query?q=\(soql)", headers: ["Sforce-Query-Options": "batchSize=200"])
+            let soql =
+                "SELECT Id, LastModifiedDate FROM Account ORDER BY LastModifiedDate".addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics) ?? ""
+            var page = try await Self.send(
+                a, "GET", "/services/data/v66.0/query?q=\(soql)", headers: ["Sforce-Query-Options": "batchSize=200"])
             var records = page["records"]?.arrayValue ?? []
             #expect(page["totalSize"] == 900)
             var servers = [b, a]

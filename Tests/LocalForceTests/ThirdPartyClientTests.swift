@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import LocalForce
 
 /// A real third-party Salesforce client, unchanged, against LocalForce over HTTP.
@@ -13,7 +14,8 @@ import TestSupport
         var environment = ProcessInfo.processInfo.environment
         environment["LOCALFORCE_URL"] = server.server.baseURL.absoluteString
         environment["LOCALFORCE_TOKEN"] = TestServer.token
-        let (status, text) = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path], environment: environment)
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path], environment: environment)
         await server.stop()
         // simple-salesforce must be installed (scripts/test.sh installs it): a missing module fails here, loudly.
         #expect(status == 0, "\(text)")

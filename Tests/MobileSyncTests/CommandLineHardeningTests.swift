@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import SmartStore
+import TestSupport
+import Testing
 
 /// The command line fails loudly and changes nothing it was only asked to read.
 @Suite struct CommandLineHardeningTests {
@@ -11,7 +11,9 @@ import SmartStore
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let built = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
             .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
-        func modified(_ url: URL) -> Date { (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast }
+        func modified(_ url: URL) -> Date {
+            (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+        }
         let binary = try #require(built.max { modified($0) < modified($1) })
         return try await ChildProcess.run(binary, arguments, timeout: .seconds(60))
     }
@@ -72,7 +74,9 @@ import SmartStore
         #expect(throws: SmartStoreError.self) {
             try store.query(.smart("select {accounts:Name} from {accounts}", pageSize: 10), pageIndex: .max)
         }
-        let (status, text) = try await Self.run(["query", "--store", path, "--page", "9223372036854775807", "select {accounts:Name} from {accounts}"])
+        let (status, text) = try await Self.run([
+            "query", "--store", path, "--page", "9223372036854775807", "select {accounts:Name} from {accounts}",
+        ])
         #expect(status == 1 && text.contains("beyond the largest offset"), "\(text)")
     }
 
@@ -83,10 +87,15 @@ import SmartStore
         defer { try? FileManager.default.removeItem(at: folder) }
         let syncs = folder.appendingPathComponent("usersyncs.json")
         // The soup does not exist: the sync is rejected when created.
-        try Data(#"{"syncs":[{"syncName":"orphans","syncType":"syncDown","soupName":"missing","target":{"type":"soql","query":"SELECT Id FROM Account"},"options":{"mergeMode":"OVERWRITE"}}]}"#.utf8)
-            .write(to: syncs)
-        let (status, text) = try await Self.run(["sync", "--instance-url", harness.server.baseURL.absoluteString, "--token", SyncHarness.token,
-                                                 "--store", folder.appendingPathComponent("store.sqlite").path, "--syncs", syncs.path])
+        try Data(
+            #"{"syncs":[{"syncName":"orphans","syncType":"syncDown","soupName":"missing","target":{"type":"soql","query":"SELECT Id FROM Account"},"options":{"mergeMode":"OVERWRITE"}}]}"#
+                .utf8
+        )
+        .write(to: syncs)
+        let (status, text) = try await Self.run([
+            "sync", "--instance-url", harness.server.baseURL.absoluteString, "--token", SyncHarness.token,
+            "--store", folder.appendingPathComponent("store.sqlite").path, "--syncs", syncs.path,
+        ])
         #expect(status == 1, "\(text)")
         #expect(text.contains("sync orphans not created") && text.contains("no sync ran"), "\(text)")
     }

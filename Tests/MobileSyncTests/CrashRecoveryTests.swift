@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// A process killed at any page or batch boundary, or while a request is in flight, leaves
 /// files that reopen into a consistent state: the next run loses nothing and duplicates nothing.
@@ -55,7 +56,8 @@ import SmartStore
         let world = try await CrashWorld(folder: folder)
         try await world.createAccounts(300, prefix: "Server")
         let manager = try SyncManager(store: world.store, client: world.client)
-        let down = try await manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts", name: "down")
+        let down = try await manager.syncDown(
+            target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts", name: "down")
         #expect(down.status == .done)
         let entries = try world.store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 300))
         for (index, entry) in entries.enumerated() {
@@ -66,7 +68,9 @@ import SmartStore
                 _ = try world.store.deleteLocally(entryId: entryId, in: "accounts")
             }
         }
-        for index in 0..<250 { _ = try world.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts") }
+        for index in 0..<250 {
+            _ = try world.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts")
+        }
 
         let snapshots = CrashWorld.Snapshots()
         await world.server.localForce.faults.observe { request, moment in
@@ -85,7 +89,9 @@ import SmartStore
         #expect(try world.localNames().names == expected)
         await world.stop()
         let labels = snapshots.all.map(\.label)
-        #expect(labels.filter { $0.hasPrefix("received POST") }.count >= 3 && labels.filter { $0.hasPrefix("processed DELETE") }.count >= 1, "\(labels)")
+        #expect(
+            labels.filter { $0.hasPrefix("received POST") }.count >= 3 && labels.filter { $0.hasPrefix("processed DELETE") }.count >= 1,
+            "\(labels)")
 
         for (index, snapshot) in snapshots.all.enumerated() {
             let reopened = try await CrashWorld(folder: folder.appendingPathComponent("run-\(index)"), reopening: snapshot)
@@ -95,8 +101,12 @@ import SmartStore
             #expect(resynced.status == .done && resynced.failedRecordCount == 0, "\(snapshot.label): \(resynced.error)")
             let server = try await reopened.serverNames()
             let local = try reopened.localNames()
-            let serverNames = server.values.sorted(), expectedNames = expected.values.sorted()
-            #expect(serverNames == expectedNames, "crash at \(snapshot.label): server has \(server.count), extra \(serverNames.difference(from: expectedNames).count) changes")
+            let serverNames = server.values.sorted()
+            let expectedNames = expected.values.sorted()
+            #expect(
+                serverNames == expectedNames,
+                "crash at \(snapshot.label): server has \(server.count), extra \(serverNames.difference(from: expectedNames).count) changes"
+            )
             #expect(local.names == server && local.entries == server.count, "crash at \(snapshot.label)")
             await reopened.stop()
         }

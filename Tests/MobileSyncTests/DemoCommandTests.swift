@@ -1,13 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README's first command keeps working: `msync demo` ends with store and org agreeing.
 @Suite struct DemoCommandTests {
     @Test func demoRoundTrip() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try #require(
+            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
+                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let (status, text) = try await ChildProcess.run(binary, ["demo", "--accounts", "300"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("seeded 300 accounts and 300 contacts"))

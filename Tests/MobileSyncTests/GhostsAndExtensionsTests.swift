@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 @Suite struct GhostsAndExtensionsTests {
     /// Scenario 19: two syncs into one soup; each cleans only its own ghosts.
@@ -12,10 +13,12 @@ import SmartStore
         try await withHarness { harness in
             let ids = try await harness.createAccounts(6)
             let first = try await harness.manager.syncDown(
-                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name IN ('Account 00000', 'Account 00001', 'Account 00002')"),
+                target: try SoqlSyncDownTarget(
+                    query: "SELECT Id, Name FROM Account WHERE Name IN ('Account 00000', 'Account 00001', 'Account 00002')"),
                 soupName: "accounts", name: "first")
             let second = try await harness.manager.syncDown(
-                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name >= 'Account 00002'"), soupName: "accounts", name: "second")
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name >= 'Account 00002'"), soupName: "accounts",
+                name: "second")
             // Account 2 was written last by the second sync: it belongs to it.
             for index in [0, 2, 5] { try await harness.client.delete("Account", id: ids[index]) }
             #expect(try await harness.manager.cleanResyncGhosts(id: first.id) == 1)
@@ -64,8 +67,10 @@ import SmartStore
     @Test func customTarget() async throws {
         try await withHarness { harness in
             harness.manager.targets.register(syncDown: "fixed") { json in FixedTarget(records: json["records"]?.arrayValue ?? []) }
-            let target = FixedTarget(records: [["Id": "x1", "Name": "One", "LastModifiedDate": "2026-01-01T00:00:00.000+0000"],
-                                               ["Id": "x2", "Name": "Two", "LastModifiedDate": "2026-01-02T00:00:00.000+0000"]])
+            let target = FixedTarget(records: [
+                ["Id": "x1", "Name": "One", "LastModifiedDate": "2026-01-01T00:00:00.000+0000"],
+                ["Id": "x2", "Name": "Two", "LastModifiedDate": "2026-01-02T00:00:00.000+0000"],
+            ])
             let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "fixed")
             #expect(sync.status == .done && sync.totalSize == 2)
             #expect(sync.maxTimeStamp == LocalFields.milliseconds("2026-01-02T00:00:00.000+0000"))

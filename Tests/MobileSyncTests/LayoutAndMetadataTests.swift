@@ -1,8 +1,9 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import MobileSync
 import SmartStore
+import Testing
+
+@testable import MobileSync
 
 /// Layout and metadata sync downs: one entry each, keyed like the SDK's.
 @Suite struct LayoutAndMetadataTests {
@@ -16,7 +17,9 @@ import SmartStore
             #expect(try await harness.manager.syncDown(target: full, soupName: "layouts").status == .done)
             let entries = try harness.store.query(.all(soup: "layouts", orderPath: "Id", pageSize: 10))
             #expect(entries.map { $0["Id"] } == ["Account-Medium-Compact-View-null", "Contact-null-null-null-null"])
-            #expect(entries[0]["layoutType"] == "Compact" && entries[0]["objectApiName"] == "Account" && entries[0]["sections"]?.arrayValue?.isEmpty == false)
+            #expect(
+                entries[0]["layoutType"] == "Compact" && entries[0]["objectApiName"] == "Account"
+                    && entries[0]["sections"]?.arrayValue?.isEmpty == false)
             #expect(entries[0]["__local__"] == false && entries[0]["__sync_id__"] == .int(sync.id))
             // A resync replaces the entry instead of adding one; ghost cleanup keeps it.
             #expect(try await harness.manager.reSync(named: "accountLayout").status == .done)
@@ -31,7 +34,8 @@ import SmartStore
     @Test func metadataSyncDownStoresTheDescribe() async throws {
         try await withHarness { harness in
             try harness.store.registerSoup("metadata", indexSpecs: [IndexSpec("Id", .string)])
-            let sync = try await harness.manager.syncDown(target: MetadataSyncDownTarget(objectType: "Account"), soupName: "metadata", name: "accountMetadata")
+            let sync = try await harness.manager.syncDown(
+                target: MetadataSyncDownTarget(objectType: "Account"), soupName: "metadata", name: "accountMetadata")
             #expect(sync.status == .done && sync.totalSize == 1, "\(sync.error)")
             let entry = try #require(try harness.store.query(.all(soup: "metadata", pageSize: 10)).first)
             #expect(entry["Id"] == "Account" && entry["name"] == "Account" && entry["keyPrefix"] == "001")

@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Creates whose outcome the client never learned: no duplicate, no adoption of another
 /// client's record, no lost edit, and a clear error where the outcome cannot be told.
@@ -34,7 +35,8 @@ import SmartStore
             let pending = try #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
             let serverId = try #require(pending["Id"]?.stringValue)
             #expect(serverId.hasPrefix("001") && pending["Name"] == "Final" && pending["__local__"] == true)
-            #expect(pending["__locally_updated__"] == true && pending["__locally_created__"] == false && pending["__create_attempt__"] == nil)
+            #expect(
+                pending["__locally_updated__"] == true && pending["__locally_created__"] == false && pending["__create_attempt__"] == nil)
             #expect(try await Self.serverNames(harness) == ["Draft"])
             let settled = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(settled.status == .done && settled.failedRecordCount == 0)
@@ -96,7 +98,10 @@ import SmartStore
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 5)
             let records = try harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts")
             #expect(records.first?["Id"]?.stringValue == elsewhere[0])
-            #expect(records.allSatisfy { $0["__local__"] == false && $0["__last_error__"] == nil && !LocalFields.isLocalId($0["Id"]?.stringValue) })
+            #expect(
+                records.allSatisfy {
+                    $0["__local__"] == false && $0["__last_error__"] == nil && !LocalFields.isLocalId($0["Id"]?.stringValue)
+                })
         }
     }
 
@@ -131,7 +136,7 @@ import SmartStore
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             #expect(try await harness.manager.reSync(named: "accounts").status == .done)
-            #expect(try harness.store.count(.all(soup: "accounts", pageSize: 1)) == 2)  // the record and the server's copy
+            #expect(try harness.store.count(.all(soup: "accounts", pageSize: 1)) == 2) // the record and the server's copy
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             #expect(try await Self.serverNames(harness) == ["Landed"])
             let local = try harness.localRecords()
@@ -151,7 +156,11 @@ import SmartStore
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(sync.failedRecordCount == 2)
             let records = try harness.store.retrieve([Self.entryId(short), Self.entryId(long)], from: "accounts")
-            #expect(records.allSatisfy { LocalFields.isLocalId($0["Id"]?.stringValue) && $0["__last_error__"]?.stringValue?.contains("CREATE_OUTCOME_UNKNOWN") == true })
+            #expect(
+                records.allSatisfy {
+                    LocalFields.isLocalId($0["Id"]?.stringValue)
+                        && $0["__last_error__"]?.stringValue?.contains("CREATE_OUTCOME_UNKNOWN") == true
+                })
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 2)
         }
     }
@@ -179,7 +188,9 @@ import SmartStore
         try await withHarness { harness in
             let target: any SyncUpTarget = kind == "single" ? SingleRecordSyncUpTarget() : BatchSyncUpTarget()
             let record = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
-            await harness.localForce.faults.schedule(.dropAfter) { $0.method == "POST" && ["Account", "composite"].contains($0.segments.last) }
+            await harness.localForce.faults.schedule(.dropAfter) {
+                $0.method == "POST" && ["Account", "composite"].contains($0.segments.last)
+            }
             #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .failed)
             try harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(record), in: "accounts")
             #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .done)

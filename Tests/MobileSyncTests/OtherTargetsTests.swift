@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 @Suite struct OtherTargetsTests {
     @Test func soslTarget() async throws {
@@ -38,12 +39,13 @@ import SmartStore
             let ids = try await harness.createAccounts(7)
             // The soup knows 5 of them, with stale names.
             for id in ids.prefix(5) {
-                try harness.store.create(["Id": .string(id), "Name": "stale", "attributes": ["type": "Account"], "__local__": false], in: "accounts")
+                try harness.store.create(
+                    ["Id": .string(id), "Name": "stale", "attributes": ["type": "Account"], "__local__": false], in: "accounts")
             }
             let target = RefreshSyncDownTarget(objectType: "Account", fieldlist: ["Name"], soupName: "accounts", countIdsPerSoql: 2)
             let before = harness.client.requestCount
             let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "refresh")
-            #expect(sync.status == .done && harness.client.requestCount - before == 3)  // 5 ids, 2 per query
+            #expect(sync.status == .done && harness.client.requestCount - before == 3) // 5 ids, 2 per query
             var records = try harness.localRecords()
             #expect(records.count == 5 && records.values.allSatisfy { $0["Name"]?.stringValue?.hasPrefix("Account") == true })
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "changed"])

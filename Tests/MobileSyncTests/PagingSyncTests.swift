@@ -1,21 +1,24 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Sync with a plain paging REST API (LocalForce's `/api/{object}`), keyed by Name so inserts
 /// can land anywhere in the order.
 @Suite struct PagingSyncTests {
     static func target(pageSize: Int = 10, url: String = "/api/Account?key=Name&fields=Name,Industry") throws -> PagingSyncDownTarget {
-        try PagingSyncDownTarget(url: url, keyField: "Name", keyType: .string, pageSize: pageSize, recordsPath: "records", totalSizePath: "totalSize")
+        try PagingSyncDownTarget(
+            url: url, keyField: "Name", keyType: .string, pageSize: pageSize, recordsPath: "records", totalSizePath: "totalSize")
     }
 
     /// Server accounts: Name → Industry (every page), and their ids by name.
     static func server(_ harness: SyncHarness) async throws -> (records: [String: String], ids: [String: String]) {
-        var records: [String: String] = [:], ids: [String: String] = [:]
+        var records: [String: String] = [:]
+        var ids: [String: String] = [:]
         for record in try await harness.client.allRecords("SELECT Id, Name, Industry FROM Account") {
             guard let name = record["Name"]?.stringValue else { continue }
             records[name] = record["Industry"]?.stringValue ?? ""
@@ -35,8 +38,9 @@ import SmartStore
     static func expectEqual(_ harness: SyncHarness, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let server = try await Self.server(harness).records
         let local = try Self.local(harness)
-        #expect(local.records == server && local.count == server.count, "\(label): local \(local.count), server \(server.count)",
-                sourceLocation: sourceLocation)
+        #expect(
+            local.records == server && local.count == server.count, "\(label): local \(local.count), server \(server.count)",
+            sourceLocation: sourceLocation)
     }
 
     /// Local entries by Name.
@@ -50,9 +54,10 @@ import SmartStore
 
     static func create(_ harness: SyncHarness, _ names: [String], industry: String = "Energy") async throws {
         for start in stride(from: 0, to: names.count, by: 200) {
-            _ = try await harness.client.createRecords(names[start..<min(names.count, start + 200)].map {
-                ["attributes": ["type": "Account"], "Name": .string($0), "Industry": .string(industry)]
-            })
+            _ = try await harness.client.createRecords(
+                names[start..<min(names.count, start + 200)].map {
+                    ["attributes": ["type": "Account"], "Name": .string($0), "Industry": .string(industry)]
+                })
         }
     }
 
@@ -63,7 +68,9 @@ import SmartStore
 
     static func update(_ harness: SyncHarness, _ names: [String], industry: String) async throws {
         let ids = try await Self.server(harness).ids
-        for name in names { try await harness.client.update("Account", id: ids[name] ?? "missing", fields: ["Industry": .string(industry)]) }
+        for name in names {
+            try await harness.client.update("Account", id: ids[name] ?? "missing", fields: ["Industry": .string(industry)])
+        }
     }
 
     /// N0100, N0200, … N5000: room for inserts anywhere.
@@ -73,27 +80,40 @@ import SmartStore
         try await withHarness { harness in
             try await Self.create(harness, Self.names)
             let first = try await harness.manager.syncDown(target: try Self.target(), soupName: "accounts", name: "paging")
-            #expect(first.status == .done && first.pagesFetched == 6 && first.recordsFetched == 50 && first.totalSize == 50, "\(first.error)")
+            #expect(
+                first.status == .done && first.pagesFetched == 6 && first.recordsFetched == 50 && first.totalSize == 50, "\(first.error)")
             try await Self.expectEqual(harness, "full sync")
 
             let steps: [(String, (SyncHarness) async throws -> Void)] = [
-                ("inserts at the start, inside a page, at a page boundary and at the end", {
-                    try await Self.create($0, ["N0000", "N0150", "N1050", "N9999"])
-                }),
+                (
+                    "inserts at the start, inside a page, at a page boundary and at the end",
+                    {
+                        try await Self.create($0, ["N0000", "N0150", "N1050", "N9999"])
+                    }
+                ),
                 ("updates at the start, middle and end", { try await Self.update($0, ["N0000", "N2500", "N9999"], industry: "Media") }),
-                ("deletes at the start of a page, inside one, at the end of one and the very last", {
-                    try await Self.delete($0, ["N1000", "N1500", "N2000", "N9999"])
-                }),
-                ("deletes across a page boundary, with an insert and an update", {
-                    try await Self.delete($0, ["N2900", "N3000", "N3100"])
-                    try await Self.create($0, ["N3050"])
-                    try await Self.update($0, ["N3200"], industry: "Retail")
-                }),
-                ("the last page empties", {
-                    let count = try await Self.server($0).records.count
-                    let names = try await Self.server($0).records.keys.sorted()
-                    try await Self.delete($0, Array(names.suffix(count % 10)))  // a multiple of the page size remains
-                }),
+                (
+                    "deletes at the start of a page, inside one, at the end of one and the very last",
+                    {
+                        try await Self.delete($0, ["N1000", "N1500", "N2000", "N9999"])
+                    }
+                ),
+                (
+                    "deletes across a page boundary, with an insert and an update",
+                    {
+                        try await Self.delete($0, ["N2900", "N3000", "N3100"])
+                        try await Self.create($0, ["N3050"])
+                        try await Self.update($0, ["N3200"], industry: "Retail")
+                    }
+                ),
+                (
+                    "the last page empties",
+                    {
+                        let count = try await Self.server($0).records.count
+                        let names = try await Self.server($0).records.keys.sorted()
+                        try await Self.delete($0, Array(names.suffix(count % 10))) // a multiple of the page size remains
+                    }
+                ),
                 ("everything deleted", { try await Self.delete($0, Array(try await Self.server($0).records.keys)) }),
                 ("records again after nothing", { try await Self.create($0, ["A1", "B2", "C3"]) }),
             ]
@@ -111,7 +131,7 @@ import SmartStore
             try await Self.create(harness, Self.names)
             try await harness.manager.syncDown(target: try Self.target(), soupName: "accounts", name: "paging")
             let before = try Self.entries(harness)
-            try await Self.delete(harness, ["N0500", "N1000", "N1100"])  // inside, end of page 0, start of page 1
+            try await Self.delete(harness, ["N0500", "N1000", "N1100"]) // inside, end of page 0, start of page 1
             try await Self.update(harness, ["N4000"], industry: "Media")
             let sync = try await harness.manager.reSync(named: "paging")
             #expect(sync.recordsDeleted == 3)
@@ -147,18 +167,22 @@ import SmartStore
         try await withHarness { harness in
             try await Self.create(harness, Self.names)
             try await harness.manager.syncDown(target: try Self.target(), soupName: "accounts", name: "paging")
-            try await Self.delete(harness, ["N2500"])  // a gap inside page 2 to be deleted locally
+            try await Self.delete(harness, ["N2500"]) // a gap inside page 2 to be deleted locally
             let calls = CallCounter()
             let localForce = harness.localForce
             let ids = try await Self.server(harness).ids
             await localForce.faults.observe { request, moment in
-                guard moment == .processed, request.segments.first == "api", request.parameter("pageIndex") == "2", calls.next() == 1 else { return }
+                guard moment == .processed, request.segments.first == "api", request.parameter("pageIndex") == "2", calls.next() == 1 else {
+                    return
+                }
                 let headers = ["authorization": "Bearer \(SyncHarness.token)"]
                 if change == "insert" {
                     _ = try? await localForce.insert([["Name": "N0050", "Industry": "Energy"]], of: "Account")
                 } else {
-                    _ = await localForce.handle(APIRequest(method: "DELETE", path: "/services/data/v66.0/sobjects/Account/\(ids["N0100"] ?? "")",
-                                                           query: nil, headers: headers, body: []))
+                    _ = await localForce.handle(
+                        APIRequest(
+                            method: "DELETE", path: "/services/data/v66.0/sobjects/Account/\(ids["N0100"] ?? "")",
+                            query: nil, headers: headers, body: []))
                 }
             }
             let sync = try await harness.manager.reSync(named: "paging")
@@ -173,13 +197,14 @@ import SmartStore
         try await withHarness { harness in
             let names = (0..<10_000).map { String(format: "R%06d", $0 * 10) }
             try await Self.create(harness, names)
-            let target = try PagingSyncDownTarget(url: "/api/Account?key=Name&fields=Name,Industry", keyField: "Name", keyType: .string,
-                                                  pageSize: 500, recordsPath: "records")
+            let target = try PagingSyncDownTarget(
+                url: "/api/Account?key=Name&fields=Name,Industry", keyField: "Name", keyType: .string,
+                pageSize: 500, recordsPath: "records")
             let full = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "paging")
             #expect(full.status == .done && full.recordsFetched == 10_000)
-            try await Self.update(harness, stride(from: 0, to: 10_000, by: 200).map { names[$0] }, industry: "Media")  // 50
-            try await Self.delete(harness, stride(from: 7, to: 10_000, by: 400).map { names[$0] })                        // 25
-            try await Self.create(harness, stride(from: 3, to: 10_000, by: 400).map { names[$0] + "5" })                 // 25
+            try await Self.update(harness, stride(from: 0, to: 10_000, by: 200).map { names[$0] }, industry: "Media") // 50
+            try await Self.delete(harness, stride(from: 7, to: 10_000, by: 400).map { names[$0] }) // 25
+            try await Self.create(harness, stride(from: 3, to: 10_000, by: 400).map { names[$0] + "5" }) // 25
             let requests = harness.client.requestCount
             let resync = try await harness.manager.reSync(named: "paging")
             #expect(resync.status == .done && resync.recordsDeleted == 25 && resync.recordsFetched == 10_000)
@@ -190,16 +215,25 @@ import SmartStore
 
     @Test func integerKeysBareArraysTemplatesAndGhostCleanup() async throws {
         try await withHarness(localIndex: .integer) { harness in
-            try harness.store.registerSoup("byEmployees", indexSpecs: [IndexSpec("NumberOfEmployees", .integer), IndexSpec("__sync_id__", .integer),
-                                                                        IndexSpec("__local__", .integer)])
+            try harness.store.registerSoup(
+                "byEmployees",
+                indexSpecs: [
+                    IndexSpec("NumberOfEmployees", .integer), IndexSpec("__sync_id__", .integer),
+                    IndexSpec("__local__", .integer),
+                ])
             for count in [30, 5, 1000, 200, 12] {
-                _ = try await harness.client.create("Account", fields: ["Name": .string("E\(count)"), "NumberOfEmployees": .int(Int64(count))])
+                _ = try await harness.client.create(
+                    "Account", fields: ["Name": .string("E\(count)"), "NumberOfEmployees": .int(Int64(count))])
             }
-            let target = try PagingSyncDownTarget(url: "/api/Account?key=NumberOfEmployees&fields=NumberOfEmployees,Name&envelope=false&pageIndex={pageIndex}&pageSize={pageSize}",
-                                                  keyField: "NumberOfEmployees", keyType: .integer, pageSize: 2)
+            let target = try PagingSyncDownTarget(
+                url:
+                    "/api/Account?key=NumberOfEmployees&fields=NumberOfEmployees,Name&envelope=false&pageIndex={pageIndex}&pageSize={pageSize}",
+                keyField: "NumberOfEmployees", keyType: .integer, pageSize: 2)
             let sync = try await harness.manager.syncDown(target: target, soupName: "byEmployees", name: "employees")
             #expect(sync.status == .done && sync.recordsFetched == 5, "\(sync.error)")
-            let keys = try harness.store.query(.all(soup: "byEmployees", orderPath: "NumberOfEmployees", pageSize: 10)).compactMap { $0["NumberOfEmployees"]?.int64Value }
+            let keys = try harness.store.query(.all(soup: "byEmployees", orderPath: "NumberOfEmployees", pageSize: 10)).compactMap {
+                $0["NumberOfEmployees"]?.int64Value
+            }
             #expect(keys == [5, 12, 30, 200, 1000])
             // 12 < 200 < 30 as strings: a numeric key must be declared as an integer (and it is compared as one).
             let ids = try await Self.server(harness).ids
@@ -215,16 +249,19 @@ import SmartStore
         try await withHarness { harness in
             try await Self.create(harness, Self.names)
             let url = harness.server.baseURL.absoluteString + "/api/Account?key=Name&fields=Name,Industry&base=1"
-            let anonymous = try PagingSyncDownTarget(url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records")
+            let anonymous = try PagingSyncDownTarget(
+                url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records")
             #expect(anonymous.sendsAccessToken == false)
             let refused = try await harness.manager.syncDown(target: anonymous, soupName: "accounts")
             #expect(refused.status == .failed && refused.error.contains("401"), "\(refused.error)")
-            let target = try PagingSyncDownTarget(url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records",
-                                                  totalSizePath: "totalSize", headers: ["Authorization": "Bearer \(SyncHarness.token)"])
+            let target = try PagingSyncDownTarget(
+                url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records",
+                totalSizePath: "totalSize", headers: ["Authorization": "Bearer \(SyncHarness.token)"])
             let progress = SyncHarness.Progress()
             let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "absolute") { progress.record($0) }
             #expect(sync.status == .done && sync.pagesFetched == 3, "\(sync.error)")
-            #expect(progress.all.map { "\($0.status.rawValue) \($0.pagesFetched) \($0.recordsFetched) \($0.progress)" }
+            #expect(
+                progress.all.map { "\($0.status.rawValue) \($0.pagesFetched) \($0.recordsFetched) \($0.progress)" }
                     == ["RUNNING 0 0 0", "RUNNING 1 20 40", "RUNNING 2 40 80", "DONE 3 50 100"])
             try await Self.expectEqual(harness, "absolute URL")
         }
@@ -239,10 +276,12 @@ import SmartStore
                 return sync.error
             }
             // The key has another type than declared.
-            let wrongType = try PagingSyncDownTarget(url: "/api/Account?key=Name", keyField: "Name", keyType: .integer, recordsPath: "records")
+            let wrongType = try PagingSyncDownTarget(
+                url: "/api/Account?key=Name", keyField: "Name", keyType: .integer, recordsPath: "records")
             #expect(try await failure(wrongType).contains("has no integer Name"))
             // The records are not where the target says.
-            let wrongPath = try PagingSyncDownTarget(url: "/api/Account?key=Name", keyField: "Name", keyType: .string, recordsPath: "data.items")
+            let wrongPath = try PagingSyncDownTarget(
+                url: "/api/Account?key=Name", keyField: "Name", keyType: .string, recordsPath: "data.items")
             #expect(try await failure(wrongPath).contains("no records array at 'data.items'"))
             // A soup without an index on the key.
             try harness.store.registerSoup("plain", indexSpecs: [IndexSpec("__sync_id__", .integer), IndexSpec("__local__", .integer)])
@@ -275,13 +314,17 @@ import SmartStore
     }
 
     @Test func usersyncsEntryRoundTrips() throws {
-        let target = try PagingSyncDownTarget(json: ["type": "paging", "url": "https://api.example.com/users", "keyField": "userId",
-                                                      "keyType": "integer", "pageSize": 50, "firstPageIndex": 1, "recordsPath": "data",
-                                                      "headers": ["X-Api-Key": "k"]])
+        let target = try PagingSyncDownTarget(json: [
+            "type": "paging", "url": "https://api.example.com/users", "keyField": "userId",
+            "keyType": "integer", "pageSize": 50, "firstPageIndex": 1, "recordsPath": "data",
+            "headers": ["X-Api-Key": "k"],
+        ])
         #expect(target.sendsAccessToken == false && target.firstPageIndex == 1 && target.headers == ["X-Api-Key": "k"])
         let again = try PagingSyncDownTarget(json: target.json)
         #expect(again.json == target.json)
-        #expect(throws: SyncError.self) { try PagingSyncDownTarget(json: ["type": "paging", "url": "/x", "keyField": "k", "keyType": "date"]) }
+        #expect(throws: SyncError.self) {
+            try PagingSyncDownTarget(json: ["type": "paging", "url": "/x", "keyField": "k", "keyType": "date"])
+        }
         #expect(throws: SyncError.self) { try PagingSyncDownTarget(json: ["type": "paging", "keyField": "k"]) }
     }
 }

@@ -1,23 +1,30 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Parent/children sync up against LocalForce: one composite request per tree.
 @Suite struct ParentChildrenSyncUpTests {
     static func accountsTarget(_ type: RelationshipType = .lookup) -> ParentChildrenSyncUpTarget {
-        ParentChildrenSyncUpTarget(parent: ParentInfo(objectType: "Account", soupName: "accounts"),
-                                   children: ChildrenInfo(objectType: "Contact", objectTypePlural: "Contacts", soupName: "contacts", parentIdFieldName: "AccountId"),
-                                   relationshipType: type, createFieldlist: ["Name", "Description"], updateFieldlist: ["Name", "Description"],
-                                   childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"])
+        ParentChildrenSyncUpTarget(
+            parent: ParentInfo(objectType: "Account", soupName: "accounts"),
+            children: ChildrenInfo(
+                objectType: "Contact", objectTypePlural: "Contacts", soupName: "contacts", parentIdFieldName: "AccountId"),
+            relationshipType: type, createFieldlist: ["Name", "Description"], updateFieldlist: ["Name", "Description"],
+            childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"])
     }
 
     static func contactsSoup(_ harness: SyncHarness) throws {
-        try harness.store.registerSoup("contacts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("LastName", .string), IndexSpec("AccountId", .string),
-                                                                IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+        try harness.store.registerSoup(
+            "contacts",
+            indexSpecs: [
+                IndexSpec("Id", .string), IndexSpec("LastName", .string), IndexSpec("AccountId", .string),
+                IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer),
+            ])
     }
 
     /// A locally created account with `count` locally created contacts.
@@ -26,7 +33,8 @@ import SmartStore
         let account = try harness.store.createLocally(["Name": .string(name)], objectType: "Account", in: "accounts")
         let id = account["Id"]?.stringValue ?? ""
         for index in 0..<count {
-            try harness.store.createLocally(["LastName": .string("\(name) contact \(index)"), "AccountId": .string(id)], objectType: "Contact", in: "contacts")
+            try harness.store.createLocally(
+                ["LastName": .string("\(name) contact \(index)"), "AccountId": .string(id)], objectType: "Contact", in: "contacts")
         }
         return id
     }
@@ -52,7 +60,11 @@ import SmartStore
             let accountId = try #require(account["Id"]?.stringValue)
             #expect(accountId.hasPrefix("001") && account["__local__"] == false)
             let local = try Self.localContacts(harness)
-            #expect(local.count == 3 && local.allSatisfy { $0["AccountId"] == .string(accountId) && $0["__local__"] == false && $0["Id"]?.stringValue?.hasPrefix("003") == true })
+            #expect(
+                local.count == 3
+                    && local.allSatisfy {
+                        $0["AccountId"] == .string(accountId) && $0["__local__"] == false && $0["Id"]?.stringValue?.hasPrefix("003") == true
+                    })
             let server = try await Self.serverContacts(harness, of: accountId)
             #expect(Set(server.compactMap { $0["Id"]?.stringValue }) == Set(local.compactMap { $0["Id"]?.stringValue }))
         }
@@ -66,10 +78,12 @@ import SmartStore
             let old = try await harness.client.create("Account", fields: ["Name": "Gone"])
             try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
             for index in 0..<2 {
-                try harness.store.createLocally(["LastName": .string("Orphan \(index)"), "AccountId": .string(old)], objectType: "Contact", in: "contacts")
+                try harness.store.createLocally(
+                    ["LastName": .string("Orphan \(index)"), "AccountId": .string(old)], objectType: "Contact", in: "contacts")
             }
             try await harness.client.delete("Account", id: old)
-            let lic = try await harness.manager.syncUp(target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
+            let lic = try await harness.manager.syncUp(
+                target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
             let untouched = try Self.localContacts(harness)
             #expect(lic.status == .done && untouched.allSatisfy { $0["__local__"] == true })
             let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), soupName: "accounts")
@@ -93,7 +107,10 @@ import SmartStore
             #expect(try await harness.client.query("SELECT COUNT() FROM Contact WHERE Account.Name LIKE 'Tree%'").totalSize == 200)
             let accounts = try harness.localRecords()
             #expect(accounts.count == 100 && accounts.values.allSatisfy { $0["__local__"] == false })
-            #expect(try Self.localContacts(harness).allSatisfy { accounts[$0["AccountId"]?.stringValue ?? ""] != nil && $0["__local__"] == false })
+            #expect(
+                try Self.localContacts(harness).allSatisfy {
+                    accounts[$0["AccountId"]?.stringValue ?? ""] != nil && $0["__local__"] == false
+                })
         }
     }
 
@@ -117,20 +134,31 @@ import SmartStore
     /// server records are updated instead of duplicated, parent and children alike.
     @Test func externalIdsTurnCreatesIntoUpserts() async throws {
         try await withHarness { harness in
-            try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
-            try harness.store.registerSoup("lines", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
-                                                                 IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup(
+                "invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup(
+                "lines",
+                indexSpecs: [
+                    IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
+                    IndexSpec("__sync_id__", .integer),
+                ])
             let existing = try await harness.client.create("Invoice__c", fields: ["Name": "Old name", "Invoice_Number__c": "INV-1"])
-            let existingLine = try await harness.client.create("Invoice_Line__c", fields: ["Name": "Old line", "Line_Key__c": "K-1", "Invoice__c": .string(existing)])
-            let invoice = try harness.store.createLocally(["Name": "New name", "Invoice_Number__c": "INV-1"], objectType: "Invoice__c", in: "invoices")
+            let existingLine = try await harness.client.create(
+                "Invoice_Line__c", fields: ["Name": "Old line", "Line_Key__c": "K-1", "Invoice__c": .string(existing)])
+            let invoice = try harness.store.createLocally(
+                ["Name": "New name", "Invoice_Number__c": "INV-1"], objectType: "Invoice__c", in: "invoices")
             let localId = try #require(invoice["Id"]?.stringValue)
-            try harness.store.createLocally(["Name": "New line", "Line_Key__c": "K-1", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
-            try harness.store.createLocally(["Name": "Another line", "Line_Key__c": "K-2", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
+            try harness.store.createLocally(
+                ["Name": "New line", "Line_Key__c": "K-1", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
+            try harness.store.createLocally(
+                ["Name": "Another line", "Line_Key__c": "K-2", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
             let target = ParentChildrenSyncUpTarget(
                 parent: ParentInfo(objectType: "Invoice__c", soupName: "invoices", externalIdFieldName: "Invoice_Number__c"),
-                children: ChildrenInfo(objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c",
-                                       externalIdFieldName: "Line_Key__c"),
-                relationshipType: .masterDetail, createFieldlist: ["Name", "Invoice_Number__c"], childrenCreateFieldlist: ["Name", "Line_Key__c"])
+                children: ChildrenInfo(
+                    objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c",
+                    externalIdFieldName: "Line_Key__c"),
+                relationshipType: .masterDetail, createFieldlist: ["Name", "Invoice_Number__c"],
+                childrenCreateFieldlist: ["Name", "Line_Key__c"])
             let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
             #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
             #expect(try harness.store.query(.all(soup: "invoices", pageSize: 5)).first?["Id"] == .string(existing))
@@ -149,28 +177,33 @@ import SmartStore
         try await withHarness { harness in
             try Self.contactsSoup(harness)
             let account = try await harness.client.create("Account", fields: ["Name": "Wide"])
-            _ = try await harness.client.createRecords((0..<30).map {
-                ["attributes": ["type": "Contact"], "LastName": .string(String(format: "W%02d", $0)), "AccountId": .string(account)]
-            })
+            _ = try await harness.client.createRecords(
+                (0..<30).map {
+                    ["attributes": ["type": "Contact"], "LastName": .string(String(format: "W%02d", $0)), "AccountId": .string(account)]
+                })
             try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
-            try await Task.sleep(for: .milliseconds(1100))  // If-Unmodified-Since has second precision
+            try await Task.sleep(for: .milliseconds(1100)) // If-Unmodified-Since has second precision
             _ = try harness.store.updateLocally(["Name": "Wide local"], entryId: try harness.localEntryId(account), in: "accounts")
             let children = try harness.store.query(.all(soup: "contacts", pageSize: 100))
                 .sorted { ($0["_soupEntryId"]?.int64Value ?? 0) < ($1["_soupEntryId"]?.int64Value ?? 0) }
             for child in children {
-                _ = try harness.store.updateLocally(["LastName": .string("\(child["LastName"]?.stringValue ?? "") local")],
-                                                    entryId: child["_soupEntryId"]?.int64Value ?? -1, in: "contacts")
+                _ = try harness.store.updateLocally(
+                    ["LastName": .string("\(child["LastName"]?.stringValue ?? "") local")],
+                    entryId: child["_soupEntryId"]?.int64Value ?? -1, in: "contacts")
             }
             let late = try #require(children.last?["Id"]?.stringValue)
             let localForce = harness.localForce
             let calls = CallCounter()
             await localForce.faults.observe { request, moment in
                 guard moment == .received, request.segments.last == "composite", calls.next() == 1 else { return }
-                _ = await localForce.handle(APIRequest(method: "PATCH", path: "/services/data/v66.0/sobjects/Contact/\(late)", query: nil,
-                                                       headers: ["authorization": "Bearer \(SyncHarness.token)", "content-type": "application/json"],
-                                                       body: Array(#"{"LastName": "Theirs"}"#.utf8)))
+                _ = await localForce.handle(
+                    APIRequest(
+                        method: "PATCH", path: "/services/data/v66.0/sobjects/Contact/\(late)", query: nil,
+                        headers: ["authorization": "Bearer \(SyncHarness.token)", "content-type": "application/json"],
+                        body: Array(#"{"LastName": "Theirs"}"#.utf8)))
             }
-            let sync = try await harness.manager.syncUp(target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
+            let sync = try await harness.manager.syncUp(
+                target: Self.accountsTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
             await localForce.faults.observe(nil)
             #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
             #expect(try harness.localRecords()[account]?["__local__"] == false)
@@ -190,20 +223,30 @@ import SmartStore
 
     @Test func masterDetailParentDeleteCascades() async throws {
         try await withHarness { harness in
-            try harness.store.registerSoup("invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
-            try harness.store.registerSoup("lines", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
-                                                                 IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup(
+                "invoices", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try harness.store.registerSoup(
+                "lines",
+                indexSpecs: [
+                    IndexSpec("Id", .string), IndexSpec("Invoice__c", .string), IndexSpec("__local__", .string),
+                    IndexSpec("__sync_id__", .integer),
+                ])
             let invoice = try await harness.client.create("Invoice__c", fields: ["Name": "To delete"])
-            _ = try await harness.client.createRecords((0..<3).map { ["attributes": ["type": "Invoice_Line__c"], "Name": .string("L\($0)"), "Invoice__c": .string(invoice)] })
+            _ = try await harness.client.createRecords(
+                (0..<3).map { ["attributes": ["type": "Invoice_Line__c"], "Name": .string("L\($0)"), "Invoice__c": .string(invoice)] })
             let parent = ParentInfo(objectType: "Invoice__c", soupName: "invoices")
-            let children = ChildrenInfo(objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c")
-            try await harness.manager.syncDown(target: ParentChildrenSyncDownTarget(parent: parent, parentFieldlist: ["Name"], children: children,
-                                                                                  childrenFieldlist: ["Name"], relationshipType: .masterDetail),
-                                               soupName: "invoices", name: "down")
+            let children = ChildrenInfo(
+                objectType: "Invoice_Line__c", objectTypePlural: "Invoice_Lines__r", soupName: "lines", parentIdFieldName: "Invoice__c")
+            try await harness.manager.syncDown(
+                target: ParentChildrenSyncDownTarget(
+                    parent: parent, parentFieldlist: ["Name"], children: children,
+                    childrenFieldlist: ["Name"], relationshipType: .masterDetail),
+                soupName: "invoices", name: "down")
             let entry = try harness.store.lookupSoupEntryId(soup: "invoices", path: "Id", value: .string(invoice)) ?? -1
             _ = try harness.store.deleteLocally(entryId: entry, in: "invoices")
-            let target = ParentChildrenSyncUpTarget(parent: parent, children: children, relationshipType: .masterDetail, createFieldlist: ["Name"],
-                                                    updateFieldlist: ["Name"], childrenCreateFieldlist: ["Name"], childrenUpdateFieldlist: ["Name"])
+            let target = ParentChildrenSyncUpTarget(
+                parent: parent, children: children, relationshipType: .masterDetail, createFieldlist: ["Name"],
+                updateFieldlist: ["Name"], childrenCreateFieldlist: ["Name"], childrenUpdateFieldlist: ["Name"])
             let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
             #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
             #expect(try harness.store.count(.all(soup: "invoices", pageSize: 10)) == 0)

@@ -1,23 +1,27 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Lost responses, server errors and stops: nothing lost, nothing duplicated.
 @Suite struct ReliabilityTests {
     static let mobileIdSchema: Schema = {
         do {
-            return try SchemaFile.load(Data(#"{"fields": {"Account": [{"name": "Mobile_Id__c", "type": "string", "externalId": true, "unique": true}]}}"#.utf8))
+            return try SchemaFile.load(
+                Data(#"{"fields": {"Account": [{"name": "Mobile_Id__c", "type": "string", "externalId": true, "unique": true}]}}"#.utf8))
         } catch {
             preconditionFailure("\(error)")
         }
     }()
 
     static func createLocally(_ harness: SyncHarness, _ count: Int) throws {
-        for index in 0..<count { try harness.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts") }
+        for index in 0..<count {
+            try harness.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts")
+        }
     }
 
     static func serverCount(_ harness: SyncHarness) async throws -> Int {
@@ -43,17 +47,18 @@ import SmartStore
             #expect(settled.status == .done && settled.totalSize == 2)
             #expect(try await Self.serverCount(harness) == 5)
             let local = try harness.localRecords()
-            #expect(local.count == 5 && local.values.allSatisfy { $0["__local__"] == false && $0["Id"]?.stringValue?.hasPrefix("001") == true })
+            #expect(
+                local.count == 5 && local.values.allSatisfy { $0["__local__"] == false && $0["Id"]?.stringValue?.hasPrefix("001") == true })
         }
     }
 
     @Test func lostCreateResponseIsReconciledOnTheNextSyncUp() async throws {
         try await withHarness { harness in
             try Self.createLocally(harness, 3)
-            try harness.store.createLocally(["Name": "Offline 0"], objectType: "Account", in: "accounts")  // same values, another record
+            try harness.store.createLocally(["Name": "Offline 0"], objectType: "Account", in: "accounts") // same values, another record
             await harness.localForce.faults.schedule(.dropAfter) { $0.method == "POST" && $0.segments.last == "sobjects" }
             let failed = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
-            #expect(failed.status == .failed)  // a POST that may have been applied is not retried
+            #expect(failed.status == .failed) // a POST that may have been applied is not retried
             #expect(try await Self.serverCount(harness) == 4)
             let settled = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(settled.status == .done)
@@ -78,7 +83,8 @@ import SmartStore
             let failed = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(failed.status == .failed)
             let server = try await Self.serverCount(harness)
-            let clean = try harness.store.count(.smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 0", pageSize: 1))
+            let clean = try harness.store.count(
+                .smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 0", pageSize: 1))
             #expect(server == clean && server >= 200 && server < 450, "server \(server), clean locally \(clean)")
             let settled = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(settled.status == .done && settled.totalSize == 450 - server, "\(settled.totalSize)")
@@ -94,8 +100,9 @@ import SmartStore
             await harness.localForce.faults.schedule(.unavailable) { $0.segments.last == "query" }
             await harness.localForce.faults.schedule(.dropBefore) { $0.segments.count == 5 && $0.segments[3] == "query" }
             await harness.localForce.faults.schedule(.serverError) { $0.segments.count == 5 && $0.segments[3] == "query" }
-            let sync = try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account", maxBatchSize: 200),
-                                                          soupName: "accounts", name: "accounts")
+            let sync = try await harness.manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account", maxBatchSize: 200),
+                soupName: "accounts", name: "accounts")
             #expect(sync.status == .done && sync.totalSize == 1000, "\(sync.error)")
             #expect(try harness.localRecords().count == 1000)
             // Past the retry budget: FAILED, with the error; a later resync completes.

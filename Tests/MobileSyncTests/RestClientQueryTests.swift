@@ -1,6 +1,6 @@
 import FastJSON
-import Testing
 import SalesforceREST
+import Testing
 
 /// `RestClient.allRecords` follows every `nextRecordsUrl`.
 @Suite struct RestClientQueryTests {

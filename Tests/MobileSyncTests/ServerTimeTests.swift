@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Boundaries come from the server's clock: late commits are not missed, and a server ten
 /// minutes ahead of or behind the client changes nothing.
@@ -38,7 +39,7 @@ import SmartStore
             let second = try await harness.manager.reSync(named: "accounts")
             #expect(second.status == .done)
             if window == 0 {
-                #expect(try Self.names(harness) == ["Account 00000", "Committed at once"])  // the SDK's behaviour: missed
+                #expect(try Self.names(harness) == ["Account 00000", "Committed at once"]) // the SDK's behaviour: missed
             } else {
                 #expect(try Self.names(harness) == ["Committed late", "Committed at once"])
                 // The window re-read the record seen before, unchanged: skipped, not counted.
@@ -51,9 +52,12 @@ import SmartStore
     @Test func lateCommitWindowKeepsLocalEdits() async throws {
         try await withHarness { harness in
             let ids = try await harness.createAccounts(2)
-            #expect(try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: "accounts").status == .done)
+            #expect(
+                try await harness.manager.syncDown(
+                    target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: "accounts"
+                ).status == .done)
             try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
-            let resync = try await harness.manager.reSync(named: "accounts")  // OVERWRITE, the default
+            let resync = try await harness.manager.reSync(named: "accounts") // OVERWRITE, the default
             #expect(resync.status == .done && resync.totalSize == 0)
             let local = try harness.localRecords()
             #expect(local[ids[0]]?["Name"] == "Edited here" && local[ids[0]]?["__local__"] == true)
@@ -66,7 +70,9 @@ import SmartStore
         try await withHarness { harness in
             let ids = try await harness.createAccounts(2)
             for name in ["first", "second"] {
-                #expect(try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: name).status == .done)
+                #expect(
+                    try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: name)
+                        .status == .done)
             }
             try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
             #expect(try await harness.manager.reSync(named: "first").status == .done)
@@ -79,7 +85,10 @@ import SmartStore
     @Test(arguments: [600, -600]) func skewedServerClock(seconds: Int) async throws {
         try await withHarness(clockOffset: .seconds(seconds)) { harness in
             let ids = try await harness.createAccounts(3)
-            #expect(try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: "accounts").status == .done)
+            #expect(
+                try await harness.manager.syncDown(
+                    target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: "accounts"
+                ).status == .done)
             try await harness.client.update("Account", id: ids[0], fields: ["Name": "Changed"])
             let resync = try await harness.manager.reSync(named: "accounts")
             #expect(resync.status == .done && resync.totalSize == 1)
@@ -125,9 +134,11 @@ import SmartStore
             }
             #expect(try await resync.value.status == .done)
             let (asked, ask) = AsyncStream<Void>.makeStream()
-            await harness.localForce.faults.observe { request, moment in if moment == .received && request.segments.last == "query" { ask.yield() } }
+            await harness.localForce.faults.observe { request, moment in
+                if moment == .received && request.segments.last == "query" { ask.yield() }
+            }
             let cleanup = Task { try await manager.cleanResyncGhosts(named: "accounts") }
-            for await _ in asked { break }  // the cleanup is asking the server
+            for await _ in asked { break } // the cleanup is asking the server
             await #expect(throws: SyncError.stillRunning(id: id)) { try await manager.reSync(named: "accounts") }
             #expect(try await cleanup.value == 0)
         }
@@ -147,7 +158,7 @@ import SmartStore
             }
             let cleanup = Task { try await manager.cleanResyncGhosts(named: "accounts") }
             while await !manager.isStopping { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(await !manager.isStopped)  // the cleanup's page is still being read
+            #expect(await !manager.isStopped) // the cleanup's page is still being read
             await #expect(throws: SyncError.stopped) { try await cleanup.value }
             #expect(await manager.isStopped)
             await harness.localForce.faults.observe(nil)

@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 @Suite struct SyncDownTests {
     /// Scenario 11: query completed with Id/LastModifiedDate/order by; progress sequence; flags; maxTimeStamp.
@@ -69,8 +70,9 @@ import SmartStore
     @Test func reSyncFetchesChanges() async throws {
         try await withHarness { harness in
             let ids = try await harness.createAccounts(10)
-            let first = try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"),
-                                                            soupName: "accounts", name: "accounts")
+            let first = try await harness.manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"),
+                soupName: "accounts", name: "accounts")
             for id in ids.prefix(3) { try await harness.client.update("Account", id: id, fields: ["Name": .string("changed \(id)")]) }
             let progress = SyncHarness.Progress()
             let again = try await harness.manager.reSync(named: "accounts") { progress.record($0) }
@@ -79,15 +81,18 @@ import SmartStore
             let records = try harness.localRecords()
             for id in ids.prefix(3) { #expect(records[id]?["Name"] == .string("changed \(id)")) }
             let target = try SoqlSyncDownTarget(query: "SELECT Id FROM Account WHERE Name = 'a' OR Name = 'b'")
-            #expect(target.query(after: 1_700_000_000_000).description
-                    == "SELECT LastModifiedDate, Id FROM Account WHERE LastModifiedDate > 2023-11-14T22:13:20.000Z AND (Name = 'a' OR Name = 'b') ORDER BY LastModifiedDate")
+            #expect(
+                target.query(after: 1_700_000_000_000).description
+                    == "SELECT LastModifiedDate, Id FROM Account WHERE LastModifiedDate > 2023-11-14T22:13:20.000Z AND (Name = 'a' OR Name = 'b') ORDER BY LastModifiedDate"
+            )
         }
     }
 
     /// Scenario 15: a sync left RUNNING by a crash is STOPPED when a manager opens the store.
     @Test func crashRecovery() async throws {
         try await withHarness { harness in
-            var state = try await harness.manager.createSyncDown(target: try SoqlSyncDownTarget(query: "SELECT Id FROM Account"), soupName: "accounts", name: "s")
+            var state = try await harness.manager.createSyncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id FROM Account"), soupName: "accounts", name: "s")
             state.status = .running
             try harness.store.upsert(state.document, in: "syncs_soup")
             let reopened = try SyncManager(store: harness.store, client: harness.client)
@@ -125,8 +130,9 @@ import SmartStore
     @Test func cleanResyncGhosts() async throws {
         try await withHarness { harness in
             let ids = try await harness.createAccounts(5)
-            let all = try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name LIKE 'Account%'"),
-                                                          soupName: "accounts", name: "all")
+            let all = try await harness.manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name LIKE 'Account%'"),
+                soupName: "accounts", name: "all")
             try harness.store.createLocally(["Name": "local only"], objectType: "Account", in: "accounts")
             try harness.store.updateLocally(["Name": "edited"], entryId: try harness.localEntryId(ids[4]), in: "accounts")
             try await harness.client.delete("Account", id: ids[0])
@@ -137,7 +143,7 @@ import SmartStore
             let records = try harness.localRecords()
             #expect(records[ids[0]] == nil && records[ids[1]] == nil)
             #expect(records[ids[2]] != nil && records[ids[3]] != nil)
-            #expect(records[ids[4]]?["Name"] == "edited")  // dirty: kept
+            #expect(records[ids[4]]?["Name"] == "edited") // dirty: kept
             #expect(records.values.contains { $0["Name"] == "local only" })
             #expect(try await harness.manager.syncStatus(id: all.id)?.status == .done)
             #expect(try await harness.manager.reSync(id: all.id).status == .done)

@@ -1,10 +1,11 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// Scenario 28: the same sync up semantics through single-record, batch (composite) and collection targets.
 @Suite struct SyncUpTargetParityTests {
@@ -16,13 +17,15 @@ import SmartStore
         try await withHarness { harness in
             let ids = try await harness.createAccounts(6)
             try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts")
-            for index in 0..<30 { try harness.store.createLocally(["Name": .string("New \(index)")], objectType: "Account", in: "accounts") }
-            try harness.store.createLocally(["Name": ""], objectType: "Account", in: "accounts")  // fails: required
+            for index in 0..<30 {
+                try harness.store.createLocally(["Name": .string("New \(index)")], objectType: "Account", in: "accounts")
+            }
+            try harness.store.createLocally(["Name": ""], objectType: "Account", in: "accounts") // fails: required
             try harness.store.updateLocally(["Name": "local 0"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
             try harness.store.updateLocally(["Name": "local 1"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
             try harness.store.updateLocally(["Name": "local 2"], entryId: try harness.localEntryId(ids[2]), in: "accounts")
             try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[3]), in: "accounts")
-            try await Task.sleep(for: .milliseconds(1100))  // a later second: If-Unmodified-Since has second precision
+            try await Task.sleep(for: .milliseconds(1100)) // a later second: If-Unmodified-Since has second precision
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "remote 1"])
             try await harness.client.delete("Account", id: ids[2])
             let options = SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"])
@@ -30,13 +33,14 @@ import SmartStore
             #expect(sync.status == .done && sync.failedRecordCount == 1, "\(sync.error)")
             var records = try harness.localRecords()
             #expect(records[ids[0]]?["__local__"] == false)
-            #expect(records[ids[1]]?["__local__"] == true)   // changed remotely: left alone
-            #expect(records[ids[2]]?["__local__"] == true)   // deleted remotely: left alone
+            #expect(records[ids[1]]?["__local__"] == true) // changed remotely: left alone
+            #expect(records[ids[2]]?["__local__"] == true) // deleted remotely: left alone
             #expect(records[ids[3]] == nil)
             #expect(try await harness.client.retrieve("Account", id: ids[1], fields: ["Name"])["Name"] == "remote 1")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account WHERE Name LIKE 'New %'").totalSize == 30)
-            let overwrite = try await harness.manager.syncUp(target: target, options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name"]),
-                                                             soupName: "accounts")
+            let overwrite = try await harness.manager.syncUp(
+                target: target, options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name"]),
+                soupName: "accounts")
             #expect(overwrite.failedRecordCount == 1)
             records = try harness.localRecords()
             #expect(try await harness.client.retrieve("Account", id: ids[1], fields: ["Name"])["Name"] == "local 1")

@@ -1,17 +1,19 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+import Testing
+
+@testable import LocalForce
+@testable import MobileSync
 
 @Suite struct SyncUpTests {
     static let fields = SyncOptions(fieldlist: ["Name", "Industry", "Description"])
 
     static func syncDown(_ harness: SyncHarness) async throws {
-        try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, Description FROM Account"),
-                                           soupName: "accounts", name: "down")
+        try await harness.manager.syncDown(
+            target: try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, Description FROM Account"),
+            soupName: "accounts", name: "down")
     }
 
     /// Scenario 20: creates get server ids, updates and deletes reach the server, created-then-deleted never does.
@@ -33,13 +35,17 @@ import SmartStore
             #expect(harness.client.requestCount - requestsBefore == 4)
             let records = try harness.localRecords()
             let newId = try #require(records.values.first { $0["Name"] == "Fresh" }?["Id"]?.stringValue)
-            #expect(newId.hasPrefix("001") && records[newId]?["__local__"] == false && records[newId]?["_soupEntryId"] == created["_soupEntryId"])
+            #expect(
+                newId.hasPrefix("001") && records[newId]?["__local__"] == false
+                    && records[newId]?["_soupEntryId"] == created["_soupEntryId"])
             #expect(records.values.contains { $0["Name"] == "Never sent" } == false)
             #expect(records[ids[1]] == nil && records[ids[0]]?["__locally_updated__"] == false)
             let server = try await harness.client.query("SELECT Id, Name, Description FROM Account ORDER BY Name").records()
             #expect(server.compactMap { $0["Name"]?.stringValue } == ["Account 00000", "Account 00002", "Fresh"])
             #expect(server.first?["Description"] == "updated here")
-            #expect(try await harness.client.query("SELECT COUNT() FROM Account WHERE Name = 'Never sent'", includeDeleted: true).totalSize == 0)
+            #expect(
+                try await harness.client.query("SELECT COUNT() FROM Account WHERE Name = 'Never sent'", includeDeleted: true).totalSize == 0
+            )
         }
     }
 
@@ -77,11 +83,12 @@ import SmartStore
                 try await harness.client.update("Account", id: id, fields: ["Name": .string("remote \(id)")])
             }
             try harness.store.updateLocally(["Name": "local only change"], entryId: try harness.localEntryId(ids[3]), in: "accounts")
-            let blocked = try await harness.manager.syncUp(options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
+            let blocked = try await harness.manager.syncUp(
+                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
             #expect(blocked.status == .done)
             var records = try harness.localRecords()
             for id in ids.prefix(3) { #expect(records[id]?["__locally_updated__"] == true) }
-            #expect(records[ids[3]]?["__local__"] == false)  // unchanged on the server: pushed
+            #expect(records[ids[3]]?["__local__"] == false) // unchanged on the server: pushed
             for id in ids.prefix(3) {
                 #expect(try await harness.client.retrieve("Account", id: id, fields: ["Name"])["Name"] == .string("remote \(id)"))
             }
@@ -104,7 +111,8 @@ import SmartStore
             try await harness.client.delete("Account", id: ids[0])
             try await harness.client.delete("Account", id: ids[1])
             // LEAVE_IF_CHANGED: the update stays dirty with its old id; the delete is settled.
-            _ = try await harness.manager.syncUp(options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
+            _ = try await harness.manager.syncUp(
+                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
             var records = try harness.localRecords()
             #expect(records[ids[0]]?["__local__"] == true && records[ids[1]] == nil)
             // OVERWRITE: recreated with a new id.
@@ -118,7 +126,8 @@ import SmartStore
             try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[2]), in: "accounts")
             try await Task.sleep(for: .milliseconds(5))
             try await harness.client.update("Account", id: ids[2], fields: ["Name": "remote edit"])
-            _ = try await harness.manager.syncUp(options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
+            _ = try await harness.manager.syncUp(
+                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
             #expect(try harness.localRecords()[ids[2]]?["__locally_deleted__"] == true)
             _ = try await harness.manager.syncUp(options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name"]), soupName: "accounts")
             #expect(try harness.localRecords()[ids[2]] == nil)
@@ -132,17 +141,22 @@ import SmartStore
             let ids = try await harness.createAccounts(1)
             try await Self.syncDown(harness)
             try harness.store.createLocally(["Name": "Created", "Description": "not sent"], objectType: "Account", in: "accounts")
-            try harness.store.updateLocally(["Name": "not sent", "Description": "sent"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
+            try harness.store.updateLocally(
+                ["Name": "not sent", "Description": "sent"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
             let target = CollectionSyncUpTarget(createFieldlist: ["Name"], updateFieldlist: ["Description"])
             _ = try await harness.manager.syncUp(target: target, soupName: "accounts")
             let server = try await harness.client.query("SELECT Name, Description FROM Account ORDER BY Name").records()
             #expect(server.map { $0["Name"] } == ["Account 00000", "Created"])
             #expect(server.map { $0["Description"] } == ["sent", .null])
             // externalIdFieldName = Id: a "created" record carrying an existing server id updates it.
-            try harness.store.create(["Id": .string(ids[0]), "Name": "Via upsert", "attributes": ["type": "Account"],
-                                      "__local__": true, "__locally_created__": true], in: "accounts")
-            _ = try await harness.manager.syncUp(target: CollectionSyncUpTarget(externalIdFieldName: "Id"), options: SyncOptions(fieldlist: ["Name"]),
-                                                 soupName: "accounts")
+            try harness.store.create(
+                [
+                    "Id": .string(ids[0]), "Name": "Via upsert", "attributes": ["type": "Account"],
+                    "__local__": true, "__locally_created__": true,
+                ], in: "accounts")
+            _ = try await harness.manager.syncUp(
+                target: CollectionSyncUpTarget(externalIdFieldName: "Id"), options: SyncOptions(fieldlist: ["Name"]),
+                soupName: "accounts")
             #expect(try await harness.client.retrieve("Account", id: ids[0])["Name"] == "Via upsert")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 2)
         }
@@ -154,12 +168,15 @@ import SmartStore
             for index in 0..<500 { try harness.store.createLocally(["Name": .string("L\(index)")], objectType: "Account", in: "accounts") }
             let progress = SyncHarness.Progress()
             let before = harness.client.requestCount
-            let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") { progress.record($0) }
+            let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") {
+                progress.record($0)
+            }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 500", "RUNNING 40 500", "RUNNING 80 500", "DONE 100 500"])
             // Three create calls, each after reading the server's time.
             #expect(harness.client.requestCount - before == 6 && sync.status == .done, "\(sync.error)")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 500)
-            #expect(try harness.localRecords().values.allSatisfy { $0["__local__"] == false && !LocalFields.isLocalId($0["Id"]?.stringValue) })
+            #expect(
+                try harness.localRecords().values.allSatisfy { $0["__local__"] == false && !LocalFields.isLocalId($0["Id"]?.stringValue) })
         }
     }
 

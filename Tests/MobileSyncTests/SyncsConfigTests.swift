@@ -1,8 +1,9 @@
 import FastJSON
 import Foundation
-import Testing
-@testable import MobileSync
 import SmartStore
+import Testing
+
+@testable import MobileSync
 
 @Suite struct SyncsConfigTests {
     /// `Tests/Fixtures/sdk-configs`: our own config files, written in the SDK's formats.
@@ -26,7 +27,9 @@ import SmartStore
                 try harness.store.registerSoup(entry.soupName, indexSpecs: [IndexSpec("Id", .string)])
             }
             let report = try await harness.manager.apply(config)
-            #expect(report.created.contains("fetchOpenOpportunities") && report.created.contains("searchCases") && report.created.contains("recentCases"))
+            #expect(
+                report.created.contains("fetchOpenOpportunities") && report.created.contains("searchCases")
+                    && report.created.contains("recentCases"))
             #expect(report.created.contains("refreshCases") && report.created.contains("pushCasesOneByOne"))
             #expect(report.created.contains("pushCasesComposite") && report.created.contains("pushOpportunitiesCollection"))
             let soql = try #require(try await harness.manager.syncStatus(named: "fetchOpportunitiesInPages"))
@@ -37,10 +40,13 @@ import SmartStore
             #expect(try await harness.manager.syncStatus(named: "pushCasesComposite")?.target["type"] == "batch")
             #expect(try await harness.manager.syncStatus(named: "pushOpportunitiesCollection")?.target["type"] == "collection")
             // Every target type of the SDK's format is supported.
-            #expect(report.created.contains("caseLayout") && report.created.contains("caseDescribe") && report.created.contains("primeBriefcase"))
+            #expect(
+                report.created.contains("caseLayout") && report.created.contains("caseDescribe")
+                    && report.created.contains("primeBriefcase"))
             let briefcase = try #require(try await harness.manager.syncStatus(named: "primeBriefcase"))
             #expect(briefcase.target["infos"]?.arrayValue?.count == 2)
-            #expect(report.created.contains("fetchOrdersWithItems") && report.created.contains("pushOrdersWithItems") && report.errors.isEmpty)
+            #expect(
+                report.created.contains("fetchOrdersWithItems") && report.created.contains("pushOrdersWithItems") && report.errors.isEmpty)
             #expect(report.created.count == config.entries.count)
             let trees = try #require(try await harness.manager.syncStatus(named: "pushOrdersWithItems"))
             #expect(trees.target["type"] == "parent_children" && trees.target["children"]?["parentIdFieldName"] == "OrderId")
@@ -63,10 +69,19 @@ import SmartStore
         }
         #expect(message("{}") == #"Syncs config needs a "syncs" array"#)
         #expect(message(#"{"syncs": [{"syncType": "syncDown"}]}"#) == "syncs[0]: syncName is required")
-        #expect(message(#"{"syncs": [{"syncName": "a", "syncType": "sideways", "soupName": "s"}]}"#) == "sync a: syncType must be syncDown or syncUp")
-        #expect(message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "options": {}}]}"#) == "sync a: Target not defined in config")
-        #expect(message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {"type": "soql"}}]}"#) == "sync a: Options not defined in config")
-        #expect(message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {}, "options": {"mergeMode": "SOMETIMES"}}]}"#) == "unknown mergeMode SOMETIMES")
+        #expect(
+            message(#"{"syncs": [{"syncName": "a", "syncType": "sideways", "soupName": "s"}]}"#)
+                == "sync a: syncType must be syncDown or syncUp")
+        #expect(
+            message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "options": {}}]}"#)
+                == "sync a: Target not defined in config")
+        #expect(
+            message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {"type": "soql"}}]}"#)
+                == "sync a: Options not defined in config")
+        #expect(
+            message(
+                #"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {}, "options": {"mergeMode": "SOMETIMES"}}]}"#
+            ) == "unknown mergeMode SOMETIMES")
         #expect(message("nope")?.hasPrefix("Syncs config is not valid JSON") == true)
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import SOQL
+import Testing
 
 /// Parsers stop at ``SOQLParser/maximumNesting`` levels, and the trees they build stay shallow
 /// enough for everything that walks them (compilers, printers, deallocation).
@@ -34,14 +34,16 @@ import SOQL
         let limit = SOQLParser.maximumNesting
         let deepNot = "SELECT Id FROM Account WHERE " + String(repeating: "NOT ", count: limit + 1) + "Name = 'x'"
         #expect(isTooComplicated { _ = try SOQLParser.parse(deepNot) })
-        let deepGroup = "SELECT Id FROM Account WHERE " + String(repeating: "(", count: limit) + "Name = 'x'" + String(repeating: ")", count: limit)
+        let deepGroup =
+            "SELECT Id FROM Account WHERE " + String(repeating: "(", count: limit) + "Name = 'x'" + String(repeating: ")", count: limit)
         #expect(isTooComplicated { _ = try SOQLParser.parse(deepGroup) })
         // Just within the limit: parsed, and its tree as deep as the text's nesting allows.
         let within = "SELECT Id FROM Account WHERE " + String(repeating: "NOT ", count: limit - 1) + "Name = 'x'"
         let query = try SOQLParser.parse(within)
         #expect(depth(try #require(query.condition)) == limit)
         // A mix of groups, NOTs and semi-joins counts every level.
-        let mixed = "SELECT Id FROM Account WHERE " + String(repeating: "(NOT Id IN (SELECT AccountId FROM Contact WHERE ", count: 40)
+        let mixed =
+            "SELECT Id FROM Account WHERE " + String(repeating: "(NOT Id IN (SELECT AccountId FROM Contact WHERE ", count: 40)
             + "LastName = 'x'" + String(repeating: "))", count: 40)
         #expect(isTooComplicated { _ = try SOQLParser.parse(mixed) })
     }
@@ -61,8 +63,10 @@ import SOQL
         // Whatever is accepted stays within twice the nesting limit.
         var alternating = "a"
         for _ in 0..<60 { alternating = "x AND NOT (\(alternating)) y" }
-        let accepted = ["a" + String(repeating: " b AND NOT c", count: limit - 1), String(repeating: "w ", count: 5000), alternating,
-                        "a" + String(repeating: " AND NOT b", count: 2 * limit - 1)]
+        let accepted = [
+            "a" + String(repeating: " b AND NOT c", count: limit - 1), String(repeating: "w ", count: 5000), alternating,
+            "a" + String(repeating: " AND NOT b", count: 2 * limit - 1),
+        ]
         for text in accepted {
             let expression = try SOSLParser.parseSearchTerms(text)
             #expect(depth(expression) <= 2 * limit)
@@ -78,6 +82,8 @@ import SOQL
                 #expect(error.code == .numberOutsideValidRange, "\(literal)")
             }
         }
-        #expect(throws: SOQLError.self) { try SOQLParser.parse("SELECT Id FROM Account WHERE CreatedDate = LAST_N_DAYS:99999999999999999999") }
+        #expect(throws: SOQLError.self) {
+            try SOQLParser.parse("SELECT Id FROM Account WHERE CreatedDate = LAST_N_DAYS:99999999999999999999")
+        }
     }
 }

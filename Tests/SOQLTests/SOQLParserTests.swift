@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SOQL
+import Testing
 
 @Suite struct SOQLParserTests {
     @Test(arguments: [
@@ -32,7 +32,8 @@ import SOQL
     }
 
     @Test func structure() throws {
-        let query = try SOQLParser.parse("""
+        let query = try SOQLParser.parse(
+            """
             select Id, a.Name, Account.Industry, (select LastName from Contacts)
             from Account a
             where a.Name like 'Ac%' and Industry in ('Energy')
@@ -47,10 +48,16 @@ import SOQL
             return
         }
         #expect(subquery.relationship == "Contacts")
-        #expect(query.condition == .and([.like(FieldPath(["Name"]), pattern: .string("Ac%", likePattern: "Ac%")),
-                                         .inList(FieldPath(["Industry"]), negated: false, values: [.string("Energy")])]))
+        #expect(
+            query.condition
+                == .and([
+                    .like(FieldPath(["Name"]), pattern: .string("Ac%", likePattern: "Ac%")),
+                    .inList(FieldPath(["Industry"]), negated: false, values: [.string("Energy")]),
+                ]))
         #expect(try SOQLParser.parse("SELECT COUNT() FROM Account").isCountOnly)
-        #expect(try SOQLParser.parse("SELECT Id FROM Account WHERE Name <> null").condition == .comparison(FieldPath(["Name"]), .notEqual, .null))
+        #expect(
+            try SOQLParser.parse("SELECT Id FROM Account WHERE Name <> null").condition
+                == .comparison(FieldPath(["Name"]), .notEqual, .null))
         // Newlines are whitespace; keywords are case-insensitive.
         #expect(try SOQLParser.parse("SeLeCt\nId\nfrom\nAccount") == SOQLParser.parse("SELECT Id FROM Account"))
     }
@@ -58,7 +65,8 @@ import SOQL
     @Test func stringEscapes() throws {
         let query = try SOQLParser.parse(#"SELECT Id FROM Account WHERE Name = 'a\'b\"c\\d\ne\%f\_g' AND Name LIKE 'x\%y%'"#)
         guard case .and(let parts) = query.condition, case .comparison(_, _, .string(let value, _)) = parts[0],
-              case .like(_, .string(let likeValue, let likePattern)) = parts[1] else {
+            case .like(_, .string(let likeValue, let likePattern)) = parts[1]
+        else {
             Issue.record("unexpected shape")
             return
         }
@@ -84,12 +92,16 @@ import SOQL
     }
 
     @Test func syntaxErrorsCarryLineAndColumn() {
-        #expect(error("SELEKT Name FROM Account") == SOQLError(.malformedQuery, "unexpected token: SELEKT", at: SourceLocation(line: 1, column: 1, offset: 0)))
+        #expect(
+            error("SELEKT Name FROM Account")
+                == SOQLError(.malformedQuery, "unexpected token: SELEKT", at: SourceLocation(line: 1, column: 1, offset: 0)))
         #expect(error("SELEKT Name FROM Account")?.salesforceMessage(for: "SELEKT Name FROM Account") == "unexpected token: SELEKT")
         let eof = error("SELECT Id FROM Account WHERE")
         #expect(eof?.message == "unexpected token: <EOF>")
         #expect(eof?.location?.column == 29)
-        #expect(eof?.salesforceMessage(for: "SELECT Id FROM Account WHERE") == "\nSELECT Id FROM Account WHERE\n                            ^\nERROR at Row:1:Column:29\nunexpected token: <EOF>")
+        #expect(
+            eof?.salesforceMessage(for: "SELECT Id FROM Account WHERE")
+                == "\nSELECT Id FROM Account WHERE\n                            ^\nERROR at Row:1:Column:29\nunexpected token: <EOF>")
         let second = error("SELECT Id\nFROM Account\nWHERE Name = = 'x'")
         #expect(second?.location == SourceLocation(line: 3, column: 14, offset: 36))
         #expect(second?.code == .malformedQuery)
@@ -133,7 +145,7 @@ import SOQL
     @Test func dateLiteralRanges() throws {
         let formatter = ISO8601DateFormatter()
         func date(_ text: String) -> Date { formatter.date(from: text) ?? .distantPast }
-        let now = date("2026-11-22T10:30:00Z")  // a Sunday
+        let now = date("2026-11-22T10:30:00Z") // a Sunday
         #expect(DateLiteral.today.range(relativeTo: now) == date("2026-11-22T00:00:00Z")..<date("2026-11-23T00:00:00Z"))
         #expect(DateLiteral.yesterday.range(relativeTo: now) == date("2026-11-21T00:00:00Z")..<date("2026-11-22T00:00:00Z"))
         #expect(DateLiteral.lastNDays(1).range(relativeTo: now) == date("2026-11-21T00:00:00Z")..<date("2026-11-23T00:00:00Z"))

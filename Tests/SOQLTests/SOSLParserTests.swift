@@ -1,9 +1,10 @@
-import Testing
 import SOQL
+import Testing
 
 @Suite struct SOSLParserTests {
     @Test func fullSearch() throws {
-        let query = try SOSLParser.parse("""
+        let query = try SOSLParser.parse(
+            """
             FIND {Acme* AND "Rocket Co" OR (Jo?n AND NOT Smith)} IN NAME FIELDS
             RETURNING Account(Id, Name WHERE Industry = 'Energy' ORDER BY Name LIMIT 5), Contact(Id, Email), Lead LIMIT 20 OFFSET 10
             """)
@@ -25,8 +26,10 @@ import SOQL
         #expect(try SOSLParser.parse(#"FIND {a\}b} RETURNING Account"#).expression == .term("a}b"))
     }
 
-    @Test(arguments: ["FIND Acme", "FIND {Acme", "FIND {} RETURNING Account", "FIND {a} IN BOGUS FIELDS", "FIND {a} RETURNING",
-                      "FIND {a} RETURNING Account(", "FIND {(a} RETURNING Account", "SEARCH {a}", "FIND {a} OFFSET 2001"])
+    @Test(arguments: [
+        "FIND Acme", "FIND {Acme", "FIND {} RETURNING Account", "FIND {a} IN BOGUS FIELDS", "FIND {a} RETURNING",
+        "FIND {a} RETURNING Account(", "FIND {(a} RETURNING Account", "SEARCH {a}", "FIND {a} OFFSET 2001",
+    ])
     func malformedSearches(_ text: String) {
         #expect(throws: SOQLError.self) { try SOSLParser.parse(text) }
     }

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// Scenario 10: alter soup, with and without re-index, interrupted after each step and resumed on open.
@@ -9,10 +10,11 @@ import Testing
 
     static func seed(_ store: SmartStore) throws {
         try store.registerSoup("employees", indexSpecs: oldSpecs)
-        try store.create([
-            ["lastName": "Haas", "address": ["city": "San Francisco", "street": "Market"]],
-            ["lastName": "Kwan", "address": ["city": "New York", "street": "Broadway"]],
-        ], in: "employees")
+        try store.create(
+            [
+                ["lastName": "Haas", "address": ["city": "San Francisco", "street": "Market"]],
+                ["lastName": "Kwan", "address": ["city": "New York", "street": "Broadway"]],
+            ], in: "employees")
     }
 
     static func verify(_ store: SmartStore, reIndexed: Bool) throws {
@@ -26,7 +28,8 @@ import Testing
         #expect(pending == 0)
         #expect(try store.read { db in try db.tableExists("TABLE_1_old") } == false)
         // Queries work on the altered soup, indexed or through json_extract.
-        let rows = try store.query(.smart("select {employees:lastName} from {employees} where {employees:address.street} = 'Broadway'", pageSize: 5))
+        let rows = try store.query(
+            .smart("select {employees:lastName} from {employees} where {employees:address.street} = 'Broadway'", pageSize: 5))
         #expect(rows == [["Kwan"]])
         // Ids keep counting after the copy.
         #expect(try store.create(["lastName": "New"], in: "employees")["_soupEntryId"] == 3)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStore
 
 /// Bad input gives a typed error and leaves data intact.
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "select {employees:firstName from {employees}",       // unbalanced: left as is, SQLite rejects it
+        "select {employees:firstName from {employees}", // unbalanced: left as is, SQLite rejects it
         "select {employees:firstName} frm {employees}",
         "select nosuchcolumn from {employees}",
         "select 1; drop table TABLE_1",
@@ -56,7 +57,8 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: #"{"a": }"#) }
         #expect(throws: SmartStoreError.malformedJSON("A soup entry must be a JSON object")) { try store.create([1, 2], in: "employees") }
         #expect(throws: SmartStoreError.malformedJSON("A soup entry must be a JSON object")) { try store.upsert("text", in: "employees") }
-        #expect(throws: SmartStoreError.invalidConfig("Store config is not valid JSON: Malformed JSON at byte 11: unexpected end of input")) {
+        #expect(throws: SmartStoreError.invalidConfig("Store config is not valid JSON: Malformed JSON at byte 11: unexpected end of input"))
+        {
             try StoreConfig(data: Array(#"{"soups": ["#.utf8))
         }
         try assertIntact()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStore
 
 /// The store is Sendable: readers run during a write and see whole transactions only.
@@ -8,7 +9,8 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try SmartStore(path: directory.path("store.sqlite"))
         try store.registerSoup("items", indexSpecs: [IndexSpec("Id", .string), IndexSpec("batch", .integer)])
-        let batches = 40, perBatch = 250
+        let batches = 40
+        let perBatch = 250
         try await withThrowingTaskGroup(of: [Int].self) { group in
             group.addTask {
                 for batch in 0..<batches {
@@ -53,7 +55,9 @@ import Testing
             try await group.waitForAll()
         }
         #expect(try store.count(.all(soup: "items", pageSize: 1)) == 400)
-        let ids = try store.query(.all(soup: "items", selectPaths: ["_soupEntryId"], pageSize: 500)).compactMap { $0.arrayValue?.first?.int64Value }
+        let ids = try store.query(.all(soup: "items", selectPaths: ["_soupEntryId"], pageSize: 500)).compactMap {
+            $0.arrayValue?.first?.int64Value
+        }
         #expect(Set(ids).count == 400)
     }
 }

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// Scenario 6: deleteByQuery deletes only the first pageSize matches, full-text rows included.

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// Scenario 9: full-text search with FTS5, kept in step by create, update, upsert and delete.
@@ -8,21 +9,26 @@ import Testing
 
     init() throws {
         store = try SmartStore()
-        try store.registerSoup("employees", indexSpecs: [
-            IndexSpec("firstName", .fullText), IndexSpec("lastName", .fullText), IndexSpec("employeeId", .string),
-        ])
-        try store.create([
-            ["firstName": "Christine", "lastName": "Haas", "employeeId": "00010"],
-            ["firstName": "Michael", "lastName": "Thompson", "employeeId": "00020"],
-            ["firstName": "Sally", "lastName": "Kwan", "employeeId": "00310"],
-            ["firstName": "Eileen", "lastName": "Henderson", "employeeId": "00070"],
-            ["firstName": "Thompson", "lastName": "Henderson", "employeeId": "00080"],
-        ], in: "employees")
+        try store.registerSoup(
+            "employees",
+            indexSpecs: [
+                IndexSpec("firstName", .fullText), IndexSpec("lastName", .fullText), IndexSpec("employeeId", .string),
+            ])
+        try store.create(
+            [
+                ["firstName": "Christine", "lastName": "Haas", "employeeId": "00010"],
+                ["firstName": "Michael", "lastName": "Thompson", "employeeId": "00020"],
+                ["firstName": "Sally", "lastName": "Kwan", "employeeId": "00310"],
+                ["firstName": "Eileen", "lastName": "Henderson", "employeeId": "00070"],
+                ["firstName": "Thompson", "lastName": "Henderson", "employeeId": "00080"],
+            ], in: "employees")
     }
 
     private func matchIds(_ path: String?, _ key: String) throws -> [String] {
-        try store.query(.match(soup: "employees", selectPaths: ["employeeId"], path: path, matchKey: key, orderPath: "employeeId", pageSize: 10))
-            .compactMap { $0.arrayValue?.first?.stringValue }
+        try store.query(
+            .match(soup: "employees", selectPaths: ["employeeId"], path: path, matchKey: key, orderPath: "employeeId", pageSize: 10)
+        )
+        .compactMap { $0.arrayValue?.first?.stringValue }
     }
 
     @Test func matchOnOneFieldAndOnAllFields() throws {
@@ -40,7 +46,8 @@ import Testing
         sally["lastName"] = "Kwan-Smith"
         try store.upsert(sally, in: "employees")
         #expect(try matchIds("lastName", "Smith") == ["00310"])
-        try store.upsert(["employeeId": "00020", "firstName": "Mike", "lastName": "Thompson"], in: "employees", externalIdPath: "employeeId")
+        try store.upsert(
+            ["employeeId": "00020", "firstName": "Mike", "lastName": "Thompson"], in: "employees", externalIdPath: "employeeId")
         #expect(try matchIds("firstName", "Michael").isEmpty)
         #expect(try matchIds("firstName", "Mike") == ["00020"])
         let haas = try store.lookupSoupEntryId(soup: "employees", path: "employeeId", value: "00010") ?? -1

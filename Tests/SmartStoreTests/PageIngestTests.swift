@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// The bulk page ingest: raw REST pages upserted inside SQLite.
@@ -8,10 +9,12 @@ import Testing
 
     init() throws {
         store = try SmartStore()
-        try store.registerSoup("accounts", indexSpecs: [
-            IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("NumberOfEmployees", .integer),
-            IndexSpec("__local__", .string), IndexSpec("LastModifiedDate", .json1),
-        ])
+        try store.registerSoup(
+            "accounts",
+            indexSpecs: [
+                IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("NumberOfEmployees", .integer),
+                IndexSpec("__local__", .string), IndexSpec("LastModifiedDate", .json1),
+            ])
     }
 
     static func page(_ records: [JSONValue]) -> [UInt8] {
@@ -19,8 +22,10 @@ import Testing
     }
 
     static func account(_ id: String, _ name: String, _ date: String, employees: Int64 = 10) -> JSONValue {
-        ["attributes": ["type": "Account"], "Id": .string(id), "Name": .string(name), "NumberOfEmployees": .int(employees),
-         "LastModifiedDate": .string(date)]
+        [
+            "attributes": ["type": "Account"], "Id": .string(id), "Name": .string(name), "NumberOfEmployees": .int(employees),
+            "LastModifiedDate": .string(date),
+        ]
     }
 
     static let bookkeeping: [String: JSONValue] = [
@@ -28,31 +33,38 @@ import Testing
     ]
 
     @Test func insertsThenUpdatesByIdWithBookkeeping() throws {
-        let first = try store.ingestPage(Self.page([
-            Self.account("001A", "Acme", "2026-01-01T00:00:00.000+0000"),
-            Self.account("001B", "Globex", "2026-01-03T00:00:00.000+0000"),
-        ]), into: "accounts", setFields: Self.bookkeeping, removeFields: ["__last_error__"])
-        #expect(first == PageIngestResult(received: 2, written: 2, skipped: 0, maxTimestamp: "2026-01-03T00:00:00.000+0000", recordsWithoutTimestamp: 0))
+        let first = try store.ingestPage(
+            Self.page([
+                Self.account("001A", "Acme", "2026-01-01T00:00:00.000+0000"),
+                Self.account("001B", "Globex", "2026-01-03T00:00:00.000+0000"),
+            ]), into: "accounts", setFields: Self.bookkeeping, removeFields: ["__last_error__"])
+        #expect(
+            first
+                == PageIngestResult(
+                    received: 2, written: 2, skipped: 0, maxTimestamp: "2026-01-03T00:00:00.000+0000", recordsWithoutTimestamp: 0))
         let entries = try store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 10))
         #expect(entries.map { $0["_soupEntryId"] } == [1, 2])
         #expect(entries[0]["__local__"] == false && entries[0]["__sync_id__"] == 7)
         #expect(entries[0]["attributes"]?["type"] == "Account")
         #expect(entries[0]["_soupLastModifiedDate"]?.int64Value ?? 0 > 0)
         // Projections: string, integer, boolean as 0.
-        let projected = try store.read { db in try Row.fetchOne(db, sql: "SELECT TABLE_1_0, TABLE_1_2, TABLE_1_3 FROM TABLE_1 WHERE id = 1") }
+        let projected = try store.read { db in try Row.fetchOne(db, sql: "SELECT TABLE_1_0, TABLE_1_2, TABLE_1_3 FROM TABLE_1 WHERE id = 1")
+        }
         #expect(projected?[0] as String? == "001A")
         #expect(projected?[1] as Int64? == 10)
         #expect(projected?[2] as String? == "0")
 
-        let second = try store.ingestPage(Self.page([
-            Self.account("001B", "Globex Corp", "2026-01-05T00:00:00.000+0000", employees: 20),
-            Self.account("001C", "Initech", "2026-01-04T00:00:00.000+0000"),
-        ]), into: "accounts", setFields: Self.bookkeeping)
+        let second = try store.ingestPage(
+            Self.page([
+                Self.account("001B", "Globex Corp", "2026-01-05T00:00:00.000+0000", employees: 20),
+                Self.account("001C", "Initech", "2026-01-04T00:00:00.000+0000"),
+            ]), into: "accounts", setFields: Self.bookkeeping)
         #expect(second.written == 2 && second.maxTimestamp == "2026-01-05T00:00:00.000+0000")
         let globex = try store.query(.exact(soup: "accounts", path: "Id", key: "001B", pageSize: 1))
         #expect(globex.first?["Name"] == "Globex Corp" && globex.first?["_soupEntryId"] == 2)
         // New entries get fresh increasing ids (ids of records that were updates are skipped).
-        let initech = try store.query(.exact(soup: "accounts", path: "Id", key: "001C", pageSize: 1)).first?["_soupEntryId"]?.int64Value ?? 0
+        let initech =
+            try store.query(.exact(soup: "accounts", path: "Id", key: "001C", pageSize: 1)).first?["_soupEntryId"]?.int64Value ?? 0
         #expect(initech > 2)
         #expect(try store.count(.match(soup: "accounts", path: "Name", matchKey: "Corp", pageSize: 1)) == 1)
         #expect(try store.count(.match(soup: "accounts", path: "Name", matchKey: "Globex", pageSize: 1)) == 1)
@@ -61,12 +73,16 @@ import Testing
     }
 
     @Test func skipsDirtyEntriesWhenAsked() throws {
-        try store.ingestPage(Self.page([Self.account("001A", "Acme", "2026-01-01T00:00:00.000+0000")]), into: "accounts", setFields: Self.bookkeeping)
+        try store.ingestPage(
+            Self.page([Self.account("001A", "Acme", "2026-01-01T00:00:00.000+0000")]), into: "accounts", setFields: Self.bookkeeping)
         var local = try store.query(.exact(soup: "accounts", path: "Id", key: "001A", pageSize: 1))[0]
         local["Name"] = "Acme (edited offline)"
         local["__local__"] = true
         try store.upsert(local, in: "accounts")
-        let page = Self.page([Self.account("001A", "Acme server", "2026-02-01T00:00:00.000+0000"), Self.account("001Z", "New", "2026-02-02T00:00:00.000+0000")])
+        let page = Self.page([
+            Self.account("001A", "Acme server", "2026-02-01T00:00:00.000+0000"),
+            Self.account("001Z", "New", "2026-02-02T00:00:00.000+0000"),
+        ])
         let kept = try store.ingestPage(page, into: "accounts", skipDirty: true, setFields: Self.bookkeeping)
         #expect(kept.written == 1 && kept.skipped == 1)
         #expect(try store.query(.exact(soup: "accounts", path: "Id", key: "001A", pageSize: 1))[0]["Name"] == "Acme (edited offline)")
@@ -80,24 +96,31 @@ import Testing
     @Test func maxTimestampFollowsSQLiteOrder() throws {
         let numbers: JSONValue = ["records": [["Id": "n1", "Version": 9], ["Id": "n2", "Version": 10], ["Id": "n3", "Version": 2.5]]]
         #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version").maxTimestamp == "10")
-        let texts: JSONValue = ["records": [["Id": "t1", "Stamp": "2026-01-09"], ["Id": "t2", "Stamp": "2026-01-10"], ["Id": "t3", "Stamp": 99]]]
+        let texts: JSONValue = [
+            "records": [["Id": "t1", "Stamp": "2026-01-09"], ["Id": "t2", "Stamp": "2026-01-10"], ["Id": "t3", "Stamp": 99]]
+        ]
         let result = try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp")
         #expect(result.maxTimestamp == "2026-01-10" && result.recordsWithoutTimestamp == 0)
         // The same answer on the summary path (skipDirty), which computes max() in SQL.
-        #expect(try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp", skipDirty: true).maxTimestamp == "2026-01-10")
+        #expect(
+            try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp", skipDirty: true).maxTimestamp == "2026-01-10")
         #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version", skipDirty: true).maxTimestamp == "10")
     }
 
     @Test func duplicateIdsInAPageKeepTheLastOne() throws {
-        let result = try store.ingestPage(Self.page([
-            Self.account("001A", "first", "2026-01-01T00:00:00.000+0000"), Self.account("001A", "second", "2026-01-02T00:00:00.000+0000"),
-        ]), into: "accounts")
+        let result = try store.ingestPage(
+            Self.page([
+                Self.account("001A", "first", "2026-01-01T00:00:00.000+0000"),
+                Self.account("001A", "second", "2026-01-02T00:00:00.000+0000"),
+            ]), into: "accounts")
         #expect(result.written == 1 && result.skipped == 1)
         #expect(try store.query(.all(soup: "accounts", pageSize: 5)).map { $0["Name"] } == ["second"])
     }
 
     @Test func topLevelArraysAndMissingTimestamps() throws {
-        let records: JSONValue = [["Id": "x1", "Name": "no date"], ["Id": "x2", "Name": "dated", "LastModifiedDate": "2026-03-01T00:00:00.000Z"]]
+        let records: JSONValue = [
+            ["Id": "x1", "Name": "no date"], ["Id": "x2", "Name": "dated", "LastModifiedDate": "2026-03-01T00:00:00.000Z"],
+        ]
         let result = try store.ingestPage(records.jsonBytes, into: "accounts", recordsPath: "")
         #expect(result.received == 2 && result.recordsWithoutTimestamp == 1 && result.maxTimestamp == "2026-03-01T00:00:00.000Z")
         let empty = try store.ingestPage(Self.page([]), into: "accounts")

@@ -1,5 +1,6 @@
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// Scenario 1: schema created on register, as the SDK lays it out.
@@ -7,19 +8,27 @@ import Testing
     @Test func registerCreatesSDKTablesAndColumns() throws {
         let store = try EmployeesFixture.makeStore()
         let specs = try store.indexSpecs(ofSoup: "employees")
-        #expect(specs.map(\.columnName) == [
-            "TABLE_1_0", "TABLE_1_1", "TABLE_1_2", "TABLE_1_3", "TABLE_1_4", "TABLE_1_5",
-            "json_extract(soup, '$.education')", "json_extract(soup, '$.isManager')",
-        ])
-        #expect(try store.indexSpecs(ofSoup: "departments").map(\.columnName) == [
-            "TABLE_2_0", "TABLE_2_1", "TABLE_2_2", "json_extract(soup, '$.building')",
-        ])
+        #expect(
+            specs.map(\.columnName) == [
+                "TABLE_1_0", "TABLE_1_1", "TABLE_1_2", "TABLE_1_3", "TABLE_1_4", "TABLE_1_5",
+                "json_extract(soup, '$.education')", "json_extract(soup, '$.isManager')",
+            ])
+        #expect(
+            try store.indexSpecs(ofSoup: "departments").map(\.columnName) == [
+                "TABLE_2_0", "TABLE_2_1", "TABLE_2_2", "json_extract(soup, '$.building')",
+            ])
         let columns = try store.read { db in try db.columns(in: "TABLE_1").map(\.name) }
-        #expect(columns == ["id", "soup", "created", "lastModified", "TABLE_1_0", "TABLE_1_1", "TABLE_1_2", "TABLE_1_3", "TABLE_1_4", "TABLE_1_5"])
+        #expect(
+            columns == [
+                "id", "soup", "created", "lastModified", "TABLE_1_0", "TABLE_1_1", "TABLE_1_2", "TABLE_1_3", "TABLE_1_4", "TABLE_1_5",
+            ])
         let indexes = try store.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'TABLE_1'")
         }
-        #expect(Set(indexes).isSuperset(of: ["TABLE_1_created_idx", "TABLE_1_lastModified_idx", "TABLE_1_0_idx", "TABLE_1_6_idx", "TABLE_1_7_idx"]))
+        #expect(
+            Set(indexes).isSuperset(of: [
+                "TABLE_1_created_idx", "TABLE_1_lastModified_idx", "TABLE_1_0_idx", "TABLE_1_6_idx", "TABLE_1_7_idx",
+            ]))
         let map = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT path, columnName, columnType FROM soup_index_map WHERE soupName = 'employees' ORDER BY rowid")
                 .map { "\($0["path"] as String)|\($0["columnName"] as String)|\($0["columnType"] as String)" }
@@ -40,7 +49,8 @@ import Testing
 
     @Test func fullTextSpecCreatesFTS5Table() throws {
         let store = try SmartStore()
-        try store.registerSoup("notes", indexSpecs: [IndexSpec("title", .fullText), IndexSpec("body", .fullText), IndexSpec("n", .integer)])
+        try store.registerSoup(
+            "notes", indexSpecs: [IndexSpec("title", .fullText), IndexSpec("body", .fullText), IndexSpec("n", .integer)])
         let sql = try store.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'TABLE_1_fts'") }
         #expect(sql == "CREATE VIRTUAL TABLE TABLE_1_fts USING fts5(TABLE_1_0, TABLE_1_1)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// `setField`: one field on many entries, without re-encoding them unless the field is indexed.
@@ -8,7 +9,8 @@ import Testing
     static func makeStore() throws -> (SmartStore, [Int64]) {
         let store = try SmartStore()
         try store.registerSoup("test", indexSpecs: [IndexSpec("key", .string), IndexSpec("mark", .integer), IndexSpec("text", .fullText)])
-        let saved = try store.create((0..<5).map { ["key": .string("k\($0)"), "text": .string("word\($0)"), "nested": ["a": 1]] }, in: "test")
+        let saved = try store.create(
+            (0..<5).map { ["key": .string("k\($0)"), "text": .string("word\($0)"), "nested": ["a": 1]] }, in: "test")
         return (store, saved.compactMap { $0["_soupEntryId"]?.int64Value })
     }
 
@@ -21,8 +23,11 @@ import Testing
         #expect(entries[0]["stamp"] == nil && entries[2]["stamp"] == nil)
         #expect(entries[1]["key"] == "k1" && entries[1]["nested"] == ["a": 1])
         // Bookkeeping follows: the JSON's date and the column agree, and moved past creation.
-        let row = try store.read { db in try Row.fetchOne(db, sql: "SELECT created, lastModified FROM TABLE_1 WHERE id = ?", arguments: [ids[1]]) }
-        let created: Int64 = row?["created"] ?? 0, lastModified: Int64 = row?["lastModified"] ?? 0
+        let row = try store.read { db in
+            try Row.fetchOne(db, sql: "SELECT created, lastModified FROM TABLE_1 WHERE id = ?", arguments: [ids[1]])
+        }
+        let created: Int64 = row?["created"] ?? 0
+        let lastModified: Int64 = row?["lastModified"] ?? 0
         #expect(lastModified > created && entries[1]["_soupLastModifiedDate"] == .int(lastModified))
         // nil removes the field.
         #expect(try store.setField("stamp", to: nil, entryIds: [ids[1]], in: "test") == 1)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStore
 
 /// Scenario 2: the SDK's golden Smart SQL translations (SmartSqlTest), verbatim.
@@ -10,50 +11,88 @@ import Testing
     }
 
     @Test(arguments: [
-        ("select {employees:firstName}, {employees:lastName} from {employees} order by {employees:lastName}",
-         "select TABLE_1_0, TABLE_1_1 from TABLE_1 order by TABLE_1_1"),
-        ("select {departments:name} from {departments} order by {departments:deptCode}",
-         "select TABLE_2_1 from TABLE_2 order by TABLE_2_0"),
-        ("select {departments:name}, {employees:firstName} || ' ' || {employees:lastName} from {employees}, {departments} where {departments:deptCode} = {employees:deptCode} order by {departments:name}, {employees:lastName}",
-         "select TABLE_2_1, TABLE_1_0 || ' ' || TABLE_1_1 from TABLE_1, TABLE_2 where TABLE_2_0 = TABLE_1_2 order by TABLE_2_1, TABLE_1_1"),
-        ("select mgr.{employees:lastName}, e.{employees:lastName} from {employees} as mgr, {employees} as e where mgr.{employees:employeeId} = e.{employees:managerId}",
-         "select mgr.TABLE_1_1, e.TABLE_1_1 from TABLE_1 as mgr, TABLE_1 as e where mgr.TABLE_1_3 = e.TABLE_1_4"),
-        ("select mgr.{employees:education}, e.{employees:education} from {employees} as mgr, {employees} as e where mgr.{employees:employeeId} = e.{employees:managerId}",
-         "select json_extract(mgr.soup, '$.education'), json_extract(e.soup, '$.education') from TABLE_1 as mgr, TABLE_1 as e where mgr.TABLE_1_3 = e.TABLE_1_4"),
-        ("select mgr.{employees:education},e.{employees:education} from {employees} as mgr, {employees} as e",
-         "select json_extract(mgr.soup, '$.education'),json_extract(e.soup, '$.education') from TABLE_1 as mgr, TABLE_1 as e"),
-        ("select {employees:_soupEntryId}, {employees:_soupCreatedDate}, {employees:_soupLastModifiedDate}, {employees:_soup} from {employees}",
-         "select TABLE_1.id, TABLE_1.created, TABLE_1.lastModified, TABLE_1.soup from TABLE_1"),
-        ("select {employees:_soupEntryId}, {departments:_soupEntryId} from {employees}, {departments}",
-         "select TABLE_1.id, TABLE_2.id from TABLE_1, TABLE_2"),
-        ("select mgr.{employees:_soupEntryId}, e.{employees:_soupEntryId} from {employees} as mgr, {employees} as e",
-         "select mgr.id, e.id from TABLE_1 as mgr, TABLE_1 as e"),
-        ("select {employees:lastName}, {employees:education} from {employees} where {employees:education} = 'MIT'",
-         "select TABLE_1_1, json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') = 'MIT'"),
-        ("select {employees}.{employees:education} from {employees} order by {employees}.{employees:education}",
-         "select json_extract(TABLE_1.soup, '$.education') from TABLE_1 order by json_extract(TABLE_1.soup, '$.education')"),
-        ("select e.{employees:education}, {departments:building} from {employees} as e, {departments}",
-         "select json_extract(e.soup, '$.education'), json_extract(soup, '$.building') from TABLE_1 as e, TABLE_2"),
-        ("select {employees:education}, {employees:address.zipcode} from {employees} where {employees:address.city} = 'San Francisco'",
-         "select json_extract(soup, '$.education'), json_extract(soup, '$.address.zipcode') from TABLE_1 where json_extract(soup, '$.address.city') = 'San Francisco'"),
-        ("select {employees:education} from {employees} where {employees:education} like 'Account(where: {Name: {eq: \"Jason\"}})'",
-         "select json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') like 'Account(where: {Name: {eq: \"Jason\"}})'"),
-        ("SELECT json_set('{}', '$.data.uiapi.query.Account.edges', ( SELECT json_group_array(json_set('{}', '$.node.Id', (json_extract('Account.JSON', '$.data.fields.Id.value')) )) FROM (SELECT 'Account'.TABLE_1_1 as 'Account.JSON' FROM TABLE_1 as 'Account' WHERE ( json_extract('Account.JSON', '$.data.apiName') = 'Account' ) ) ) ) as json",
-         "SELECT json_set('{}', '$.data.uiapi.query.Account.edges', ( SELECT json_group_array(json_set('{}', '$.node.Id', (json_extract('Account.JSON', '$.data.fields.Id.value')) )) FROM (SELECT 'Account'.TABLE_1_1 as 'Account.JSON' FROM TABLE_1 as 'Account' WHERE ( json_extract('Account.JSON', '$.data.apiName') = 'Account' ) ) ) ) as json"),
-        ("select {employees:education}, '{a:b}', {employees:firstName} from {employees} where {employees:address} = '{\"city\": \"San Francisco\"}' or {employees:lastName} like 'B%'",
-         "select json_extract(soup, '$.education'), '{a:b}', TABLE_1_0 from TABLE_1 where json_extract(soup, '$.address') = '{\"city\": \"San Francisco\"}' or TABLE_1_1 like 'B%'"),
-        ("select {employees:education} from {employees} where {employees:education} like ' { { { } } '",
-         "select json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') like ' { { { } } '"),
+        (
+            "select {employees:firstName}, {employees:lastName} from {employees} order by {employees:lastName}",
+            "select TABLE_1_0, TABLE_1_1 from TABLE_1 order by TABLE_1_1"
+        ),
+        (
+            "select {departments:name} from {departments} order by {departments:deptCode}",
+            "select TABLE_2_1 from TABLE_2 order by TABLE_2_0"
+        ),
+        (
+            "select {departments:name}, {employees:firstName} || ' ' || {employees:lastName} from {employees}, {departments} where {departments:deptCode} = {employees:deptCode} order by {departments:name}, {employees:lastName}",
+            "select TABLE_2_1, TABLE_1_0 || ' ' || TABLE_1_1 from TABLE_1, TABLE_2 where TABLE_2_0 = TABLE_1_2 order by TABLE_2_1, TABLE_1_1"
+        ),
+        (
+            "select mgr.{employees:lastName}, e.{employees:lastName} from {employees} as mgr, {employees} as e where mgr.{employees:employeeId} = e.{employees:managerId}",
+            "select mgr.TABLE_1_1, e.TABLE_1_1 from TABLE_1 as mgr, TABLE_1 as e where mgr.TABLE_1_3 = e.TABLE_1_4"
+        ),
+        (
+            "select mgr.{employees:education}, e.{employees:education} from {employees} as mgr, {employees} as e where mgr.{employees:employeeId} = e.{employees:managerId}",
+            "select json_extract(mgr.soup, '$.education'), json_extract(e.soup, '$.education') from TABLE_1 as mgr, TABLE_1 as e where mgr.TABLE_1_3 = e.TABLE_1_4"
+        ),
+        (
+            "select mgr.{employees:education},e.{employees:education} from {employees} as mgr, {employees} as e",
+            "select json_extract(mgr.soup, '$.education'),json_extract(e.soup, '$.education') from TABLE_1 as mgr, TABLE_1 as e"
+        ),
+        (
+            "select {employees:_soupEntryId}, {employees:_soupCreatedDate}, {employees:_soupLastModifiedDate}, {employees:_soup} from {employees}",
+            "select TABLE_1.id, TABLE_1.created, TABLE_1.lastModified, TABLE_1.soup from TABLE_1"
+        ),
+        (
+            "select {employees:_soupEntryId}, {departments:_soupEntryId} from {employees}, {departments}",
+            "select TABLE_1.id, TABLE_2.id from TABLE_1, TABLE_2"
+        ),
+        (
+            "select mgr.{employees:_soupEntryId}, e.{employees:_soupEntryId} from {employees} as mgr, {employees} as e",
+            "select mgr.id, e.id from TABLE_1 as mgr, TABLE_1 as e"
+        ),
+        (
+            "select {employees:lastName}, {employees:education} from {employees} where {employees:education} = 'MIT'",
+            "select TABLE_1_1, json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') = 'MIT'"
+        ),
+        (
+            "select {employees}.{employees:education} from {employees} order by {employees}.{employees:education}",
+            "select json_extract(TABLE_1.soup, '$.education') from TABLE_1 order by json_extract(TABLE_1.soup, '$.education')"
+        ),
+        (
+            "select e.{employees:education}, {departments:building} from {employees} as e, {departments}",
+            "select json_extract(e.soup, '$.education'), json_extract(soup, '$.building') from TABLE_1 as e, TABLE_2"
+        ),
+        (
+            "select {employees:education}, {employees:address.zipcode} from {employees} where {employees:address.city} = 'San Francisco'",
+            "select json_extract(soup, '$.education'), json_extract(soup, '$.address.zipcode') from TABLE_1 where json_extract(soup, '$.address.city') = 'San Francisco'"
+        ),
+        (
+            "select {employees:education} from {employees} where {employees:education} like 'Account(where: {Name: {eq: \"Jason\"}})'",
+            "select json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') like 'Account(where: {Name: {eq: \"Jason\"}})'"
+        ),
+        (
+            "SELECT json_set('{}', '$.data.uiapi.query.Account.edges', ( SELECT json_group_array(json_set('{}', '$.node.Id', (json_extract('Account.JSON', '$.data.fields.Id.value')) )) FROM (SELECT 'Account'.TABLE_1_1 as 'Account.JSON' FROM TABLE_1 as 'Account' WHERE ( json_extract('Account.JSON', '$.data.apiName') = 'Account' ) ) ) ) as json",
+            "SELECT json_set('{}', '$.data.uiapi.query.Account.edges', ( SELECT json_group_array(json_set('{}', '$.node.Id', (json_extract('Account.JSON', '$.data.fields.Id.value')) )) FROM (SELECT 'Account'.TABLE_1_1 as 'Account.JSON' FROM TABLE_1 as 'Account' WHERE ( json_extract('Account.JSON', '$.data.apiName') = 'Account' ) ) ) ) as json"
+        ),
+        (
+            "select {employees:education}, '{a:b}', {employees:firstName} from {employees} where {employees:address} = '{\"city\": \"San Francisco\"}' or {employees:lastName} like 'B%'",
+            "select json_extract(soup, '$.education'), '{a:b}', TABLE_1_0 from TABLE_1 where json_extract(soup, '$.address') = '{\"city\": \"San Francisco\"}' or TABLE_1_1 like 'B%'"
+        ),
+        (
+            "select {employees:education} from {employees} where {employees:education} like ' { { { } } '",
+            "select json_extract(soup, '$.education') from TABLE_1 where json_extract(soup, '$.education') like ' { { { } } '"
+        ),
         // MATCH literals are translated (full-text column references).
-        ("SELECT {employees:_soup} FROM {employees} WHERE {employees:_soupEntryId} IN (SELECT rowid FROM {employees}_fts WHERE {employees}_fts MATCH '{employees:lastName}:Bond') ",
-         "SELECT TABLE_1.soup FROM TABLE_1 WHERE TABLE_1.id IN (SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'TABLE_1_1:Bond') "),
+        (
+            "SELECT {employees:_soup} FROM {employees} WHERE {employees:_soupEntryId} IN (SELECT rowid FROM {employees}_fts WHERE {employees}_fts MATCH '{employees:lastName}:Bond') ",
+            "SELECT TABLE_1.soup FROM TABLE_1 WHERE TABLE_1.id IN (SELECT rowid FROM TABLE_1_fts WHERE TABLE_1_fts MATCH 'TABLE_1_1:Bond') "
+        ),
     ])
     func golden(_ smartSql: String, _ expected: String) throws {
         #expect(try store.convertSmartSql(smartSql) == expected)
     }
 
-    @Test(arguments: ["insert into {employees}", "update {employees}", "delete from {employees}",
-                      "  DELETE FROM {employees}", "drop table {employees}", "pragma writable_schema = 1"])
+    @Test(arguments: [
+        "insert into {employees}", "update {employees}", "delete from {employees}",
+        "  DELETE FROM {employees}", "drop table {employees}", "pragma writable_schema = 1",
+    ])
     func onlySelectIsSupported(_ smartSql: String) throws {
         #expect(throws: SmartStoreError.invalidSmartSQL("Only SELECT are supported")) { try store.convertSmartSql(smartSql) }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SmartStore
+import Testing
 
 /// `userstore.json` / `globalstore.json`: files in the SDK's format load unchanged.
 @Suite struct StoreConfigTests {
@@ -43,10 +43,15 @@ import SmartStore
         #expect(message(#"{}"#) == #"Store config needs a "soups" array"#)
         #expect(message(#"{"soups": [{"indexes": []}]}"#) == #"soups[0] has no "soupName" string"#)
         #expect(message(#"{"soups": [{"soupName": "s"}]}"#) == #"soup s has no "indexes" array"#)
-        #expect(message(#"{"soups": [{"soupName": "s", "indexes": [{"path": "a", "type": "text"}]}]}"#) == #"soup s index a has unknown type "text""#)
-        #expect(message(#"{"soups": [{"soupName": "s", "indexes": [{"path": "a"}]}]}"#) == #"soup s index 0 needs "path" and "type" strings"#)
+        #expect(
+            message(#"{"soups": [{"soupName": "s", "indexes": [{"path": "a", "type": "text"}]}]}"#)
+                == #"soup s index a has unknown type "text""#)
+        #expect(
+            message(#"{"soups": [{"soupName": "s", "indexes": [{"path": "a"}]}]}"#) == #"soup s index 0 needs "path" and "type" strings"#)
         #expect(message(#"{"soups": [{"soupName": "s", "indexes": []}]}"#)?.contains("at least one index spec") == true)
-        #expect(message(#"{"soups": [{"soupName": "s;drop", "indexes": [{"path": "a", "type": "string"}]}]}"#) == "soup s;drop: Invalid soup name: 's;drop'")
+        #expect(
+            message(#"{"soups": [{"soupName": "s;drop", "indexes": [{"path": "a", "type": "string"}]}]}"#)
+                == "soup s;drop: Invalid soup name: 's;drop'")
         #expect(throws: SmartStoreError.self) { try StoreConfig(contentsOf: URL(fileURLWithPath: "/nonexistent/userstore.json")) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SmartStore
+import Testing
 
 /// Named stores: user and global, listed and removed.
 @Suite struct StoreDirectoryTests {

@@ -1,13 +1,15 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import SmartStore
 
 /// Scenarios 3 and 4: upsert by external id, and its three errors.
 @Suite struct UpsertTests {
     static func makeStore() throws -> SmartStore {
         let store = try SmartStore()
-        try store.registerSoup("test", indexSpecs: [IndexSpec("key", .string), IndexSpec("value", .string), IndexSpec("amount", .floating)])
+        try store.registerSoup(
+            "test", indexSpecs: [IndexSpec("key", .string), IndexSpec("value", .string), IndexSpec("amount", .floating)])
         return store
     }
 
@@ -17,13 +19,14 @@ import Testing
         for (key, value) in [("ka1", "va1"), ("ka2", "va2"), ("ka3", "va3")] {
             saved.append(try store.upsert(["key": .string(key), "value": .string(value)], in: "test", externalIdPath: "key"))
         }
-        Thread.sleep(forTimeInterval: 0.01)  // lastModified must move past created
+        Thread.sleep(forTimeInterval: 0.01) // lastModified must move past created
         let updated = try store.upsert(["key": "ka2", "value": "va2u"], in: "test", externalIdPath: "key")
         #expect(updated["_soupEntryId"] == saved[1]["_soupEntryId"])
         let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT id, soup, created, lastModified FROM TABLE_1 ORDER BY id") }
         #expect(rows.count == 3)
         for (index, row) in rows.enumerated() {
-            let created: Int64 = row["created"], lastModified: Int64 = row["lastModified"]
+            let created: Int64 = row["created"]
+            let lastModified: Int64 = row["lastModified"]
             if index == 1 { #expect(created < lastModified) } else { #expect(created == lastModified) }
             let entry = try JSONValue(parsing: row["soup"] as String)
             #expect(entry["_soupLastModifiedDate"] == .int(lastModified))
@@ -67,7 +70,9 @@ import Testing
     @Test func upsertMatchingSeveralEntriesFails() throws {
         let store = try Self.makeStore()
         try store.create([["key": "ka", "value": "1"], ["key": "ka", "value": "2"]], in: "test")
-        let error = #expect(throws: SmartStoreError.self) { try store.upsert(["key": "ka", "value": "3"], in: "test", externalIdPath: "key") }
+        let error = #expect(throws: SmartStoreError.self) {
+            try store.upsert(["key": "ka", "value": "3"], in: "test", externalIdPath: "key")
+        }
         #expect(error?.description == "There are more than one soup elements where key is ka")
         #expect(try store.query(.all(soup: "test", orderPath: "value", pageSize: 10)).map { $0["value"] } == ["1", "2"])
     }
@@ -87,7 +92,9 @@ import Testing
 
     @Test func deleteAndRetrieveByIds() throws {
         let store = try Self.makeStore()
-        let ids = try store.create((1...5).map { index -> JSONValue in ["key": .string("k\(index)")] }, in: "test").compactMap { $0["_soupEntryId"]?.int64Value }
+        let ids = try store.create((1...5).map { index -> JSONValue in ["key": .string("k\(index)")] }, in: "test").compactMap {
+            $0["_soupEntryId"]?.int64Value
+        }
         #expect(ids == [1, 2, 3, 4, 5])
         try store.delete([2, 4], from: "test")
         #expect(try store.retrieve([5, 4, 3, 2, 1], from: "test").map { $0["key"] } == ["k5", "k3", "k1"])

@@ -6,8 +6,10 @@ public enum ChildProcess {
     /// Runs `executable` to its end and returns its exit status and output. With `timeout`, a
     /// process still running then is terminated (its status says so), so a hang fails a test
     /// instead of the whole run.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                           timeout: Duration? = nil) async throws -> (status: Int32, output: String) {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        timeout: Duration? = nil
+    ) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -15,9 +15,12 @@ enum FuzzOrg {
             let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token)
             let account = await localForce.handle(post("/services/data/v66.0/sobjects/Account", ["Name": "Acme", "Industry": "Energy"]))
             let accountId = (try? JSONValue(parsing: account.body))?["id"]?.stringValue ?? ""
-            _ = await localForce.handle(post("/services/data/v66.0/sobjects/Contact", ["LastName": "Smith", "AccountId": .string(accountId)]))
-            _ = await localForce.handle(post("/services/data/v66.0/sobjects/Opportunity",
-                                             ["Name": "Deal", "StageName": "New", "CloseDate": "2026-01-01", "AccountId": .string(accountId)]))
+            _ = await localForce.handle(
+                post("/services/data/v66.0/sobjects/Contact", ["LastName": "Smith", "AccountId": .string(accountId)]))
+            _ = await localForce.handle(
+                post(
+                    "/services/data/v66.0/sobjects/Opportunity",
+                    ["Name": "Deal", "StageName": "New", "CloseDate": "2026-01-01", "AccountId": .string(accountId)]))
             return localForce
         } catch {
             fatalError("fuzz org setup failed: \(error)")

@@ -17,10 +17,13 @@ nonisolated(unsafe) private var currentTarget: (any FuzzTarget)?
 
 /// libFuzzer's setup hook: picks the target named by MSYNC_FUZZ_TARGET.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let name = ProcessInfo.processInfo.environment["MSYNC_FUZZ_TARGET"] ?? ""
     guard let make = fuzzTargets[name] else {
-        FileHandle.standardError.write(Data("msync-fuzz: set MSYNC_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: ", "))\n".utf8))
+        FileHandle.standardError.write(
+            Data("msync-fuzz: set MSYNC_FUZZ_TARGET to one of \(fuzzTargets.keys.sorted().joined(separator: ", "))\n".utf8))
         exit(2)
     }
     currentTarget = make()

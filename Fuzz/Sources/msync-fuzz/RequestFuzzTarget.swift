@@ -37,7 +37,8 @@ struct RequestFuzzTarget: FuzzTarget {
             guard let colon = text.firstIndex(of: ":") else { continue }
             headers[String(text[..<colon])] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return APIRequest(method: method, path: pathAndQuery.first ?? "/", query: pathAndQuery.count > 1 ? pathAndQuery[1] : nil,
-                          headers: headers, body: Array(data[bodyStart...]))
+        return APIRequest(
+            method: method, path: pathAndQuery.first ?? "/", query: pathAndQuery.count > 1 ? pathAndQuery[1] : nil,
+            headers: headers, body: Array(data[bodyStart...]))
     }
 }

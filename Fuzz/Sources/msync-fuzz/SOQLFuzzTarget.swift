@@ -17,8 +17,9 @@ struct SOQLFuzzTarget: FuzzTarget {
         let localForce = org.next()
         let isSearch = text.uppercased().hasPrefix("FIND")
         _ = blocking {
-            var request = APIRequest(method: "GET", path: isSearch ? "/services/data/v66.0/search" : "/services/data/v66.0/query",
-                                     query: nil, headers: ["Authorization": "Bearer \(FuzzOrg.token)"], body: [])
+            var request = APIRequest(
+                method: "GET", path: isSearch ? "/services/data/v66.0/search" : "/services/data/v66.0/query",
+                query: nil, headers: ["Authorization": "Bearer \(FuzzOrg.token)"], body: [])
             request.query = [("q", text)]
             return await localForce.handle(request).status
         }

@@ -8,8 +8,12 @@ struct SmartSQLFuzzTarget: FuzzTarget {
     init() {
         do {
             let store = try SmartStore()
-            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Size", .integer),
-                                                            IndexSpec("Rate", .floating), IndexSpec("Info", .json1)])
+            try store.registerSoup(
+                "accounts",
+                indexSpecs: [
+                    IndexSpec("Id", .string), IndexSpec("Name", .fullText), IndexSpec("Size", .integer),
+                    IndexSpec("Rate", .floating), IndexSpec("Info", .json1),
+                ])
             try store.registerSoup("contacts", indexSpecs: [IndexSpec("AccountId", .string), IndexSpec("LastName", .string)])
             _ = try store.create([["Id": "001A", "Name": "Acme", "Size": 10, "Rate": 1.5, "Info": ["city": "Paris"]]], in: "accounts")
             _ = try store.create([["AccountId": "001A", "LastName": "Smith"]], in: "contacts")

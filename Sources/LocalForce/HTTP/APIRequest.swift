@@ -33,7 +33,9 @@ public struct APIRequest: Sendable {
         text.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = parts.first else { return nil }
-            return (percentDecode(String(name), plusIsSpace: true), parts.count > 1 ? percentDecode(String(parts[1]), plusIsSpace: true) : "")
+            return (
+                percentDecode(String(name), plusIsSpace: true), parts.count > 1 ? percentDecode(String(parts[1]), plusIsSpace: true) : ""
+            )
         }
     }
 
@@ -43,7 +45,8 @@ public struct APIRequest: Sendable {
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = hex(iterator[iterator.startIndex]),
-               let low = hex(iterator[iterator.startIndex + 1]) {
+                let low = hex(iterator[iterator.startIndex + 1])
+            {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
             } else if byte == UInt8(ascii: "+"), plusIsSpace {

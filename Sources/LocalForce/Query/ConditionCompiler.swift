@@ -33,7 +33,8 @@ struct ConditionCompiler {
         case .like(let path, let pattern):
             let resolved = try from.resolve(path)
             guard resolved.field.type.isText || resolved.field.type == .id || resolved.field.type == .reference,
-                  case .string(_, let likePattern) = pattern else {
+                case .string(_, let likePattern) = pattern
+            else {
                 throw SOQLError(.invalidField, "invalid operator on field: \(resolved.field.name)", at: path.location)
             }
             return arguments.dialect.caseInsensitiveLike(resolved.expression, arguments.bind(.text(likePattern))) + " ESCAPE '\\'"
@@ -66,10 +67,15 @@ struct ConditionCompiler {
             // An empty value names no item: it matches nothing.
             let alternatives = values.map { value in
                 let items = value.split(separator: ";")
-                return items.isEmpty ? "1 = 0" : balancedJoin(items.map { item in
-                    arguments.dialect.caseInsensitiveLike("(';' || \(resolved.expression) || ';')",
-                                                          arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%"))) + " ESCAPE '\\'"
-                }, "AND")
+                return items.isEmpty
+                    ? "1 = 0"
+                    : balancedJoin(
+                        items.map { item in
+                            arguments.dialect.caseInsensitiveLike(
+                                "(';' || \(resolved.expression) || ';')",
+                                arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%")))
+                                + " ESCAPE '\\'"
+                        }, "AND")
             }
             let any = balancedJoin(alternatives, "OR")
             return excludes ? "(\(resolved.expression) IS NULL OR NOT \(any))" : any
@@ -88,7 +94,8 @@ struct ConditionCompiler {
         }
         if case .dateLiteral(let dateLiteral) = literal {
             let range = dateLiteral.range(relativeTo: now)
-            let start: SQLValue, end: SQLValue
+            let start: SQLValue
+            let end: SQLValue
             switch resolved.field.type {
             case .datetime:
                 start = .integer(try Self.milliseconds(range.lowerBound, path))
@@ -97,7 +104,10 @@ struct ConditionCompiler {
                 start = .text(SalesforceTime.formatDate(days: try Self.milliseconds(range.lowerBound, path) / 86_400_000))
                 end = .text(SalesforceTime.formatDate(days: try Self.milliseconds(range.upperBound, path) / 86_400_000))
             default:
-                throw SOQLError(.invalidField, "value of filter criterion for field '\(resolved.field.name)' must be of type \(resolved.field.type.rawValue) and should not be enclosed in quotes", at: path.location)
+                throw SOQLError(
+                    .invalidField,
+                    "value of filter criterion for field '\(resolved.field.name)' must be of type \(resolved.field.type.rawValue) and should not be enclosed in quotes",
+                    at: path.location)
             }
             switch op {
             case .equal: return "(\(column) >= \(arguments.bind(start)) AND \(column) < \(arguments.bind(end)))"
@@ -122,7 +132,10 @@ struct ConditionCompiler {
     /// A literal as the stored value it is compared with; `nil` for an empty id.
     private func storage(_ literal: Literal, for field: FieldDefinition, path: FieldPath) throws(SOQLError) -> SQLValue? {
         func mismatch(_ expected: String) -> SOQLError {
-            SOQLError(.invalidField, "value of filter criterion for field '\(field.name)' must be of type \(expected) and should not be enclosed in quotes", at: path.location)
+            SOQLError(
+                .invalidField,
+                "value of filter criterion for field '\(field.name)' must be of type \(expected) and should not be enclosed in quotes",
+                at: path.location)
         }
         switch (field.type, literal) {
         case (_, .null):
@@ -154,7 +167,10 @@ struct ConditionCompiler {
         case (let type, .string) where type.isNumber || type == .boolean:
             throw mismatch(type.rawValue)
         case (let type, _) where type.isText:
-            throw SOQLError(.invalidField, "value of filter criterion for field '\(field.name)' must be of type string and should be enclosed in quotes", at: path.location)
+            throw SOQLError(
+                .invalidField,
+                "value of filter criterion for field '\(field.name)' must be of type string and should be enclosed in quotes",
+                at: path.location)
         default:
             throw mismatch(field.type.rawValue)
         }
@@ -170,7 +186,10 @@ struct ConditionCompiler {
     }
 
     static func unknownObject(_ name: String, _ location: SourceLocation?) -> SOQLError {
-        SOQLError(.invalidType, "sObject type '\(name)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names.", at: location)
+        SOQLError(
+            .invalidType,
+            "sObject type '\(name)' is not supported. If you are attempting to use a custom object, be sure to append the '__c' after the entity name. Please reference your WSDL or the describe call for the appropriate names.",
+            at: location)
     }
 }
 

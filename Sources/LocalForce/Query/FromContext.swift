@@ -37,8 +37,12 @@ final class FromContext {
         var key = ""
         for relationship in path.relationships {
             guard let field = currentObject.field(forRelationship: relationship),
-                  let target = field.referenceTo.first.flatMap({ schema.object(named: $0) }) else {
-                throw SOQLError(.invalidField, "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.", at: path.location)
+                let target = field.referenceTo.first.flatMap({ schema.object(named: $0) })
+            else {
+                throw SOQLError(
+                    .invalidField,
+                    "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.",
+                    at: path.location)
             }
             key += "." + field.name
             if let existing = joins[key] {
@@ -48,14 +52,21 @@ final class FromContext {
             }
             let joinAlias = aliasPrefix + String(joins.count + 1)
             joins[key] = (joinAlias, target)
-            joinClauses.append("LEFT JOIN \(SQLDialect.quote(target.name)) \(joinAlias) ON \(joinAlias).\"Id\" = \(currentAlias).\(SQLDialect.quote(field.name))")
+            joinClauses.append(
+                "LEFT JOIN \(SQLDialect.quote(target.name)) \(joinAlias) ON \(joinAlias).\"Id\" = \(currentAlias).\(SQLDialect.quote(field.name))"
+            )
             currentAlias = joinAlias
             currentObject = target
         }
         guard let field = currentObject.field(named: path.field) else {
-            throw SOQLError(.invalidField, "No such column '\(path.field)' on entity '\(currentObject.name)'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names.", at: path.location)
+            throw SOQLError(
+                .invalidField,
+                "No such column '\(path.field)' on entity '\(currentObject.name)'. If you are attempting to use a custom field, be sure to append the '__c' after the custom field name. Please reference your WSDL or the describe call for the appropriate names.",
+                at: path.location)
         }
-        return Resolved(expression: "\(currentAlias).\(SQLDialect.quote(field.name))", field: field, tableAlias: currentAlias, tableObject: currentObject)
+        return Resolved(
+            expression: "\(currentAlias).\(SQLDialect.quote(field.name))", field: field, tableAlias: currentAlias,
+            tableObject: currentObject)
     }
 
     /// The alias and object reached by a chain of relationship names (for nested output).

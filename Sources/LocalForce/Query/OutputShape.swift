@@ -17,7 +17,9 @@ final class OutputShape {
     private var parents: [String: OutputShape] = [:]
 
     func addField(_ name: String, type: FieldType, column: Int) {
-        guard !members.contains(where: { if case .field(let existing, _, _) = $0 { return existing == name } else { return false } }) else { return }
+        guard !members.contains(where: { if case .field(let existing, _, _) = $0 { return existing == name } else { return false } }) else {
+            return
+        }
         members.append(.field(name: name, type: type, column: column))
     }
 

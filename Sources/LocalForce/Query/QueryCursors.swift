@@ -65,11 +65,15 @@ actor QueryCursors {
                 _ = try db.execute("DELETE FROM lf_cursors WHERE last_used < \(p(1))", [.integer(expired)])
                 try Self.delete(evicted, from: db)
                 for (locator, cursor) in pending {
-                    _ = try db.execute("""
+                    _ = try db.execute(
+                        """
                         INSERT INTO lf_cursors (locator, soql, version, include_deleted, batch_size, ids, last_used)
                         VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)), \(p(6)), \(p(7)))
-                        """, [.text(locator), .text(cursor.query.description), .text(cursor.version), .integer(cursor.includeDeleted ? 1 : 0),
-                              .integer(Int64(cursor.batchSize)), .text(cursor.ids.commaSeparated), .integer(now)])
+                        """,
+                        [
+                            .text(locator), .text(cursor.query.description), .text(cursor.version), .integer(cursor.includeDeleted ? 1 : 0),
+                            .integer(Int64(cursor.batchSize)), .text(cursor.ids.commaSeparated), .integer(now),
+                        ])
                 }
                 if trim { try Self.trimTable(db, to: maximumBytes) }
             }
@@ -135,16 +139,21 @@ actor QueryCursors {
             let expired = now - Int64(lifetime * 1000)
             let row: [SQLValue]? = try await shared.write { db in
                 let p = db.dialect.placeholder
-                let rows = try db.rows("SELECT soql, version, include_deleted, batch_size, ids FROM lf_cursors WHERE locator = \(p(1)) AND last_used >= \(p(2))",
-                                       [.text(locator), .integer(expired)])
-                if !rows.isEmpty { _ = try db.execute("UPDATE lf_cursors SET last_used = \(p(1)) WHERE locator = \(p(2))", [.integer(now), .text(locator)]) }
+                let rows = try db.rows(
+                    "SELECT soql, version, include_deleted, batch_size, ids FROM lf_cursors WHERE locator = \(p(1)) AND last_used >= \(p(2))",
+                    [.text(locator), .integer(expired)])
+                if !rows.isEmpty {
+                    _ = try db.execute(
+                        "UPDATE lf_cursors SET last_used = \(p(1)) WHERE locator = \(p(2))", [.integer(now), .text(locator)])
+                }
                 return rows.first
             }
             guard let row, row.count == 5, let text = row[0].text, let query = try? SOQLParser.parse(text) else { return nil }
             let ids = IdList((row[4].text ?? "").split(separator: ",").lazy.map(String.init))
             let batchSize = Int(clamping: row[3].integer ?? 2000)
-            let cursor = Cursor(query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1,
-                                batchSize: (200...2000).contains(batchSize) ? batchSize : 2000, ids: ids, lastUsed: Date())
+            let cursor = Cursor(
+                query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1,
+                batchSize: (200...2000).contains(batchSize) ? batchSize : 2000, ids: ids, lastUsed: Date())
             let evicted = remember([(locator, cursor)])
             if !evicted.isEmpty { try await shared.write { db in try Self.delete(evicted, from: db) } }
             return cursor

@@ -72,7 +72,11 @@ struct QueryEngine {
         }
         var sql = "SELECT t.\"Id\" FROM \(from.sql)\(wherePart) ORDER BY \(order)"
         // Bound, not spliced: one statement text whatever the numbers (the statement cache stays small).
-        if let limit = query.limit { sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))" } else if query.offset != nil { sql += " " + db.dialect.unlimited }
+        if let limit = query.limit {
+            sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))"
+        } else if query.offset != nil {
+            sql += " " + db.dialect.unlimited
+        }
         if let offset = query.offset { sql += " OFFSET \(arguments.bind(.integer(Int64(offset))))" }
         let ids = try run { try db.rows(sql, arguments.values).compactMap { $0.first?.text } }
         return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)
@@ -97,7 +101,8 @@ struct QueryEngine {
         plan.columns.append("t.\"Id\"")
         let arguments = SQLArguments(dialect: db.dialect)
         let list = ids.map { arguments.bind(.text($0)) }.joined(separator: ", ")
-        let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)" + whereClause([deletedFilter("t"), "t.\"Id\" IN (\(list))"])
+        let sql =
+            "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)" + whereClause([deletedFilter("t"), "t.\"Id\" IN (\(list))"])
         let rows = try run { try db.rows(sql, arguments.values) }
         var byId: [String: [SQLValue]] = [:]
         for row in rows { if let id = row[idColumn].text { byId[id] = row } }
@@ -119,7 +124,10 @@ struct QueryEngine {
 
     private func childRelationship(_ subquery: Subquery, of object: ObjectDefinition) throws(SOQLError) -> Schema.ChildRelationship {
         guard let relationship = schema.childRelationship(subquery.relationship, of: object.name) else {
-            throw SOQLError(.invalidType, "Didn't understand relationship '\(subquery.relationship)' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.")
+            throw SOQLError(
+                .invalidType,
+                "Didn't understand relationship '\(subquery.relationship)' in FROM part of query call. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names."
+            )
         }
         return relationship
     }
@@ -127,7 +135,8 @@ struct QueryEngine {
     /// The child records of each parent, as JSON array contents, with their counts; long
     /// lists are cut at ``childBatchSize`` with a cursor over all of that parent's children.
     private func childRecords(_ subquery: Subquery, of parent: ObjectDefinition, parentIds: [String], version: String)
-        throws(SOQLError) -> [String: ChildResult] {
+        throws(SOQLError) -> [String: ChildResult]
+    {
         let relationship = try childRelationship(subquery, of: parent)
         guard let child = schema.object(named: relationship.childObject) else { return [:] }
         let from = FromContext(schema: schema, object: child, alias: "c")
@@ -143,8 +152,12 @@ struct QueryEngine {
         }
         let list = parentIds.map { arguments.bind(.text($0)) }.joined(separator: ", ")
         let order = try orderClause(subquery.orderBy, from: from, alias: "c")
-        let wherePart = whereClause([deletedFilter("c"), "c.\(SQLDialect.quote(relationship.field)) IN (\(list))", filter.map { "(\($0))" }])
-        let rows = try run { try db.rows("SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)\(wherePart) ORDER BY \(order)", arguments.values) }
+        let wherePart = whereClause([
+            deletedFilter("c"), "c.\(SQLDialect.quote(relationship.field)) IN (\(list))", filter.map { "(\($0))" },
+        ])
+        let rows = try run {
+            try db.rows("SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)\(wherePart) ORDER BY \(order)", arguments.values)
+        }
         var grouped: [String: ChildResult] = [:]
         var allIds: [String: [String]] = [:]
         for row in rows {
@@ -164,8 +177,10 @@ struct QueryEngine {
         if let sink = childCursors {
             let childQuery = Query(selectItems: subquery.fields.map { .field($0) }, object: child.name)
             for (parentId, ids) in allIds where ids.count > Self.childBatchSize {
-                let locator = sink.add(QueryCursors.Cursor(query: childQuery, version: version, includeDeleted: includeDeleted,
-                                                           batchSize: Self.childBatchSize, ids: IdList(ids), lastUsed: Date()))
+                let locator = sink.add(
+                    QueryCursors.Cursor(
+                        query: childQuery, version: version, includeDeleted: includeDeleted,
+                        batchSize: Self.childBatchSize, ids: IdList(ids), lastUsed: Date()))
                 grouped[parentId]?.next = "/services/data/v\(version)/query/\(locator)-\(Self.childBatchSize)"
             }
         }

@@ -15,16 +15,20 @@ enum RecordJSON {
         writer.write(punctuation: "}")
     }
 
-    static func write(row: [SQLValue], shape: OutputShape, object: String, id: String?, version: String,
-                      children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter) {
+    static func write(
+        row: [SQLValue], shape: OutputShape, object: String, id: String?, version: String,
+        children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter
+    ) {
         writer.write(punctuation: "{")
         writeAttributes(object: object, id: id, version: version, to: &writer)
         writeMembers(row: row, shape: shape, id: id, version: version, children: children, to: &writer)
         writer.write(punctuation: "}")
     }
 
-    private static func writeMembers(row: [SQLValue], shape: OutputShape, id: String?, version: String,
-                                     children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter) {
+    private static func writeMembers(
+        row: [SQLValue], shape: OutputShape, id: String?, version: String,
+        children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter
+    ) {
         for member in shape.members {
             writer.write(punctuation: ",")
             switch member {

@@ -30,12 +30,14 @@ struct SearchEngine {
         for target in targets where remaining > 0 {
             guard let object = schema.object(named: target.object) else { throw ConditionCompiler.unknownObject(target.object, nil) }
             let fields = target.fields.isEmpty ? [FieldPath(["Id"])] : target.fields
-            let query = Query(selectItems: fields.map(SelectItem.field), object: object.name, condition: target.condition,
-                              orderBy: target.orderBy, limit: target.limit.map { min($0, remaining + skip) } ?? remaining + skip, offset: target.offset)
+            let query = Query(
+                selectItems: fields.map(SelectItem.field), object: object.name, condition: target.condition,
+                orderBy: target.orderBy, limit: target.limit.map { min($0, remaining + skip) } ?? remaining + skip, offset: target.offset)
             let searched = searchedFields(object, scope: search.scope)
             let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: false)
             let snapshot = try engine.snapshot(query) { from, arguments throws(SOQLError) in
-                try Self.predicate(search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
+                try Self.predicate(
+                    search.expression, fields: searched.map { "\(from.alias).\(SQLDialect.quote($0.name))" }, arguments: arguments)
             }
             var ids = snapshot.ids[...]
             let dropped = min(skip, ids.count)
@@ -65,7 +67,9 @@ struct SearchEngine {
 
     /// The SQL for search terms. The parser bounds their nesting; an expression built deeper by
     /// hand answers `QUERY_TOO_COMPLICATED` instead of exhausting the stack.
-    static func predicate(_ expression: SearchExpression, fields: [String], arguments: SQLArguments, depth: Int = 0) throws(SOQLError) -> String {
+    static func predicate(_ expression: SearchExpression, fields: [String], arguments: SQLArguments, depth: Int = 0) throws(SOQLError)
+        -> String
+    {
         guard depth < ConditionCompiler.maximumDepth else { throw SOQLError.tooComplicated() }
         switch expression {
         case .term(let text), .phrase(let text):
@@ -81,11 +85,19 @@ struct SearchEngine {
             }
             let bound = "%" + pattern + "%"
             // coalesce: a NULL field must read as "no match", not unknown (NOT would keep it unknown).
-            return balancedJoin(fields.map { arguments.dialect.caseInsensitiveLike("coalesce(\($0), '')", arguments.bind(.text(bound))) + " ESCAPE '\\'" }, "OR")
+            return balancedJoin(
+                fields.map { arguments.dialect.caseInsensitiveLike("coalesce(\($0), '')", arguments.bind(.text(bound))) + " ESCAPE '\\'" },
+                "OR")
         case .and(let operands):
-            return balancedJoin(try operands.map { operand throws(SOQLError) in try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1) }, "AND")
+            return balancedJoin(
+                try operands.map { operand throws(SOQLError) in
+                    try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1)
+                }, "AND")
         case .or(let operands):
-            return balancedJoin(try operands.map { operand throws(SOQLError) in try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1) }, "OR")
+            return balancedJoin(
+                try operands.map { operand throws(SOQLError) in
+                    try predicate(operand, fields: fields, arguments: arguments, depth: depth + 1)
+                }, "OR")
         case .andNot(let left, let right):
             return "(" + (try predicate(left, fields: fields, arguments: arguments, depth: depth + 1)) + " AND NOT "
                 + (try predicate(right, fields: fields, arguments: arguments, depth: depth + 1)) + ")"

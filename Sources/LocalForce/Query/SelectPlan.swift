@@ -31,7 +31,8 @@ struct SelectPlan {
         var field: FieldDefinition?
         for relationship in relationships {
             guard let next = object.field(forRelationship: relationship),
-                  let target = next.referenceTo.first.flatMap({ from.schema.object(named: $0) }) else {
+                let target = next.referenceTo.first.flatMap({ from.schema.object(named: $0) })
+            else {
                 throw SOQLError(.invalidField, "Didn't understand relationship '\(relationship)' in field path.")
             }
             field = next

@@ -25,7 +25,9 @@ enum FieldCodec {
             default: throw mismatch(field, value)
             }
             if text.count > field.length {
-                throw APIError(400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text.clippedForMessage) (max length=\(field.length))", fields: [field.name])
+                throw APIError(
+                    400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text.clippedForMessage) (max length=\(field.length))",
+                    fields: [field.name])
             }
             // SQLite and PostgreSQL text ends at a NUL: refuse what could not be stored exactly.
             if text.utf8.contains(0) {
@@ -62,11 +64,13 @@ enum FieldCodec {
             guard let text = value.stringValue else { throw mismatch(field, value) }
             if SalesforceTime.isDate(text) { return .text(text) }
             if let millis = SalesforceTime.parse(text) { return .text(SalesforceTime.formatDate(days: millis / 86_400_000)) }
-            throw APIError.jsonParser("Cannot deserialize value of type `Date` from String \"\(text.clippedForMessage)\": expected format \"yyyy-MM-dd\"")
+            throw APIError.jsonParser(
+                "Cannot deserialize value of type `Date` from String \"\(text.clippedForMessage)\": expected format \"yyyy-MM-dd\"")
         case .datetime:
             guard let text = value.stringValue else { throw mismatch(field, value) }
             guard let millis = SalesforceTime.parse(text) else {
-                throw APIError.jsonParser("Cannot deserialize value of type `DateTime` from String \"\(text.clippedForMessage)\": expected ISO-8601 format")
+                throw APIError.jsonParser(
+                    "Cannot deserialize value of type `DateTime` from String \"\(text.clippedForMessage)\": expected ISO-8601 format")
             }
             return .integer(millis)
         }
@@ -104,7 +108,9 @@ enum FieldCodec {
         case .object: token = "START_OBJECT"
         case .null: token = "VALUE_NULL"
         }
-        return APIError.jsonParser("Cannot deserialize instance of \(field.type.rawValue) from \(token) value \(value.jsonString.clippedForMessage) or request may be missing a required field")
+        return APIError.jsonParser(
+            "Cannot deserialize instance of \(field.type.rawValue) from \(token) value \(value.jsonString.clippedForMessage) or request may be missing a required field"
+        )
     }
 
     private static func isEmail(_ text: String) -> Bool {

@@ -17,8 +17,10 @@ struct RecordAPI {
     static func isRead(method: String) -> Bool { method == "GET" }
 
     /// Handles `path` = `[T]`, `[T, id]`, `[T, "Id"]` or `[T, field, value]` (not describe).
-    func handle(method: String, path: [String], parameters: (String) -> String?, headers: [String: String],
-                body: () throws(APIError) -> [String: JSONValue]) throws -> APIResponse {
+    func handle(
+        method: String, path: [String], parameters: (String) -> String?, headers: [String: String],
+        body: () throws(APIError) -> [String: JSONValue]
+    ) throws -> APIResponse {
         guard let objectName = path.first, let object = schema.object(named: objectName) else { throw APIError.notFound }
         switch (path.count, method) {
         case (1, "POST"):
@@ -48,8 +50,10 @@ struct RecordAPI {
         return .json(.object(body), status: 201, headers: ["Location": "/services/data/v\(version)/sobjects/\(object.name)/\(id.value)"])
     }
 
-    private func record(_ object: ObjectDefinition, id text: String, method: String, parameters: (String) -> String?,
-                        headers: [String: String], body: () throws(APIError) -> [String: JSONValue]) throws -> APIResponse {
+    private func record(
+        _ object: ObjectDefinition, id text: String, method: String, parameters: (String) -> String?,
+        headers: [String: String], body: () throws(APIError) -> [String: JSONValue]
+    ) throws -> APIResponse {
         guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
         guard id.keyPrefix == object.keyPrefix else { throw APIError.notFound }
         switch method {
@@ -131,12 +135,14 @@ struct RecordAPI {
 
     /// The upsert itself: the id written and whether it was created, or the ids of several matches.
     func upsertRecord(_ object: ObjectDefinition, field name: String, value: String, body original: [String: JSONValue])
-        throws -> (SalesforceId, Bool, [String]?) {
+        throws -> (SalesforceId, Bool, [String]?)
+    {
         let field = try externalIdField(object, name)
         var body = original
         if let given = body.first(where: { $0.key.lowercased() == field.name.lowercased() })?.value {
             guard value.isEmpty || given.stringValue == value else {
-                throw APIError(400, "INVALID_FIELD", "The value of the external ID field in the body does not match the URL", fields: [field.name])
+                throw APIError(
+                    400, "INVALID_FIELD", "The value of the external ID field in the body does not match the URL", fields: [field.name])
             }
             body = body.filter { $0.key.lowercased() != field.name.lowercased() }
             if value.isEmpty, field.name != "Id", let given = given.stringValue {

@@ -5,7 +5,10 @@ public enum SalesforceTime {
     public static func format(_ milliseconds: Int64, zulu: Bool = false) -> String {
         let (days, remainder) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        let hours = remainder / 3_600_000, minutes = remainder / 60_000 % 60, seconds = remainder / 1000 % 60, millis = remainder % 1000
+        let hours = remainder / 3_600_000
+        let minutes = remainder / 60_000 % 60
+        let seconds = remainder / 1000 % 60
+        let millis = remainder % 1000
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hours, 2) + ":" + pad(minutes, 2) + ":" + pad(seconds, 2)
             + "." + pad(millis, 3) + (zulu ? "Z" : "+0000")
     }
@@ -22,8 +25,9 @@ public enum SalesforceTime {
         guard let days = parseDays(bytes) else { return nil }
         if bytes.count == 10 { return days * 86_400_000 }
         guard bytes.count >= 19, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
-              let hours = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minutes = number(bytes, 14, 2),
-              bytes[16] == UInt8(ascii: ":"), let seconds = number(bytes, 17, 2), hours < 24, minutes < 60, seconds < 61 else { return nil }
+            let hours = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"), let minutes = number(bytes, 14, 2),
+            bytes[16] == UInt8(ascii: ":"), let seconds = number(bytes, 17, 2), hours < 24, minutes < 60, seconds < 61
+        else { return nil }
         var index = 19
         var millis: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
@@ -39,7 +43,7 @@ public enum SalesforceTime {
         }
         var offsetMinutes: Int64 = 0
         if index == bytes.count {
-            offsetMinutes = 0  // no zone: UTC
+            offsetMinutes = 0 // no zone: UTC
         } else if bytes[index] == UInt8(ascii: "Z"), index + 1 == bytes.count {
             offsetMinutes = 0
         } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
@@ -58,8 +62,9 @@ public enum SalesforceTime {
     /// Days since 1970-01-01 of a `YYYY-MM-DD` prefix, validated.
     static func parseDays(_ bytes: [UInt8]) -> Int64? {
         guard bytes.count >= 10, let year = number(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(bytes, 5, 2),
-              bytes[7] == UInt8(ascii: "-"), let day = number(bytes, 8, 2), (1...12).contains(month), day >= 1,
-              day <= daysInMonth(year, month) else { return nil }
+            bytes[7] == UInt8(ascii: "-"), let day = number(bytes, 8, 2), (1...12).contains(month), day >= 1,
+            day <= daysInMonth(year, month)
+        else { return nil }
         return days(fromCivil: year, month, day)
     }
 

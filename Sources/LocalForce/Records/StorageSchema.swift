@@ -12,10 +12,12 @@ enum StorageSchema {
     static func create(_ schema: Schema, on db: any SQLConnection) throws {
         let dialect = db.dialect
         for statement in dialect.setupStatements { try db.execute(statement, []) }
-        try db.execute("CREATE TABLE IF NOT EXISTS lf_counters (name \(dialect.textType) PRIMARY KEY, value \(dialect.integerType) NOT NULL)", [])
+        try db.execute(
+            "CREATE TABLE IF NOT EXISTS lf_counters (name \(dialect.textType) PRIMARY KEY, value \(dialect.integerType) NOT NULL)", [])
         try db.execute("INSERT INTO lf_counters (name, value) VALUES ('clock', 0) ON CONFLICT (name) DO NOTHING", [])
         let (text, integer) = (dialect.textType, dialect.integerType)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS lf_cursors (locator \(text) PRIMARY KEY, soql \(text) NOT NULL, version \(text) NOT NULL,
             include_deleted \(integer) NOT NULL, batch_size \(integer) NOT NULL, ids \(text) NOT NULL, last_used \(integer) NOT NULL)
             """, [])
@@ -36,20 +38,26 @@ enum StorageSchema {
                 try db.execute("ALTER TABLE \(table) ADD COLUMN \(SQLDialect.quote(field.name)) \(columnType(field, dialect))", [])
             }
             var indexed = ["LastModifiedDate", "SystemModstamp"]
-            indexed += object.fields.filter { ($0.type == .reference && !SystemFields.names.contains($0.name)) || $0.externalId || $0.unique || $0.isNameField }
-                .map(\.name).filter { $0 != "Id" }
-            for name in indexed {
-                try db.execute("CREATE INDEX IF NOT EXISTS \(SQLDialect.quote("\(object.name)_\(name)_idx")) ON \(table) (\(SQLDialect.quote(name)))", [])
+            indexed += object.fields.filter {
+                ($0.type == .reference && !SystemFields.names.contains($0.name)) || $0.externalId || $0.unique || $0.isNameField
             }
-            try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
-                           [.text("seq:" + object.name)])
+            .map(\.name).filter { $0 != "Id" }
+            for name in indexed {
+                try db.execute(
+                    "CREATE INDEX IF NOT EXISTS \(SQLDialect.quote("\(object.name)_\(name)_idx")) ON \(table) (\(SQLDialect.quote(name)))",
+                    [])
+            }
+            try db.execute(
+                "INSERT INTO lf_counters (name, value) VALUES (\(dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
+                [.text("seq:" + object.name)])
         }
     }
 
     /// Next value of a counter (ids, auto numbers). Increments inside the caller's transaction.
     static func next(_ counter: String, on db: any SQLConnection) throws -> Int64 {
-        let value = try db.scalar("UPDATE lf_counters SET value = value + 1 WHERE name = \(db.dialect.placeholder(1)) RETURNING value",
-                                  [.text(counter)])
+        let value = try db.scalar(
+            "UPDATE lf_counters SET value = value + 1 WHERE name = \(db.dialect.placeholder(1)) RETURNING value",
+            [.text(counter)])
         if let value = value?.integer { return value }
         try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(db.dialect.placeholder(1)), 1)", [.text(counter)])
         return 1
@@ -58,8 +66,10 @@ enum StorageSchema {
     /// Reserves `count` values of a counter at once; returns the last (the first is `last - count + 1`).
     static func reserve(_ counter: String, count: Int, on db: any SQLConnection) throws -> Int64 {
         let p = db.dialect.placeholder
-        if let last = try db.scalar("UPDATE lf_counters SET value = value + \(p(1)) WHERE name = \(p(2)) RETURNING value",
-                                    [.integer(Int64(count)), .text(counter)])?.integer {
+        if let last = try db.scalar(
+            "UPDATE lf_counters SET value = value + \(p(1)) WHERE name = \(p(2)) RETURNING value",
+            [.integer(Int64(count)), .text(counter)])?.integer
+        {
             return last
         }
         try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(p(1)), \(p(2)))", [.text(counter), .integer(Int64(count))])

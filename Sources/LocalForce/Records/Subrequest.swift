@@ -29,11 +29,12 @@ struct Subrequest {
         switch segments.first {
         case "sobjects" where segments.count >= 2 && segments.count <= 4:
             let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
-                .handle(method: method, path: Array(segments.dropFirst()), parameters: request.parameter, headers: request.headers,
-                        body: { () throws(APIError) -> [String: JSONValue] in
-                            guard case .object(let members)? = body else { throw APIError.jsonParser("The request body must be a JSON object") }
-                            return members
-                        })
+                .handle(
+                    method: method, path: Array(segments.dropFirst()), parameters: request.parameter, headers: request.headers,
+                    body: { () throws(APIError) -> [String: JSONValue] in
+                        guard case .object(let members)? = body else { throw APIError.jsonParser("The request body must be a JSON object") }
+                        return members
+                    })
             return (response, nil)
         case "query", "queryAll":
             guard method == "GET", segments.count == 1, let text = request.parameter("q") else { throw APIError.notFound }
@@ -42,7 +43,8 @@ struct Subrequest {
             let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted)
             do {
                 let (snapshot, records) = try engine.firstPage(query, batchSize: 2000, version: version)
-                let pending = snapshot.ids.count > 2000
+                let pending =
+                    snapshot.ids.count > 2000
                     ? PendingCursor(query: query, includeDeleted: includeDeleted, ids: snapshot.ids, version: version) : nil
                 return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: records, next: nil), pending)
             } catch {

@@ -20,7 +20,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// up to `connections` connections.
     public init(url: String, connections: Int = 8) async throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, let user = components.user else {
+            let host = components.host, let user = components.user
+        else {
             throw APIError(500, "INVALID_DATABASE_URL", "Expected postgres://user:password@host:port/database, got \(url)")
         }
         var logger = Logger(label: "LocalForce.Postgres")
@@ -30,7 +31,9 @@ public final class PostgresDatabase: SQLDatabase {
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
         let schema = components.queryItems?.first { $0.name == "schema" }?.value
-        if let schema, schema.isEmpty || !schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }) {
+        if let schema,
+            schema.isEmpty || !schema.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        {
             throw APIError(500, "INVALID_DATABASE_URL", "schema must be lower-case letters, digits and _: \(schema)")
         }
         pool = ConnectionPool(configuration: configuration, size: max(1, connections), schema: schema, logger: logger)
@@ -173,8 +176,10 @@ actor ConnectionPool {
         if opened < size {
             opened += 1
             do {
-                let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
-                                                                      id: opened, logger: logger).get()
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                    id: opened, logger: logger
+                ).get()
                 if let schema {
                     // The name was checked to be [a-z0-9_]+.
                     _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger).get()

@@ -59,22 +59,24 @@ public struct SQLDialect: Sendable {
     public var setupStatements: [String] = []
 
     /// SQLite: `?` placeholders, `COLLATE NOCASE` for case-insensitive text.
-    public static let sqlite = SQLDialect(placeholder: { _ in "?" }, textType: "TEXT", caseInsensitiveTextType: "TEXT COLLATE NOCASE",
-                                          integerType: "INTEGER", realType: "REAL", tableColumnsSQL: "SELECT name FROM pragma_table_info(?)")
+    public static let sqlite = SQLDialect(
+        placeholder: { _ in "?" }, textType: "TEXT", caseInsensitiveTextType: "TEXT COLLATE NOCASE",
+        integerType: "INTEGER", realType: "REAL", tableColumnsSQL: "SELECT name FROM pragma_table_info(?)")
 
     /// PostgreSQL: `$n` placeholders, 64-bit integers, and case-insensitive text through a
     /// nondeterministic ICU collation (`=`, `IN` and `ORDER BY` ignore case, as SOQL does);
     /// LIKE switches to the byte-wise "C" collation and ILIKE, since PostgreSQL 15 cannot LIKE
     /// under a nondeterministic collation.
     public static let postgres: SQLDialect = {
-        var dialect = SQLDialect(placeholder: { "$\($0)" }, textType: "TEXT", caseInsensitiveTextType: "TEXT COLLATE lf_nocase",
-                                 integerType: "BIGINT", realType: "DOUBLE PRECISION",
-                                 tableColumnsSQL: "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1")
+        var dialect = SQLDialect(
+            placeholder: { "$\($0)" }, textType: "TEXT", caseInsensitiveTextType: "TEXT COLLATE lf_nocase",
+            integerType: "BIGINT", realType: "DOUBLE PRECISION",
+            tableColumnsSQL: "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1")
         dialect.binaryOrder = { "\($0) COLLATE \"C\"" }
         dialect.caseInsensitiveLike = { "\($0) COLLATE \"C\" ILIKE \($1)" }
         dialect.unlimited = "LIMIT ALL"
         dialect.setupStatements = [
-            "DO $$ BEGIN CREATE COLLATION lf_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false); EXCEPTION WHEN duplicate_object THEN NULL; END $$",
+            "DO $$ BEGIN CREATE COLLATION lf_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false); EXCEPTION WHEN duplicate_object THEN NULL; END $$"
         ]
         return dialect
     }()

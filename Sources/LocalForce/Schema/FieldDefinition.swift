@@ -31,10 +31,12 @@ public struct FieldDefinition: Sendable, Hashable {
     public var isNameField: Bool
     public var custom: Bool
 
-    public init(_ name: String, _ type: FieldType, label: String? = nil, length: Int? = nil, required: Bool = false,
-                readOnly: Bool = false, externalId: Bool = false, unique: Bool = false, defaultValue: String? = nil,
-                picklistValues: [String] = [], referenceTo: [String] = [], relationshipName: String? = nil,
-                childRelationshipName: String? = nil, relationshipKind: RelationshipKind? = nil, isNameField: Bool = false) {
+    public init(
+        _ name: String, _ type: FieldType, label: String? = nil, length: Int? = nil, required: Bool = false,
+        readOnly: Bool = false, externalId: Bool = false, unique: Bool = false, defaultValue: String? = nil,
+        picklistValues: [String] = [], referenceTo: [String] = [], relationshipName: String? = nil,
+        childRelationshipName: String? = nil, relationshipKind: RelationshipKind? = nil, isNameField: Bool = false
+    ) {
         self.name = name
         self.label = label ?? FieldDefinition.label(for: name)
         self.type = type
@@ -70,7 +72,10 @@ public struct FieldDefinition: Sendable, Hashable {
         if base.hasSuffix("Id"), base.count > 2 { base = String(base.dropLast(2)) }
         var label = ""
         for character in base {
-            if character == "_" { label.append(" "); continue }
+            if character == "_" {
+                label.append(" ")
+                continue
+            }
             if character.isUppercase, let last = label.last, last.isLowercase { label.append(" ") }
             label.append(character)
         }

@@ -1,6 +1,7 @@
 /// The field types LocalForce models, with Salesforce's describe names.
 public enum FieldType: String, Sendable, Codable, CaseIterable {
-    case id, string, textarea, boolean, int, double, currency, percent, date, datetime, email, phone, url, picklist, multipicklist, reference
+    case id, string, textarea, boolean, int, double, currency, percent, date, datetime, email, phone, url, picklist, multipicklist,
+        reference
 
     /// `soapType` in describe.
     var soapType: String {

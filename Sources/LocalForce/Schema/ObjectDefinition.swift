@@ -15,8 +15,10 @@ public struct ObjectDefinition: Sendable, Hashable {
     public var mruEnabled: Bool
     public var custom: Bool { name.hasSuffix("__c") }
 
-    public init(name: String, label: String? = nil, labelPlural: String? = nil, keyPrefix: String, fields: [FieldDefinition],
-                mruEnabled: Bool = true) {
+    public init(
+        name: String, label: String? = nil, labelPlural: String? = nil, keyPrefix: String, fields: [FieldDefinition],
+        mruEnabled: Bool = true
+    ) {
         self.name = name
         self.label = label ?? FieldDefinition.label(for: name)
         self.labelPlural = labelPlural ?? (self.label + "s")
@@ -31,7 +33,9 @@ public struct ObjectDefinition: Sendable, Hashable {
         byRelationship = [:]
         for (index, field) in fields.enumerated() {
             byName[field.name.lowercased()] = byName[field.name.lowercased()] ?? index
-            if let relationship = field.relationshipName?.lowercased() { byRelationship[relationship] = byRelationship[relationship] ?? index }
+            if let relationship = field.relationshipName?.lowercased() {
+                byRelationship[relationship] = byRelationship[relationship] ?? index
+            }
         }
     }
 

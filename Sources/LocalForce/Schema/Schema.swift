@@ -58,7 +58,8 @@ public struct Schema: Sendable {
         }
         guard byPrefix[object.keyPrefix] == nil else { throw SchemaError("keyPrefix \(object.keyPrefix) is used twice") }
         var complete = object
-        complete.fields = SystemFields.definitions(mruEnabled: object.mruEnabled) + object.fields.filter { !SystemFields.names.contains($0.name) }
+        complete.fields =
+            SystemFields.definitions(mruEnabled: object.mruEnabled) + object.fields.filter { !SystemFields.names.contains($0.name) }
         byName[object.name.lowercased()] = objects.count
         byPrefix[object.keyPrefix] = objects.count
         objects.append(complete)
@@ -76,7 +77,9 @@ public struct Schema: Sendable {
         var seen: Set<String> = []
         for field in object.fields {
             try SchemaError.check(identifier: field.name, what: "field of \(object.name)")
-            guard seen.insert(field.name.lowercased()).inserted else { throw SchemaError("field \(object.name).\(field.name) is defined twice") }
+            guard seen.insert(field.name.lowercased()).inserted else {
+                throw SchemaError("field \(object.name).\(field.name) is defined twice")
+            }
             if field.type == .reference, !SystemFields.names.contains(field.name) {
                 guard field.relationshipName != nil, !field.referenceTo.isEmpty else {
                     throw SchemaError("reference field \(object.name).\(field.name) needs referenceTo and relationshipName")
@@ -96,7 +99,8 @@ public struct Schema: Sendable {
                     }
                     guard let childName = field.childRelationshipName else { continue }
                     children[parentObject.name.lowercased(), default: []].append(
-                        ChildRelationship(name: childName, childObject: object.name, field: field.name, kind: field.relationshipKind ?? .lookup))
+                        ChildRelationship(
+                            name: childName, childObject: object.name, field: field.name, kind: field.relationshipKind ?? .lookup))
                 }
             }
         }
@@ -112,7 +116,8 @@ public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
     static func check(identifier: String, what: String) throws(SchemaError) {
         let characters = Array(identifier)
         guard let first = characters.first, first.isASCII, first.isLetter, characters.count <= 80,
-              characters.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            characters.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
             throw SchemaError("invalid \(what) name '\(identifier)'")
         }
     }

@@ -31,12 +31,15 @@ public enum SchemaFile {
             guard name.hasSuffix("__c") else { throw SchemaError("custom field \(name) must end in __c") }
             if type == .id { throw SchemaError("field \(name) cannot have type id") }
             // Salesforce's longest text field (long text area) holds 131,072 characters.
-            if let length, !(1...131_072).contains(length) { throw SchemaError("field \(name): length must be between 1 and 131072, not \(length)") }
-            return FieldDefinition(name, type, label: label, length: length, required: required ?? (relationshipKind == .masterDetail),
-                                   externalId: externalId ?? false, unique: unique ?? false, defaultValue: defaultValue,
-                                   picklistValues: picklistValues ?? [], referenceTo: referenceTo.map { [$0] } ?? [],
-                                   relationshipName: relationshipName, childRelationshipName: childRelationshipName,
-                                   relationshipKind: type == .reference ? (relationshipKind ?? .lookup) : nil)
+            if let length, !(1...131_072).contains(length) {
+                throw SchemaError("field \(name): length must be between 1 and 131072, not \(length)")
+            }
+            return FieldDefinition(
+                name, type, label: label, length: length, required: required ?? (relationshipKind == .masterDetail),
+                externalId: externalId ?? false, unique: unique ?? false, defaultValue: defaultValue,
+                picklistValues: picklistValues ?? [], referenceTo: referenceTo.map { [$0] } ?? [],
+                relationshipName: relationshipName, childRelationshipName: childRelationshipName,
+                relationshipKind: type == .reference ? (relationshipKind ?? .lookup) : nil)
         }
     }
 
@@ -67,10 +70,13 @@ public enum SchemaFile {
             var fields: [FieldDefinition] = []
             for field in spec.fields ?? [] { fields.append(try field.definition()) }
             if !fields.contains(where: { $0.name == "Name" }) {
-                fields.insert(FieldDefinition("Name", .string, label: "\(spec.label ?? spec.name) Name", length: 80, isNameField: true), at: 0)
+                fields.insert(
+                    FieldDefinition("Name", .string, label: "\(spec.label ?? spec.name) Name", length: 80, isNameField: true), at: 0)
             }
-            try schema.add(ObjectDefinition(name: spec.name, label: spec.label, labelPlural: spec.labelPlural, keyPrefix: spec.keyPrefix,
-                                            fields: fields))
+            try schema.add(
+                ObjectDefinition(
+                    name: spec.name, label: spec.label, labelPlural: spec.labelPlural, keyPrefix: spec.keyPrefix,
+                    fields: fields))
         }
         for (object, specs) in (file.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
             var fields: [FieldDefinition] = []

@@ -10,10 +10,12 @@ enum SystemFields {
             FieldDefinition("Id", .id, label: "Record ID", readOnly: true, unique: true),
             FieldDefinition("IsDeleted", .boolean, label: "Deleted", readOnly: true),
             FieldDefinition("CreatedDate", .datetime, readOnly: true),
-            FieldDefinition("CreatedById", .reference, label: "Created By ID", readOnly: true, referenceTo: ["User"], relationshipName: "CreatedBy"),
+            FieldDefinition(
+                "CreatedById", .reference, label: "Created By ID", readOnly: true, referenceTo: ["User"], relationshipName: "CreatedBy"),
             FieldDefinition("LastModifiedDate", .datetime, readOnly: true),
-            FieldDefinition("LastModifiedById", .reference, label: "Last Modified By ID", readOnly: true, referenceTo: ["User"],
-                            relationshipName: "LastModifiedBy"),
+            FieldDefinition(
+                "LastModifiedById", .reference, label: "Last Modified By ID", readOnly: true, referenceTo: ["User"],
+                relationshipName: "LastModifiedBy"),
             FieldDefinition("SystemModstamp", .datetime, label: "System Modstamp", readOnly: true),
         ]
         if mruEnabled {

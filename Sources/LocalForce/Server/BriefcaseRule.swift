@@ -13,7 +13,8 @@ public struct BriefcaseRule: Sendable, Hashable, Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case object, condition = "where"
+        case object
+        case condition = "where"
     }
 
     /// Reads `{"rules": [{"object": "Account", "where": "Industry = 'Energy'"}, …]}`.

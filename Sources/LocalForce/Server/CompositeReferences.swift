@@ -75,12 +75,15 @@ struct CompositeReferences {
         for component in components {
             var name = component
             var indexes: [Int] = []
-            while let open = name.lastIndex(of: "["), name.hasSuffix("]"), let index = Int(name[name.index(after: open)..<name.index(before: name.endIndex)]) {
+            while let open = name.lastIndex(of: "["), name.hasSuffix("]"),
+                let index = Int(name[name.index(after: open)..<name.index(before: name.endIndex)])
+            {
                 indexes.insert(index, at: 0)
                 name = String(name[..<open])
             }
             if !name.isEmpty {
-                guard let next = current[name] ?? current.objectValue?.first(where: { $0.key.lowercased() == name.lowercased() })?.value else { throw invalid }
+                guard let next = current[name] ?? current.objectValue?.first(where: { $0.key.lowercased() == name.lowercased() })?.value
+                else { throw invalid }
                 current = next
             }
             for index in indexes {

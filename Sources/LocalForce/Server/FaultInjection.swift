@@ -53,7 +53,9 @@ public actor FaultInjection {
     /// `SystemModstamp`) with the time the request arrived, but nothing they write is visible,
     /// and they do not answer, until `delay` later. Writes of other requests meanwhile get later
     /// stamps and are visible at once.
-    public func scheduleLateCommit(delay: Duration, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }) {
+    public func scheduleLateCommit(
+        delay: Duration, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }
+    ) {
         scheduledLateCommits.append((delay, predicate, count))
     }
 
@@ -72,7 +74,8 @@ public actor FaultInjection {
             return delay
         }
         guard lateCommitRate > 0, ["POST", "PATCH", "PUT", "DELETE"].contains(request.method),
-              Double.random(in: 0..<1, using: &generator) < lateCommitRate else { return nil }
+            Double.random(in: 0..<1, using: &generator) < lateCommitRate
+        else { return nil }
         return lateCommitDelay
     }
 

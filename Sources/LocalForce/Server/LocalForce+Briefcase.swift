@@ -34,7 +34,9 @@ extension LocalForce {
             var result: [(String, String, Int64)] = []
             for rule in rules {
                 guard let object = schema.object(named: rule.object) else { continue }
-                let query = try Self.parse("SELECT Id, SystemModstamp FROM \(object.name)" + (rule.condition.map { " WHERE \($0)" } ?? "") + " ORDER BY SystemModstamp")
+                let query = try Self.parse(
+                    "SELECT Id, SystemModstamp FROM \(object.name)" + (rule.condition.map { " WHERE \($0)" } ?? "")
+                        + " ORDER BY SystemModstamp")
                 let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: false)
                 let ids: [String]
                 do {
@@ -45,7 +47,9 @@ extension LocalForce {
                 for chunk in stride(from: 0, to: ids.count, by: 500) {
                     let slice = Array(ids[chunk..<min(ids.count, chunk + 500)])
                     let list = slice.indices.map { db.dialect.placeholder($0 + 1) }.joined(separator: ", ")
-                    let rows = try db.rows("SELECT \"Id\", \"SystemModstamp\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" IN (\(list))", slice.map(SQLValue.text))
+                    let rows = try db.rows(
+                        "SELECT \"Id\", \"SystemModstamp\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" IN (\(list))",
+                        slice.map(SQLValue.text))
                     let stamps = Dictionary(rows.map { ($0[0].text ?? "", $0[1].integer ?? 0) }, uniquingKeysWith: { first, _ in first })
                     for id in slice where seen.insert(id).inserted {
                         let stamp = stamps[id] ?? 0
@@ -59,7 +63,9 @@ extension LocalForce {
         let page = all.dropFirst(offset).prefix(Self.primingPageSize)
         var byObject: [String: [JSONValue]] = [:]
         for record in page {
-            byObject[record.object, default: []].append(["id": .string(record.id), "systemModstamp": .string(SalesforceTime.format(record.stamp, zulu: true))])
+            byObject[record.object, default: []].append([
+                "id": .string(record.id), "systemModstamp": .string(SalesforceTime.format(record.stamp, zulu: true)),
+            ])
         }
         let next = offset + page.count
         let token: JSONValue = next < all.count ? .string(Self.encodeRelayToken(offset: next, changedAfter: changedAfter)) : .null
@@ -67,8 +73,10 @@ extension LocalForce {
             "primingRecords": .object(byObject.mapValues { ["012000000000000AAA": .array($0)] }),
             "relayToken": token,
             "ruleErrors": [],
-            "stats": ["recordCountServed": .int(Int64(page.count)), "recordCountTotal": .int(Int64(all.count)),
-                      "ruleCountServed": .int(Int64(rules.count)), "ruleCountTotal": .int(Int64(rules.count))],
+            "stats": [
+                "recordCountServed": .int(Int64(page.count)), "recordCountTotal": .int(Int64(all.count)),
+                "ruleCountServed": .int(Int64(rules.count)), "ruleCountTotal": .int(Int64(rules.count)),
+            ],
         ])
     }
 
@@ -86,27 +94,36 @@ extension LocalForce {
     /// `GET /ui-api/layout/{T}`: a layout generated from the schema (one section, two columns).
     func layout(_ context: RequestContext) async throws -> APIResponse {
         guard context.request.method == "GET", context.path.count == 3, context.path[1] == "layout",
-              let object = schema.object(named: context.path[2]) else { throw APIError.notFound }
+            let object = schema.object(named: context.path[2])
+        else { throw APIError.notFound }
         let layoutType = context.request.parameter("layoutType") ?? "Full"
         let mode = context.request.parameter("mode") ?? "View"
-        let fields = object.fields.filter { !SystemFields.names.contains($0.name) || $0.name == "CreatedById" || $0.name == "LastModifiedById" }
+        let fields = object.fields.filter {
+            !SystemFields.names.contains($0.name) || $0.name == "CreatedById" || $0.name == "LastModifiedById"
+        }
         var rows: [JSONValue] = []
         for pair in stride(from: 0, to: fields.count, by: 2) {
             let items: [JSONValue] = fields[pair..<min(fields.count, pair + 2)].map { field in
-                ["editableForNew": .bool(!field.readOnly), "editableForUpdate": .bool(!field.readOnly), "label": .string(field.label),
-                 "required": .bool(field.required), "sortable": false,
-                 "layoutComponents": [["apiName": .string(field.name), "componentType": "Field", "label": .string(field.label)]]]
+                [
+                    "editableForNew": .bool(!field.readOnly), "editableForUpdate": .bool(!field.readOnly), "label": .string(field.label),
+                    "required": .bool(field.required), "sortable": false,
+                    "layoutComponents": [["apiName": .string(field.name), "componentType": "Field", "label": .string(field.label)]],
+                ]
             }
             rows.append(["layoutItems": .array(items)])
         }
         return .json([
-            "eTag": .string(String(format: "%08x", object.name.hashValue & 0xffffffff)),
+            "eTag": .string(String(format: "%08x", object.name.hashValue & 0xffff_ffff)),
             "id": .string(SalesforceId(prefix: "00h", sequence: UInt64(schema.objects.firstIndex { $0.name == object.name } ?? 0)).value),
             "layoutType": .string(layoutType), "mode": .string(mode), "objectApiName": .string(object.name),
             "recordTypeId": .string(context.request.parameter("recordTypeId") ?? "012000000000000AAA"),
             "saveOptions": [],
-            "sections": [["collapsible": false, "columns": 2, "heading": .string("\(object.label) Information"), "id": "01B000000000001AAA",
-                          "layoutRows": .array(rows), "rows": .int(Int64(rows.count)), "useHeading": true]],
+            "sections": [
+                [
+                    "collapsible": false, "columns": 2, "heading": .string("\(object.label) Information"), "id": "01B000000000001AAA",
+                    "layoutRows": .array(rows), "rows": .int(Int64(rows.count)), "useHeading": true,
+                ]
+            ],
         ])
     }
 }

@@ -2,14 +2,15 @@ import FastJSON
 import Foundation
 
 extension LocalForce {
-    private static let rolledBack = APIError(400, "ALL_OR_NONE_OPERATION_ROLLED_BACK",
-                                             "Record rolled back because not all records were valid and the request was using AllOrNone header", fields: [])
+    private static let rolledBack = APIError(
+        400, "ALL_OR_NONE_OPERATION_ROLLED_BACK",
+        "Record rolled back because not all records were valid and the request was using AllOrNone header", fields: [])
 
     /// sObject Collections: create (POST), update (PATCH), upsert (PATCH /{T}/{field}), delete
     /// (DELETE ?ids=), retrieve (GET /{T}?ids=&fields= or POST /{T} {ids, fields}).
     func collections(_ context: RequestContext) async throws -> APIResponse {
         let method = context.request.method
-        let path = context.path  // ["composite", "sobjects", …]
+        let path = context.path // ["composite", "sobjects", …]
         switch (path.count, method) {
         case (2, "POST"), (2, "PATCH"):
             let (records, allOrNone) = try collectionRecords(context, limit: 200)
@@ -32,7 +33,9 @@ extension LocalForce {
                     throw APIError(400, "MISSING_ARGUMENT", "Id not specified in an update call", fields: ["Id"])
                 }
                 guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
-                guard id.keyPrefix == object.keyPrefix else { throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id") }
+                guard id.keyPrefix == object.keyPrefix else {
+                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
+                }
                 fields = fields.filter { $0.key.lowercased() != "id" }
                 do {
                     try api.writer.update(object, id: id, body: fields)
@@ -53,7 +56,9 @@ extension LocalForce {
                 }
                 let (id, created, multiple) = try api.upsertRecord(object, field: fieldName, value: key, body: fields)
                 if multiple != nil {
-                    throw APIError(400, "DUPLICATE_EXTERNAL_ID", "\(fieldName): more than one record found for external id field: \(key)", fields: [fieldName])
+                    throw APIError(
+                        400, "DUPLICATE_EXTERNAL_ID", "\(fieldName): more than one record found for external id field: \(key)",
+                        fields: [fieldName])
                 }
                 return ["id": .string(id.value), "success": true, "errors": [], "created": .bool(created)]
             }
@@ -77,7 +82,8 @@ extension LocalForce {
             }
         case (3, "GET"), (3, "POST"):
             guard let object = schema.object(named: path[2]) else { throw APIError.notFound }
-            let ids: [String], fields: [String]
+            let ids: [String]
+            let fields: [String]
             if method == "GET" {
                 ids = (context.request.parameter("ids") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 fields = (context.request.parameter("fields") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -111,8 +117,10 @@ extension LocalForce {
     /// Saves each item; results in request order. With `allOrNone`, one failure rolls back all
     /// (others report `ALL_OR_NONE_OPERATION_ROLLED_BACK`); without, a failed item's partial
     /// writes are undone by its savepoint (`isolated`; saves that fail before writing need none).
-    private func saveEach(_ items: [(JSONValue, String?)], allOrNone: Bool, isolated: Bool = true,
-                          _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue) async throws -> APIResponse {
+    private func saveEach(
+        _ items: [(JSONValue, String?)], allOrNone: Bool, isolated: Bool = true,
+        _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue
+    ) async throws -> APIResponse {
         let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         struct Failed: Error { var results: [JSONValue] }
         @Sendable func failure(_ error: APIError, id: String?) -> JSONValue {
@@ -122,8 +130,9 @@ extension LocalForce {
         }
         do {
             let results = try await database.write { db -> [JSONValue] in
-                let api = RecordAPI(schema: schema, db: db, userId: userId, version: "66.0", clock: clock,
-                                    counters: isolated ? nil : CounterBlock(size: items.count))
+                let api = RecordAPI(
+                    schema: schema, db: db, userId: userId, version: "66.0", clock: clock,
+                    counters: isolated ? nil : CounterBlock(size: items.count))
                 var results: [JSONValue] = []
                 var failed = false
                 for (item, id) in items {
@@ -139,13 +148,17 @@ extension LocalForce {
             }
             return .json(.array(results))
         } catch let failed as Failed {
-            return .json(.array(failed.results.enumerated().map { index, result in
-                result["success"] == false ? result : failure(Self.rolledBack, id: items[index].1)
-            }))
+            return .json(
+                .array(
+                    failed.results.enumerated().map { index, result in
+                        result["success"] == false ? result : failure(Self.rolledBack, id: items[index].1)
+                    }))
         }
     }
 
-    private func retrieveCollection(_ object: ObjectDefinition, ids: [String], fields: [String], version: String) async throws -> APIResponse {
+    private func retrieveCollection(_ object: ObjectDefinition, ids: [String], fields: [String], version: String) async throws
+        -> APIResponse
+    {
         let (schema, userId) = (self.schema, self.userId)
         let bytes = try await database.read { db -> [UInt8] in
             let api = RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: WriteClock(now: 0))

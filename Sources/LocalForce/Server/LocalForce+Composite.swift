@@ -34,11 +34,13 @@ extension LocalForce {
         var seen: Set<String> = []
         for request in requests {
             guard let method = request["method"]?.stringValue, ["GET", "POST", "PATCH", "PUT", "DELETE"].contains(method),
-                  let url = request["url"]?.stringValue, let referenceId = request["referenceId"]?.stringValue else {
+                let url = request["url"]?.stringValue, let referenceId = request["referenceId"]?.stringValue
+            else {
                 throw APIError(400, "INVALID_INPUT", "Each subrequest needs method (GET, POST, PATCH, PUT, DELETE), url and referenceId")
             }
             guard !referenceId.isEmpty, referenceId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
-                  seen.insert(referenceId).inserted else {
+                seen.insert(referenceId).inserted
+            else {
                 throw APIError(400, "INVALID_INPUT", "Invalid or duplicate referenceId: \(referenceId)")
             }
             var headers: [String: String] = [:]
@@ -49,22 +51,28 @@ extension LocalForce {
                 headers[name.lowercased()] = value.stringValue
             }
             let body = request["body"].flatMap { $0.isNull ? nil : $0 }
-            items.append(CompositeItem(subrequest: Subrequest(method: method == "PUT" ? "PATCH" : method, url: url, body: body, headers: headers),
-                                       referenceId: referenceId))
+            items.append(
+                CompositeItem(
+                    subrequest: Subrequest(method: method == "PUT" ? "PATCH" : method, url: url, body: body, headers: headers),
+                    referenceId: referenceId))
         }
         return (items, body["allOrNone"]?.boolValue ?? false)
     }
 
-    private static let halted = APIError(400, "PROCESSING_HALTED", "The transaction was rolled back since another operation in the same transaction failed.")
+    private static let halted = APIError(
+        400, "PROCESSING_HALTED", "The transaction was rolled back since another operation in the same transaction failed.")
 
     private func compositeRequest(_ context: RequestContext) async throws -> APIResponse {
-        guard context.request.method == "POST" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST") }
+        guard context.request.method == "POST" else {
+            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST")
+        }
         let (items, allOrNone) = try compositeItems(context)
         let (schema, userId, clock) = (self.schema, self.userId, requestClock())
         var results: [(String, APIResponse)] = []
         var cursors: [(Int, Subrequest.PendingCursor)] = []
         /// Runs one item: resolves references, skips it when it depends on a failed one.
-        let step: @Sendable (any SQLConnection, CompositeItem, CompositeReferences) throws -> (APIResponse, Subrequest.PendingCursor?) = { db, item, references in
+        let step: @Sendable (any SQLConnection, CompositeItem, CompositeReferences) throws -> (APIResponse, Subrequest.PendingCursor?) = {
+            db, item, references in
             var subrequest = item.subrequest
             let texts = [subrequest.url] + (subrequest.body.map { [$0.jsonString] } ?? [])
             if references.dependsOnFailure(texts) { return (.error(Self.halted), nil) }
@@ -109,8 +117,10 @@ extension LocalForce {
             }
         }
         for (index, cursor) in cursors {
-            let locator = try await self.cursors.open(QueryCursors.Cursor(query: cursor.query, version: cursor.version, includeDeleted: cursor.includeDeleted,
-                                                                      batchSize: 2000, ids: IdList(cursor.ids), lastUsed: Date()))
+            let locator = try await self.cursors.open(
+                QueryCursors.Cursor(
+                    query: cursor.query, version: cursor.version, includeDeleted: cursor.includeDeleted,
+                    batchSize: 2000, ids: IdList(cursor.ids), lastUsed: Date()))
             if var page = try? JSONValue(parsing: results[index].1.body) {
                 page["nextRecordsUrl"] = .string("/services/data/v\(cursor.version)/query/\(locator)-2000")
                 results[index].1.body = page.jsonBytes
@@ -143,9 +153,13 @@ extension LocalForce {
 
     /// `/composite/batch`: independent subrequests, each committed on its own.
     private func compositeBatch(_ context: RequestContext) async throws -> APIResponse {
-        guard context.request.method == "POST" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST") }
+        guard context.request.method == "POST" else {
+            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST")
+        }
         let body = try context.request.jsonObject()
-        guard let requests = body["batchRequests"]?.arrayValue else { throw APIError(400, "JSON_PARSER_ERROR", "batchRequests is required") }
+        guard let requests = body["batchRequests"]?.arrayValue else {
+            throw APIError(400, "JSON_PARSER_ERROR", "batchRequests is required")
+        }
         guard requests.count <= 25 else { throw APIError(400, "LIMIT_EXCEEDED", "Maximum number of subrequests is 25.") }
         let haltOnError = body["haltOnError"]?.boolValue ?? false
         let (schema, userId, clock) = (self.schema, self.userId, requestClock())
@@ -153,15 +167,19 @@ extension LocalForce {
         var hasErrors = false
         for request in requests {
             if haltOnError && hasErrors {
-                results.append(["statusCode": 412, "result": [APIError(412, "BATCH_PROCESSING_HALTED", "Batch processing halted per request").resourceJSON]])
+                results.append([
+                    "statusCode": 412,
+                    "result": [APIError(412, "BATCH_PROCESSING_HALTED", "Batch processing halted per request").resourceJSON],
+                ])
                 continue
             }
             guard let method = request["method"]?.stringValue, let url = request["url"]?.stringValue else {
                 throw APIError(400, "INVALID_INPUT", "Each batch request needs method and url")
             }
             let path = url.hasPrefix("/services/data/") ? url : "/services/data/" + (url.hasPrefix("/") ? String(url.dropFirst()) : url)
-            let subrequest = Subrequest(method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path,
-                                        body: request["richInput"].flatMap { $0.isNull ? nil : $0 })
+            let subrequest = Subrequest(
+                method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path,
+                body: request["richInput"].flatMap { $0.isNull ? nil : $0 })
             let response: APIResponse
             do {
                 response = try await database.write { db in try subrequest.run(schema: schema, db: db, userId: userId, clock: clock).0 }

@@ -41,29 +41,38 @@ extension LocalForce {
         let envelope = request.parameter("envelope")?.lowercased() != "false"
         let selected = fields
         let (total, rows) = try await database.read { db -> (Int, [[SQLValue]]) in
-            let table = SQLDialect.quote(object.name), column = SQLDialect.quote(key.name)
+            let table = SQLDialect.quote(object.name)
+            let column = SQLDialect.quote(key.name)
             let live = "FROM \(table) WHERE \"IsDeleted\" = 0 AND \(column) IS NOT NULL"
-            let order = StorageSchema.columnType(key, db.dialect) == db.dialect.integerType || StorageSchema.columnType(key, db.dialect) == db.dialect.realType
+            let order =
+                StorageSchema.columnType(key, db.dialect) == db.dialect.integerType
+                    || StorageSchema.columnType(key, db.dialect) == db.dialect.realType
                 ? column : db.dialect.binaryOrder(column)
             let total = try db.scalar("SELECT count(*) \(live)", [])?.integer ?? 0
             let columns = selected.map { SQLDialect.quote($0.name) }.joined(separator: ", ")
             let p = db.dialect.placeholder
-            let rows = try db.rows("SELECT \(columns) \(live) ORDER BY \(order) LIMIT \(p(1)) OFFSET \(p(2))",
-                                   [.integer(Int64(pageSize)), .integer(Int64(pageIndex) * Int64(pageSize))])
+            let rows = try db.rows(
+                "SELECT \(columns) \(live) ORDER BY \(order) LIMIT \(p(1)) OFFSET \(p(2))",
+                [.integer(Int64(pageSize)), .integer(Int64(pageIndex) * Int64(pageSize))])
             return (Int(total), rows)
         }
         let records: [JSONValue] = rows.map { row in
-            .object(Dictionary(zip(selected, row).map { ($0.name, FieldCodec.json($1, for: $0.type)) }, uniquingKeysWith: { first, _ in first }))
+            .object(
+                Dictionary(zip(selected, row).map { ($0.name, FieldCodec.json($1, for: $0.type)) }, uniquingKeysWith: { first, _ in first })
+            )
         }
         guard envelope else { return .json(.array(records)) }
-        return .json(["object": .string(object.name), "key": .string(key.name), "pageIndex": .int(Int64(pageIndex + base)),
-                      "pageSize": .int(Int64(pageSize)), "totalSize": .int(Int64(total)), "records": .array(records)])
+        return .json([
+            "object": .string(object.name), "key": .string(key.name), "pageIndex": .int(Int64(pageIndex + base)),
+            "pageSize": .int(Int64(pageSize)), "totalSize": .int(Int64(total)), "records": .array(records),
+        ])
     }
 
     private static func integerParameter(_ request: APIRequest, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = request.parameter(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw APIError(400, "INVALID_PARAMETER", "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw APIError(
+                400, "INVALID_PARAMETER", "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return number
     }

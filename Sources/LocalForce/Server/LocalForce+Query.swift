@@ -29,14 +29,18 @@ extension LocalForce {
         try await cursors.register(childCursors.cursors)
         var locator: String?
         if page.snapshot.ids.count > batchSize {
-            locator = try await cursors.open(QueryCursors.Cursor(query: query, version: context.version, includeDeleted: includeDeleted,
-                                                             batchSize: batchSize, ids: IdList(page.snapshot.ids), lastUsed: Date()))
+            locator = try await cursors.open(
+                QueryCursors.Cursor(
+                    query: query, version: context.version, includeDeleted: includeDeleted,
+                    batchSize: batchSize, ids: IdList(page.snapshot.ids), lastUsed: Date()))
         }
         if query.forClause == .view || query.forClause == .reference {
-            try await markViewed(object: query.object, ids: Array(page.snapshot.ids.prefix(batchSize)), referenced: query.forClause == .reference)
+            try await markViewed(
+                object: query.object, ids: Array(page.snapshot.ids.prefix(batchSize)), referenced: query.forClause == .reference)
         }
-        return Self.pageResponse(totalSize: page.snapshot.totalSize, records: page.records,
-                                 next: locator.map { "/services/data/v\(context.version)/query/\($0)-\(batchSize)" })
+        return Self.pageResponse(
+            totalSize: page.snapshot.totalSize, records: page.records,
+            next: locator.map { "/services/data/v\(context.version)/query/\($0)-\(batchSize)" })
     }
 
     private func queryMore(locator path: String, version: String) async throws -> APIResponse {
@@ -59,8 +63,9 @@ extension LocalForce {
             return writer.bytes
         }
         try await cursors.register(childCursors.cursors)
-        return Self.pageResponse(totalSize: cursor.ids.count, records: records,
-                                 next: end < cursor.ids.count ? "/services/data/v\(version)/query/\(locator)-\(end)" : nil)
+        return Self.pageResponse(
+            totalSize: cursor.ids.count, records: records,
+            next: end < cursor.ids.count ? "/services/data/v\(version)/query/\(locator)-\(end)" : nil)
     }
 
     static func pageResponse(totalSize: Int, records: [UInt8], next: String?) -> APIResponse {

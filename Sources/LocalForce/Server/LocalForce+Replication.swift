@@ -11,7 +11,8 @@ extension LocalForce {
         for object in schema.objects where object.mruEnabled && object.name != "User" {
             let nameField = object.nameField?.name
             let rows = try await database.read { db in
-                try db.rows("""
+                try db.rows(
+                    """
                     SELECT "Id", coalesce("LastViewedDate", "LastModifiedDate")\(nameField.map { ", \(SQLDialect.quote($0))" } ?? "")
                     FROM \(SQLDialect.quote(object.name)) WHERE "IsDeleted" = 0
                     ORDER BY coalesce("LastViewedDate", "LastModifiedDate") DESC LIMIT \(limit)
@@ -20,7 +21,9 @@ extension LocalForce {
             for row in rows {
                 guard let id = row[0].text else { continue }
                 var item: [String: JSONValue] = [
-                    "attributes": ["type": .string(object.name), "url": .string("/services/data/v\(context.version)/sobjects/\(object.name)/\(id)")],
+                    "attributes": [
+                        "type": .string(object.name), "url": .string("/services/data/v\(context.version)/sobjects/\(object.name)/\(id)"),
+                    ],
                     "Id": .string(id),
                 ]
                 if let nameField { item[nameField] = row.count > 2 ? row[2].text.map(JSONValue.string) ?? .null : .null }
@@ -32,9 +35,12 @@ extension LocalForce {
 
     /// `GET /sobjects/{T}/updated/?start=&end=` and `/deleted/?start=&end=` (SystemModstamp window).
     func replication(_ object: ObjectDefinition, kind: String, _ context: RequestContext) async throws -> APIResponse {
-        guard context.request.method == "GET" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are GET") }
+        guard context.request.method == "GET" else {
+            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are GET")
+        }
         guard let startText = context.request.parameter("start"), let endText = context.request.parameter("end"),
-              let start = SalesforceTime.parse(startText), let end = SalesforceTime.parse(endText) else {
+            let start = SalesforceTime.parse(startText), let end = SalesforceTime.parse(endText)
+        else {
             throw APIError(400, "INVALID_REPLICATION_DATE", "start and end must be ISO-8601 date-times")
         }
         guard end > start else { throw APIError(400, "INVALID_REPLICATION_DATE", "end date must be after start date") }
@@ -42,7 +48,8 @@ extension LocalForce {
         // Whole minutes, as Salesforce covers.
         let covered = end / 60_000 * 60_000
         let rows = try await database.read { db in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT "Id", "SystemModstamp" FROM \(SQLDialect.quote(object.name))
                 WHERE "IsDeleted" = \(deleted ? 1 : 0) AND "SystemModstamp" >= \(db.dialect.placeholder(1)) AND "SystemModstamp" < \(db.dialect.placeholder(2))
                 ORDER BY "SystemModstamp", "Id"
@@ -50,9 +57,13 @@ extension LocalForce {
         }
         guard rows.count <= 600_000 else { throw APIError(400, "EXCEEDED_ID_LIMIT", "too many ids: narrow the date range") }
         if deleted {
-            let records: [JSONValue] = rows.map { ["id": .string($0[0].text ?? ""), "deletedDate": .string(SalesforceTime.format($0[1].integer ?? 0))] }
-            return .json(["deletedRecords": .array(records), "earliestDateAvailable": .string(SalesforceTime.format(startedAt / 60_000 * 60_000)),
-                          "latestDateCovered": .string(SalesforceTime.format(covered))])
+            let records: [JSONValue] = rows.map {
+                ["id": .string($0[0].text ?? ""), "deletedDate": .string(SalesforceTime.format($0[1].integer ?? 0))]
+            }
+            return .json([
+                "deletedRecords": .array(records), "earliestDateAvailable": .string(SalesforceTime.format(startedAt / 60_000 * 60_000)),
+                "latestDateCovered": .string(SalesforceTime.format(covered)),
+            ])
         }
         return .json(["ids": .array(rows.map { .string($0[0].text ?? "") }), "latestDateCovered": .string(SalesforceTime.format(covered))])
     }

@@ -10,10 +10,13 @@ extension LocalForce {
         guard let object = schema.object(named: path[1]) else { throw APIError.notFound }
         if path.count == 2 && context.request.method == "GET" { return try await basicInfo(object, context) }
         if path.count == 3 && path[2] == "describe" { return try context.only("GET") { try describe(object, context) } }
-        if path.count == 3 && (path[2] == "updated" || path[2] == "deleted") { return try await replication(object, kind: path[2], context) }
+        if path.count == 3 && (path[2] == "updated" || path[2] == "deleted") {
+            return try await replication(object, kind: path[2], context)
+        }
         guard path.count <= 4 else { throw APIError.notFound }
-        return try await recordRequest(method: context.request.method, path: Array(path.dropFirst()), request: context.request,
-                                       version: context.version)
+        return try await recordRequest(
+            method: context.request.method, path: Array(path.dropFirst()), request: context.request,
+            version: context.version)
     }
 
     /// Runs a record request in a read or write transaction.
@@ -31,18 +34,22 @@ extension LocalForce {
     private func describeGlobal(_ context: RequestContext) throws -> APIResponse {
         if let notModified = notModified(context) { return notModified }
         let sobjects = schema.objects.map { Describe.summary($0, version: context.version) }
-        return .json(["encoding": "UTF-8", "maxBatchSize": 200, "sobjects": .array(sobjects)], headers: ["Last-Modified": HTTPDate.format(startedAt)])
+        return .json(
+            ["encoding": "UTF-8", "maxBatchSize": 200, "sobjects": .array(sobjects)], headers: ["Last-Modified": HTTPDate.format(startedAt)]
+        )
     }
 
     private func describe(_ object: ObjectDefinition, _ context: RequestContext) throws -> APIResponse {
         if let notModified = notModified(context) { return notModified }
-        return .json(Describe.full(object, schema: schema, version: context.version), headers: ["Last-Modified": HTTPDate.format(startedAt)])
+        return .json(
+            Describe.full(object, schema: schema, version: context.version), headers: ["Last-Modified": HTTPDate.format(startedAt)])
     }
 
     /// The schema never changes while the server runs: anything after start is up to date.
     private func notModified(_ context: RequestContext) -> APIResponse? {
         guard let header = context.request.headers["if-modified-since"], let since = HTTPDate.parse(header),
-              since / 1000 >= startedAt / 1000 else { return nil }
+            since / 1000 >= startedAt / 1000
+        else { return nil }
         return APIResponse(status: 304)
     }
 
@@ -57,13 +64,17 @@ extension LocalForce {
         let nameField = object.nameField?.name
         return try await database.read { db in
             let name = nameField.map { ", \(SQLDialect.quote($0))" } ?? ""
-            let rows = try db.rows("""
+            let rows = try db.rows(
+                """
                 SELECT "Id"\(name) FROM \(SQLDialect.quote(object.name)) WHERE "IsDeleted" = 0
                 ORDER BY coalesce("LastViewedDate", "LastModifiedDate") DESC, "Id" DESC LIMIT \(limit)
                 """, [])
             return rows.map { row in
                 var item: [String: JSONValue] = [
-                    "attributes": ["type": .string(object.name), "url": .string("/services/data/v\(version)/sobjects/\(object.name)/\(row[0].text ?? "")")],
+                    "attributes": [
+                        "type": .string(object.name),
+                        "url": .string("/services/data/v\(version)/sobjects/\(object.name)/\(row[0].text ?? "")"),
+                    ],
                     "Id": .string(row[0].text ?? ""),
                 ]
                 if let nameField { item[nameField] = row.count > 1 ? row[1].text.map(JSONValue.string) ?? .null : .null }

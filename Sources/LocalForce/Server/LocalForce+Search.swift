@@ -55,8 +55,11 @@ extension LocalForce {
             defaultLimit = request.parameter("defaultLimit").flatMap(Int.init)
             globalFields = Self.list(request.parameter("fields"))
             for (name, value) in request.query where name == "sobject" {
-                objects.append((value, Self.list(request.parameter("\(value).fields")), request.parameter("\(value).where"),
-                                request.parameter("\(value).limit").flatMap(Int.init)))
+                objects.append(
+                    (
+                        value, Self.list(request.parameter("\(value).fields")), request.parameter("\(value).where"),
+                        request.parameter("\(value).limit").flatMap(Int.init)
+                    ))
             }
         case "POST":
             let body = try request.jsonObject()
@@ -67,8 +70,11 @@ extension LocalForce {
             globalFields = body["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
             for item in body["sobjects"]?.arrayValue ?? [] {
                 guard let name = item["name"]?.stringValue else { continue }
-                objects.append((name, item["fields"]?.arrayValue?.compactMap(\.stringValue) ?? [], item["where"]?.stringValue,
-                                item["limit"]?.int64Value.map(Int.init)))
+                objects.append(
+                    (
+                        name, item["fields"]?.arrayValue?.compactMap(\.stringValue) ?? [], item["where"]?.stringValue,
+                        item["limit"]?.int64Value.map(Int.init)
+                    ))
             }
         default:
             throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are GET,POST")

@@ -12,8 +12,10 @@ extension LocalForce {
         }
         let userId = self.userId
         let row = try await database.read { db in
-            try db.rows("SELECT \"Username\", \"FirstName\", \"LastName\", \"Email\" FROM \"User\" WHERE \"Id\" = \(db.dialect.placeholder(1))",
-                        [.text(userId)]).first
+            try db.rows(
+                "SELECT \"Username\", \"FirstName\", \"LastName\", \"Email\" FROM \"User\" WHERE \"Id\" = \(db.dialect.placeholder(1))",
+                [.text(userId)]
+            ).first
         }
         let text = { (index: Int) -> String in
             guard let row, index < row.count else { return "" }

@@ -54,9 +54,11 @@ public final class LocalForce: Sendable {
     ///     used cursors beyond it are dropped (`INVALID_QUERY_LOCATOR`).
     ///   - clockOffset: how far the server's clock is ahead of the machine's (negative: behind),
     ///     within ten years either way.
-    public init(schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
-                faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
-                cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero) async throws {
+    public init(
+        schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
+        faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
+        cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero
+    ) async throws {
         let (seconds, attoseconds) = clockOffset.components
         let limit = Self.maximumClockOffsetSeconds
         self.clockOffsetMilliseconds = max(-limit, min(limit, seconds)) * 1000 + attoseconds / 1_000_000_000_000_000
@@ -73,17 +75,24 @@ public final class LocalForce: Sendable {
         self.startedAt = started
         self.userId = try await database.write { db in
             try StorageSchema.create(schema, on: db)
-            if let existing = try db.rows("SELECT \"Id\" FROM \"User\" WHERE \"Username\" = \(db.dialect.placeholder(1))",
-                                          [.text(LocalForce.apiUsername)]).first?.first?.text {
+            if let existing = try db.rows(
+                "SELECT \"Id\" FROM \"User\" WHERE \"Username\" = \(db.dialect.placeholder(1))",
+                [.text(LocalForce.apiUsername)]
+            ).first?.first?.text {
                 return existing
             }
             let bootstrap = SalesforceId(prefix: "005", sequence: 0).value
             let writer = RecordWriter(schema: schema, db: db, userId: bootstrap, clock: WriteClock(now: started))
             guard let user = schema.object(named: "User") else { return bootstrap }
-            let id = try writer.create(user, body: ["Username": .string(LocalForce.apiUsername), "FirstName": "API", "LastName": "User",
-                                                    "Alias": "api", "Email": "api@localforce.invalid"])
-            try db.execute("UPDATE \"User\" SET \"CreatedById\" = \(db.dialect.placeholder(1)), \"LastModifiedById\" = \(db.dialect.placeholder(2)) WHERE \"Id\" = \(db.dialect.placeholder(3))",
-                           [.text(id.value), .text(id.value), .text(id.value)])
+            let id = try writer.create(
+                user,
+                body: [
+                    "Username": .string(LocalForce.apiUsername), "FirstName": "API", "LastName": "User",
+                    "Alias": "api", "Email": "api@localforce.invalid",
+                ])
+            try db.execute(
+                "UPDATE \"User\" SET \"CreatedById\" = \(db.dialect.placeholder(1)), \"LastModifiedById\" = \(db.dialect.placeholder(2)) WHERE \"Id\" = \(db.dialect.placeholder(3))",
+                [.text(id.value), .text(id.value), .text(id.value)])
             return id.value
         }
     }
@@ -124,7 +133,8 @@ public final class LocalForce: Sendable {
     static func unexpected(_ error: any Error) -> APIError {
         let errorId = "\(UInt32.random(in: 100_000_000...999_999_999))-\(UInt16.random(in: 10_000...65_535))"
         logger.error("request failed", metadata: ["errorId": "\(errorId)", "error": "\(error)"])
-        return APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred. Please include this ErrorId if you contact support: \(errorId)")
+        return APIError(
+            500, "UNKNOWN_EXCEPTION", "An unexpected error occurred. Please include this ErrorId if you contact support: \(errorId)")
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
@@ -139,7 +149,9 @@ public final class LocalForce: Sendable {
         guard request.segments.count >= 2, request.segments[0] == "services", request.segments[1] == "data" else { throw APIError.notFound }
         let path = Array(request.segments.dropFirst(2))
         guard let versionSegment = path.first else {
-            guard request.method == "GET" else { throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are GET") }
+            guard request.method == "GET" else {
+                throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are GET")
+            }
             return versionsList()
         }
         guard authorized(request) else { throw APIError.invalidSession }
@@ -178,7 +190,8 @@ public final class LocalForce: Sendable {
     }
 
     private func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         var difference = a.count ^ b.count
         for index in 0..<max(a.count, b.count) {
             difference |= Int((index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0))
@@ -189,7 +202,8 @@ public final class LocalForce: Sendable {
     /// `v59.0` → `59.0` when served.
     static func version(_ segment: String) -> String? {
         guard segment.hasPrefix("v"), segment.hasSuffix(".0"), let major = Int(segment.dropFirst().dropLast(2)),
-              versions.contains(major) else { return nil }
+            versions.contains(major)
+        else { return nil }
         return "\(major).0"
     }
 
@@ -199,14 +213,21 @@ public final class LocalForce: Sendable {
             let offset = version - 59
             let season = seasons[((offset % 3) + 3) % 3]
             let year = 24 + Int((Double(offset) / 3).rounded(.down))
-            return ["label": .string("\(season) '\(year)"), "url": .string("/services/data/v\(version).0"), "version": .string("\(version).0")]
+            return [
+                "label": .string("\(season) '\(year)"), "url": .string("/services/data/v\(version).0"), "version": .string("\(version).0"),
+            ]
         }
         return .json(.array(list))
     }
 
     private func resources(_ version: String) -> APIResponse {
-        let names = ["sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api"]
-        return .json(.object(Dictionary(names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })))
+        let names = [
+            "sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api",
+        ]
+        return .json(
+            .object(
+                Dictionary(
+                    names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })))
     }
 
     private func limits() -> APIResponse {
@@ -228,7 +249,8 @@ struct RequestContext {
     /// Runs `body` when the method is allowed, else 405.
     func only(_ methods: String..., body: () throws -> APIResponse) throws -> APIResponse {
         guard methods.contains(request.method) else {
-            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are \(methods.joined(separator: ","))")
+            throw APIError(
+                405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are \(methods.joined(separator: ","))")
         }
         return try body()
     }

@@ -1,11 +1,11 @@
 public import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HTTPTypes
 import Logging
-import ServiceLifecycle
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.
 ///
@@ -50,7 +50,8 @@ public final class LocalForceServer: Sendable {
                 continuation.finish()
             }
         )
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [], logger: logger))
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [], logger: logger))
         // A server that cannot bind (port taken, unknown host) ends its run with an error before it
         // is running: finishing the stream then lets the caller see that error instead of waiting.
         let task = Task {
@@ -122,7 +123,9 @@ public final class LocalForceServer: Sendable {
         var apiRequest = head
         apiRequest.body = body
         // The versions list stays reachable so clients can always discover the server.
-        guard apiRequest.segments.count > 2 || apiRequest.segments.first == "api" else { return response(await localForce.handle(apiRequest)) }
+        guard apiRequest.segments.count > 2 || apiRequest.segments.first == "api" else {
+            return response(await localForce.handle(apiRequest))
+        }
         let observer = await localForce.faults.observer
         await observer?(apiRequest, .received)
         let latency = await localForce.faults.latency
@@ -158,10 +161,12 @@ public final class LocalForceServer: Sendable {
         var fields = HTTPFields()
         fields[.contentLength] = "4096"
         fields[.contentType] = APIResponse.contentType
-        return Response(status: .ok, headers: fields, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "{"))
-            throw DroppedConnection()
-        })
+        return Response(
+            status: .ok, headers: fields,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "{"))
+                throw DroppedConnection()
+            })
     }
 
     private static func response(_ response: APIResponse) -> Response {
@@ -169,7 +174,8 @@ public final class LocalForceServer: Sendable {
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }
-        return Response(status: HTTPResponse.Status(code: response.status), headers: fields,
-                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+        return Response(
+            status: HTTPResponse.Status(code: response.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 }

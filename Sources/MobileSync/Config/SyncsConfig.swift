@@ -38,7 +38,9 @@ public struct SyncsConfig: Sendable {
                 throw SyncError.invalidConfig("sync \(name): syncType must be syncDown or syncUp")
             }
             guard let soupName = sync["soupName"]?.stringValue else { throw SyncError.invalidConfig("sync \(name): soupName is required") }
-            guard let target = sync["target"], target.objectValue != nil else { throw SyncError.invalidConfig("sync \(name): Target not defined in config") }
+            guard let target = sync["target"], target.objectValue != nil else {
+                throw SyncError.invalidConfig("sync \(name): Target not defined in config")
+            }
             guard let options = sync["options"] else { throw SyncError.invalidConfig("sync \(name): Options not defined in config") }
             return Entry(name: name, kind: kind, soupName: soupName, target: target, options: try SyncOptions(json: options))
         }
@@ -78,9 +80,12 @@ extension SyncManager {
             do {
                 switch entry.kind {
                 case .syncDown:
-                    _ = try createSyncDown(target: try targets.syncDownTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
+                    _ = try createSyncDown(
+                        target: try targets.syncDownTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name
+                    )
                 case .syncUp:
-                    _ = try createSyncUp(target: try targets.syncUpTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
+                    _ = try createSyncUp(
+                        target: try targets.syncUpTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
                 }
                 report.created.append(entry.name)
             } catch {

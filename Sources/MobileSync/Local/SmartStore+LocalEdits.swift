@@ -5,7 +5,9 @@ extension SmartStore {
     /// Creates a record locally, ready for sync up: a local id, `attributes.type`, and the
     /// dirty flags set. Returns the saved entry.
     @discardableResult
-    public func createLocally(_ fields: [String: JSONValue], objectType: String, in soup: String, idField: String = "Id") throws -> JSONValue {
+    public func createLocally(_ fields: [String: JSONValue], objectType: String, in soup: String, idField: String = "Id") throws
+        -> JSONValue
+    {
         var record = fields
         record[idField] = .string(LocalFields.newLocalId())
         record["attributes"] = ["type": .string(objectType)]

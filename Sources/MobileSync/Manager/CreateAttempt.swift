@@ -15,7 +15,8 @@ struct CreateAttempt: Equatable {
     /// (``isRecorded(in:)`` tells the two apart).
     init?(_ record: JSONValue) {
         guard let stamp = record[LocalFields.createAttempt], let notBefore = stamp["notBefore"]?.int64Value,
-              let sent = stamp["sent"]?.objectValue else { return nil }
+            let sent = stamp["sent"]?.objectValue
+        else { return nil }
         self.init(notBefore: notBefore, sent: sent)
     }
 
@@ -45,13 +46,14 @@ struct CreateAttempt: Equatable {
     /// Sent values as one text, equal for values ``same(_:_:)`` finds equal (keys in order).
     static func signature(_ sent: [String: JSONValue]) -> String {
         sent.sorted { $0.key < $1.key }.map { field, value in
-            let normalized: String = switch value {
-            case .int(let int): "n:\(Double(int))"
-            case .double(let double): "n:\(double)"
-            case .null, .string(""): "null"
-            case .string(let text): LocalFields.milliseconds(text).map { "t:\($0)" } ?? value.jsonString
-            default: value.jsonString
-            }
+            let normalized: String =
+                switch value {
+                case .int(let int): "n:\(Double(int))"
+                case .double(let double): "n:\(double)"
+                case .null, .string(""): "null"
+                case .string(let text): LocalFields.milliseconds(text).map { "t:\($0)" } ?? value.jsonString
+                default: value.jsonString
+                }
             return JSONValue.string(field).jsonString + "=" + normalized
         }.joined(separator: ",")
     }

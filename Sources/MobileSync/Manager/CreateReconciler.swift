@@ -1,7 +1,7 @@
 import FastJSON
+import SOQL
 import SalesforceREST
 import SmartStore
-import SOQL
 
 /// Keeps a create whose response was lost from creating a second record, without ever taking
 /// another client's record for it by guesswork.
@@ -77,19 +77,25 @@ struct CreateReconciler {
             let selected = Set(pending.flatMap(\.attempt.sent.keys))
             guard let candidates = try await candidates(type, since: since, user: user, fields: selected) else {
                 for item in pending {
-                    resolutions[item.entryId] = .ambiguous("More than \(Self.maximumCandidates) \(type) records were created by this user since the attempt.")
+                    resolutions[item.entryId] = .ambiguous(
+                        "More than \(Self.maximumCandidates) \(type) records were created by this user since the attempt.")
                 }
                 continue
             }
             let groups = Array(Dictionary(grouping: pending, by: { CreateAttempt.signature($0.attempt.sent) }).values)
             let matches = groups.map { group in
-                candidates.filter { candidate in group.contains { candidate.created >= $0.attempt.notBefore } && group[0].attempt.wasSent(as: candidate.record) }
+                candidates.filter { candidate in
+                    group.contains { candidate.created >= $0.attempt.notBefore } && group[0].attempt.wasSent(as: candidate.record)
+                }
             }
             // A record matching attempts that sent different values (one a subset of the other) belongs to neither for sure.
-            let shared = Set(matches.flatMap { $0.map(\.id) }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }.filter { $0.value > 1 }.keys)
+            let shared = Set(
+                matches.flatMap { $0.map(\.id) }.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }.filter { $0.value > 1 }.keys)
             for (group, found) in zip(groups, matches) {
                 if let id = found.first(where: { shared.contains($0.id) })?.id {
-                    for item in group { resolutions[item.entryId] = .ambiguous("Record \(id) matches attempts that sent different values.") }
+                    for item in group {
+                        resolutions[item.entryId] = .ambiguous("Record \(id) matches attempts that sent different values.")
+                    }
                 } else {
                     resolve(group, among: found, into: &resolutions)
                 }
@@ -103,7 +109,9 @@ struct CreateReconciler {
         if matches.count > group.count {
             let ids = matches.prefix(10).map(\.id).joined(separator: ", ")
             for item in group {
-                resolutions[item.entryId] = .ambiguous("\(matches.count) records created by this user since the attempt hold the values it sent (\(ids)), for \(group.count) attempt(s).")
+                resolutions[item.entryId] = .ambiguous(
+                    "\(matches.count) records created by this user since the attempt hold the values it sent (\(ids)), for \(group.count) attempt(s)."
+                )
             }
             return
         }
@@ -112,8 +120,9 @@ struct CreateReconciler {
         for match in matches.sorted(by: { ($0.created, $0.id) > ($1.created, $1.id) }) {
             guard let index = open.lastIndex(where: { $0.attempt.notBefore <= match.created }) else { continue }
             let item = open.remove(at: index)
-            resolutions[item.entryId] = .adopt(id: match.id, modificationDate: modificationDateFieldName.isEmpty ? nil : match.record[modificationDateFieldName],
-                                               copy: match.copy)
+            resolutions[item.entryId] = .adopt(
+                id: match.id, modificationDate: modificationDateFieldName.isEmpty ? nil : match.record[modificationDateFieldName],
+                copy: match.copy)
         }
     }
 
@@ -127,20 +136,24 @@ struct CreateReconciler {
             .comparison(FieldPath(["CreatedDate"]), .greaterThanOrEqual, .dateTime(LocalFields.timestamp(since))),
             .comparison(FieldPath(["CreatedById"]), .equal, .string(user)),
         ])
-        let query = Query(selectItems: names.map { .field(FieldPath([$0])) }, object: type, condition: condition,
-                          orderBy: [OrderItem(field: FieldPath(["CreatedDate"])), OrderItem(field: FieldPath([idFieldName]))],
-                          limit: Self.maximumCandidates + 1)
+        let query = Query(
+            selectItems: names.map { .field(FieldPath([$0])) }, object: type, condition: condition,
+            orderBy: [OrderItem(field: FieldPath(["CreatedDate"])), OrderItem(field: FieldPath([idFieldName]))],
+            limit: Self.maximumCandidates + 1)
         let records = try await client.allRecords(query.description)
         guard records.count <= Self.maximumCandidates else { return nil }
         var candidates: [Candidate] = []
         for record in records {
-            guard let id = record[idFieldName]?.stringValue, let created = record["CreatedDate"]?.stringValue.flatMap(LocalFields.milliseconds) else { continue }
+            guard let id = record[idFieldName]?.stringValue,
+                let created = record["CreatedDate"]?.stringValue.flatMap(LocalFields.milliseconds)
+            else { continue }
             var copy: Int64?
             if let holder = try store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) {
                 // Held by a sync up's record: claimed. A sync down's clean copy (it has a sync id) may be our lost create.
                 guard let entry = try store.retrieve([holder], from: soup).first,
-                      SyncUpRecord(record: entry, idFieldName: idFieldName, modificationDateFieldName: "").action == .none,
-                      !(entry[LocalFields.local]?.boolValue ?? false), entry[LocalFields.syncId]?.int64Value != nil else { continue }
+                    SyncUpRecord(record: entry, idFieldName: idFieldName, modificationDateFieldName: "").action == .none,
+                    !(entry[LocalFields.local]?.boolValue ?? false), entry[LocalFields.syncId]?.int64Value != nil
+                else { continue }
                 copy = holder
             }
             candidates.append(Candidate(record: record, id: id, created: created, copy: copy))
@@ -158,7 +171,8 @@ struct CreateReconciler {
         var stamps: [Int64: JSONValue] = [:]
         for (index, record) in records.enumerated() where isCreate(record) {
             guard let id = record["_soupEntryId"]?.int64Value else { continue }
-            let sent = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName).fields(fields)
+            let sent = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName).fields(
+                fields)
             // Sent again after no match: the window keeps reaching back to the first attempt,
             // in case that one still commits late.
             let attempt = CreateAttempt(notBefore: min(now, CreateAttempt(record)?.notBefore ?? now), sent: sent).json
@@ -172,7 +186,8 @@ struct CreateReconciler {
     /// The record with a `CREATE_OUTCOME_UNKNOWN` error saying why, and how to settle it.
     static func failed(_ record: JSONValue, _ reason: String) -> JSONValue {
         var copy = record
-        let message = "A create of this record was sent but its outcome is unknown. \(reason) "
+        let message =
+            "A create of this record was sent but its outcome is unknown. \(reason) "
             + "Settle it with SyncManager.resolveCreateAttempt: adopt the server record that is this one, or create it again."
         copy[LocalFields.lastError] = .string(JSONValue.array([SalesforceErrorItem(code: errorCode, message: message).json]).jsonString)
         return copy

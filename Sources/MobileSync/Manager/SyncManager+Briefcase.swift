@@ -5,7 +5,8 @@ extension SyncManager {
     /// Briefcase syncs (``BriefcaseSyncDownTarget``): each priming page's ids are retrieved per
     /// type and written to that type's soup through the bulk ingest; `maxTimeStamp` is the
     /// latest modification date over every soup, so a resync asks only for what changed after.
-    func runBriefcaseSync(_ sync: inout SyncState, target: BriefcaseSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+    func runBriefcaseSync(_ sync: inout SyncState, target: BriefcaseSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws
+    {
         for info in target.infos where try !store.hasSoup(info.soupName) { throw SmartStoreError.unknownSoup(info.soupName) }
         let changedAfter = sync.maxTimeStamp > 0 ? sync.maxTimeStamp : nil
         var maxTimeStamp = sync.maxTimeStamp

@@ -24,7 +24,9 @@ extension SyncManager {
         if syncUpSoups.values.contains(soupName) {
             throw SyncError.invalidSyncState("Cannot settle a create attempt while a sync up of soup \(soupName) runs")
         }
-        if let serverId, let holder = try store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)), holder != entryId {
+        if let serverId, let holder = try store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)),
+            holder != entryId
+        {
             throw SyncError.invalidSyncState("\(serverId) is held by entry \(holder) of soup \(soupName)")
         }
         record[LocalFields.createAttempt] = nil

@@ -26,13 +26,17 @@ extension SyncManager {
             let shifted = try await pagingPass(&sync, target: target, onUpdate: onUpdate)
             if !shifted { return }
         }
-        throw SyncError.invalidSyncState("paging sync: the server's pages shifted during each of \(target.maximumPasses) passes; run it again")
+        throw SyncError.invalidSyncState(
+            "paging sync: the server's pages shifted during each of \(target.maximumPasses) passes; run it again")
     }
 
     /// One pass over every page. Returns whether pages shifted under it.
-    private func pagingPass(_ sync: inout SyncState, target: PagingSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> Bool {
-        let ranges = PagingRanges(store: store, soup: sync.soupName, keyField: target.keyField, syncId: sync.id,
-                                  keepDirty: sync.options.mergeMode == .leaveIfChanged)
+    private func pagingPass(_ sync: inout SyncState, target: PagingSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws
+        -> Bool
+    {
+        let ranges = PagingRanges(
+            store: store, soup: sync.soupName, keyField: target.keyField, syncId: sync.id,
+            keepDirty: sync.options.mergeMode == .leaveIfChanged)
         var shifted = false
         var previous: PagingKey?
         var index = target.firstPageIndex
@@ -51,7 +55,7 @@ extension SyncManager {
                 break
             }
             if let previous, first <= previous {
-                shifted = true  // rows inserted before the position: this page repeats some
+                shifted = true // rows inserted before the position: this page repeats some
             } else if try await boundaryHolds(after: previous, upTo: first, pageIndex: index, target: target, ranges: ranges) {
                 sync.recordsDeleted += try ranges.delete(above: previous, below: first)
             } else {
@@ -73,8 +77,10 @@ extension SyncManager {
 
     /// Whether local records between `previous` and `upper` (exclusive; unbounded when nil) may
     /// be deleted: there are none, or the page before `pageIndex` still ends at `previous`.
-    private func boundaryHolds(after previous: PagingKey?, upTo upper: PagingKey?, pageIndex: Int,
-                               target: PagingSyncDownTarget, ranges: PagingRanges) async throws -> Bool {
+    private func boundaryHolds(
+        after previous: PagingKey?, upTo upper: PagingKey?, pageIndex: Int,
+        target: PagingSyncDownTarget, ranges: PagingRanges
+    ) async throws -> Bool {
         guard let previous, pageIndex > target.firstPageIndex, try ranges.hasRecords(above: previous, below: upper) else { return true }
         return try await target.page(pageIndex - 1, client: client).records.last?.key == previous
     }
@@ -82,13 +88,15 @@ extension SyncManager {
     /// Creates the page's records that are missing locally and updates those whose content
     /// changed, after one lookup by key. A page with no local match at all (a first sync) goes
     /// to the store's bulk ingest as received.
-    private func findOrCreate(_ page: PagingSyncDownTarget.Page, target: PagingSyncDownTarget, ranges: PagingRanges, sync: SyncState) throws {
+    private func findOrCreate(_ page: PagingSyncDownTarget.Page, target: PagingSyncDownTarget, ranges: PagingRanges, sync: SyncState) throws
+    {
         let records = page.records
         let local = try ranges.entries(withKeys: records.map(\.key))
         let clean = LocalFields.clean(syncId: sync.id)
         if local.isEmpty {
-            try store.ingestPage(page.body, into: sync.soupName, recordsPath: target.recordsPath ?? "", idPath: target.keyField,
-                                 timestampPath: nil, setFields: clean)
+            try store.ingestPage(
+                page.body, into: sync.soupName, recordsPath: target.recordsPath ?? "", idPath: target.keyField,
+                timestampPath: nil, setFields: clean)
             return
         }
         var writes: [JSONValue] = []
@@ -123,7 +131,8 @@ struct PagingRanges {
     /// choosing these low-selectivity indexes over the key's, so every range query costs the
     /// range, not the soup; they also compare alike whatever the index types.
     private var owned: String {
-        "cast({\(soup):\(LocalFields.syncId)} as integer) = ?" + (keepDirty ? " and cast({\(soup):\(LocalFields.local)} as integer) = 0" : "")
+        "cast({\(soup):\(LocalFields.syncId)} as integer) = ?"
+            + (keepDirty ? " and cast({\(soup):\(LocalFields.local)} as integer) = 0" : "")
     }
 
     /// Deletes owned records with `lower < key < upper` (open ends when nil). Returns how many.
@@ -146,7 +155,8 @@ struct PagingRanges {
         guard !keys.isEmpty else { return [:] }
         let type: PagingSyncDownTarget.KeyType = if case .integer = keys[0] { .integer } else { .string }
         // No ORDER BY: sorting by entry id would tempt SQLite into a table scan instead of the key index.
-        let sql = "select {\(soup):_soup} from {\(soup)} where {\(soup):\(keyField)} in (" + keys.map { _ in "?" }.joined(separator: ",") + ")"
+        let sql =
+            "select {\(soup):_soup} from {\(soup)} where {\(soup):\(keyField)} in (" + keys.map { _ in "?" }.joined(separator: ",") + ")"
         var result: [PagingKey: [JSONValue]] = [:]
         for row in try store.query(.smart(sql, pageSize: keys.count * 2 + 10), arguments: keys.map(\.json)) {
             guard let entry = row.arrayValue?.first, let key = PagingKey(entry[keyField], type: type) else { continue }
@@ -156,12 +166,21 @@ struct PagingRanges {
     }
 
     /// Owned entries in a key range, in key order, at most `limit`: (entry id, key).
-    private func keys(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, limit: Int) throws -> [(Int64, PagingKey?)] {
+    private func keys(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, limit: Int) throws -> [(
+        Int64, PagingKey?
+    )] {
         let column = "{\(soup):\(keyField)}"
         var (conditions, arguments) = ([owned], [JSONValue.int(syncId)])
-        if let lower { conditions.append(column + (inclusive ? " >= ?" : " > ?")); arguments.append(lower.json) }
-        if let upper { conditions.append(column + (upper.inclusive ? " <= ?" : " < ?")); arguments.append(upper.key.json) }
-        let sql = "select {\(soup):_soupEntryId}, \(column) from {\(soup)} where " + conditions.joined(separator: " and ") + " order by \(column)"
+        if let lower {
+            conditions.append(column + (inclusive ? " >= ?" : " > ?"))
+            arguments.append(lower.json)
+        }
+        if let upper {
+            conditions.append(column + (upper.inclusive ? " <= ?" : " < ?"))
+            arguments.append(upper.key.json)
+        }
+        let sql =
+            "select {\(soup):_soupEntryId}, \(column) from {\(soup)} where " + conditions.joined(separator: " and ") + " order by \(column)"
         return try store.query(.smart(sql, pageSize: limit), arguments: arguments).compactMap { row in
             guard let values = row.arrayValue, let id = values.first?.int64Value else { return nil }
             let key = values.count > 1 ? PagingKey(values[1], type: .integer) ?? PagingKey(values[1], type: .string) : nil
@@ -171,7 +190,9 @@ struct PagingRanges {
 
     /// Deletes owned records in a key range whose key is not kept, 1,000 at a time in key order
     /// (each query uses the key's index and costs the range, not the soup).
-    private func deleteRange(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, keeping: Set<PagingKey>) throws -> Int {
+    private func deleteRange(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, keeping: Set<PagingKey>)
+        throws -> Int
+    {
         var deleted = 0
         var (from, fromInclusive) = (lower, inclusive)
         while true {

@@ -12,20 +12,24 @@ extension SyncManager {
     /// While paging, the saved boundary advances with parents only (the query is sorted by the
     /// parents' date; a child can be newer than parents still to come); at the end it is the
     /// latest date of any record received.
-    func runParentChildrenSync(_ sync: inout SyncState, target: ParentChildrenSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+    func runParentChildrenSync(_ sync: inout SyncState, target: ParentChildrenSyncDownTarget, onUpdate: (@Sendable (SyncState) -> Void)?)
+        async throws
+    {
         let (parent, children) = (target.parent, target.children)
         for soup in [parent.soupName, children.soupName] where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }
         let leaveIfChanged = sync.options.mergeMode == .leaveIfChanged
         let dirtyTrees = leaveIfChanged ? try dirtyParentIds(parent: parent, children: children) : []
         let boundary = sync.maxTimeStamp
         var latest = boundary
-        var page = try await client.query(target.query(maxTimeStamp: boundary), batchSize: target.maxBatchSize == 2000 ? nil : target.maxBatchSize)
+        var page = try await client.query(
+            target.query(maxTimeStamp: boundary), batchSize: target.maxBatchSize == 2000 ? nil : target.maxBatchSize)
         sync.totalSize = page.totalSize
         try save(&sync, onUpdate: onUpdate)
         var parentsSeen = 0
         while true {
             try checkStop()
-            var parents: [JSONValue] = [], kids: [JSONValue] = []
+            var parents: [JSONValue] = []
+            var kids: [JSONValue] = []
             for var record in try page.records() {
                 guard let parentId = record[parent.idFieldName]?.stringValue else { continue }
                 let nested = record[children.objectTypePlural]
@@ -39,8 +43,10 @@ extension SyncManager {
                     kids.append(child)
                 }
             }
-            let parentDates = try ingest(parents, into: parent.soupName, id: parent.idFieldName, date: parent.modificationDateFieldName, sync: sync)
-            let childDates = try ingest(kids, into: children.soupName, id: children.idFieldName, date: children.modificationDateFieldName, sync: sync)
+            let parentDates = try ingest(
+                parents, into: parent.soupName, id: parent.idFieldName, date: parent.modificationDateFieldName, sync: sync)
+            let childDates = try ingest(
+                kids, into: children.soupName, id: children.idFieldName, date: children.modificationDateFieldName, sync: sync)
             if let newest = parentDates { sync.maxTimeStamp = max(sync.maxTimeStamp, newest) }
             latest = max(latest, parentDates ?? -1, childDates ?? -1)
             sync.pagesFetched += 1
@@ -57,8 +63,10 @@ extension SyncManager {
     }
 
     /// Changed children of parents that did not change (the resync's second query).
-    private func syncChangedChildren(_ sync: inout SyncState, target: ParentChildrenSyncDownTarget, since boundary: Int64,
-                                     skippingTrees dirtyTrees: Set<String>) async throws -> Int64 {
+    private func syncChangedChildren(
+        _ sync: inout SyncState, target: ParentChildrenSyncDownTarget, since boundary: Int64,
+        skippingTrees dirtyTrees: Set<String>
+    ) async throws -> Int64 {
         let children = target.children
         var latest: Int64 = -1
         var page = try await client.query(target.changedChildrenQuery(maxTimeStamp: boundary))
@@ -68,7 +76,10 @@ extension SyncManager {
             let records = try page.records().filter { record in
                 !dirtyTrees.contains(record[children.parentIdFieldName]?.stringValue ?? "")
             }
-            latest = max(latest, try ingest(records, into: children.soupName, id: children.idFieldName, date: children.modificationDateFieldName, sync: sync) ?? -1)
+            latest = max(
+                latest,
+                try ingest(records, into: children.soupName, id: children.idFieldName, date: children.modificationDateFieldName, sync: sync)
+                    ?? -1)
             sync.pagesFetched += 1
             sync.recordsFetched += records.count
             guard !page.done, let next = page.nextRecordsURL else { return latest }
@@ -88,9 +99,10 @@ extension SyncManager {
     /// there are none, or one lacks the date).
     private func ingest(_ records: [JSONValue], into soup: String, id: String, date: String, sync: SyncState) throws -> Int64? {
         guard !records.isEmpty else { return nil }
-        let result = try store.ingestPage(JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: id, timestampPath: date,
-                                          skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
-                                          removeFields: [LocalFields.lastError])
+        let result = try store.ingestPage(
+            JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: id, timestampPath: date,
+            skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
+            removeFields: [LocalFields.lastError])
         guard result.recordsWithoutTimestamp == 0 else { return nil }
         return result.maxTimestamp.flatMap(LocalFields.milliseconds)
     }
@@ -99,7 +111,8 @@ extension SyncManager {
     func dirtyParentIds(parent: ParentInfo, children: ChildrenInfo) throws -> Set<String> {
         var ids: Set<String> = []
         for (soup, field) in [(parent.soupName, parent.idFieldName), (children.soupName, children.parentIdFieldName)] {
-            let sql = "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
+            let sql =
+                "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
             var after: Int64 = 0
             while true {
                 let rows = try store.query(.smart(sql, pageSize: 1000), arguments: [.int(after)])

@@ -21,7 +21,9 @@ extension SyncManager {
         while true {
             try checkStop()
             let (continuation, boundary) = (page.next, sync.maxTimeStamp)
-            async let following: SyncDownPage? = continuation == nil ? nil
+            async let following: SyncDownPage? =
+                continuation == nil
+                ? nil
                 : target.fetch(client: client, maxTimeStamp: boundary, continuation: continuation)
             let result = try ingest(page, of: target, into: &sync, skipUnchanged: false)
             fetched += result.received
@@ -48,7 +50,9 @@ extension SyncManager {
         var continuation: String?
         repeat {
             try checkStop()
-            guard let page = try await target.fetchLateCommits(client: client, maxTimeStamp: boundary, continuation: continuation) else { return }
+            guard let page = try await target.fetchLateCommits(client: client, maxTimeStamp: boundary, continuation: continuation) else {
+                return
+            }
             let result = try ingest(page, of: target, into: &sync, skipUnchanged: true)
             sync.recordsFetched += result.written - result.received
             continuation = page.next
@@ -56,7 +60,9 @@ extension SyncManager {
     }
 
     /// Writes one page into the sync's soup, clean and marked with the sync's id.
-    private func ingest(_ page: SyncDownPage, of target: any SyncDownTarget, into sync: inout SyncState, skipUnchanged: Bool) throws -> PageIngestResult {
+    private func ingest(_ page: SyncDownPage, of target: any SyncDownTarget, into sync: inout SyncState, skipUnchanged: Bool) throws
+        -> PageIngestResult
+    {
         let result = try store.ingestPage(
             page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: target.idFieldName,
             timestampPath: target.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
@@ -94,8 +100,10 @@ extension SyncManager {
 
     /// Deletes the sync's clean records of `soup` whose ids `remote` does not return, asking it
     /// 500 local ids at a time.
-    func deleteGhosts(soup: String, idFieldName: String, syncId: Int64,
-                              remote: ([String]) async throws -> Set<String>) async throws -> Int {
+    func deleteGhosts(
+        soup: String, idFieldName: String, syncId: Int64,
+        remote: ([String]) async throws -> Set<String>
+    ) async throws -> Int {
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
             where {\(soup):\(LocalFields.syncId)} = ? and {\(soup):\(LocalFields.local)} = 0 and {\(soup):_soupEntryId} > ?

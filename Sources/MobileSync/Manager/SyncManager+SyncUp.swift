@@ -19,7 +19,9 @@ extension SyncManager {
     /// stops or fails.
     func runSyncUp(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let target = try targets.syncUpTarget(sync.target)
-        if let trees = target as? ParentChildrenSyncUpTarget { return try await runParentChildrenSyncUp(&sync, target: trees, onUpdate: onUpdate) }
+        if let trees = target as? ParentChildrenSyncUpTarget {
+            return try await runParentChildrenSyncUp(&sync, target: trees, onUpdate: onUpdate)
+        }
         let soup = sync.soupName
         let ids = try dirtyEntryIds(soup: soup)
         sync.totalSize = ids.count
@@ -41,11 +43,13 @@ extension SyncManager {
                 }
                 let (toSend, options, client) = (records, sync.options, self.client)
                 // Detached: the request must not wait for this actor, which goes on to apply the previous batch.
-                let sending = SentBatch(records: toSend, size: batch.count, idFieldName: target.idFieldName, outcomes: Task.detached {
-                    try await target.syncUp(toSend, options: options, client: client)
-                })
+                let sending = SentBatch(
+                    records: toSend, size: batch.count, idFieldName: target.idFieldName,
+                    outcomes: Task.detached {
+                        try await target.syncUp(toSend, options: options, client: client)
+                    })
                 let previous = inFlight
-                inFlight = sending  // first, so a failure applying the previous batch still applies this one
+                inFlight = sending // first, so a failure applying the previous batch still applies this one
                 if let previous { try await apply(previous, to: &sync, done: &done, of: ids.count, onUpdate: onUpdate) }
             }
             if let last = inFlight {
@@ -66,8 +70,9 @@ extension SyncManager {
     private func reconcileCreates(_ batch: [JSONValue], target: any SyncUpTarget, sync: inout SyncState) async throws -> [JSONValue] {
         var records = batch
         let idField = target.idFieldName
-        let reconciler = CreateReconciler(store: store, client: client, soup: sync.soupName, idFieldName: idField,
-                                          modificationDateFieldName: target.modificationDateFieldName)
+        let reconciler = CreateReconciler(
+            store: store, client: client, soup: sync.soupName, idFieldName: idField,
+            modificationDateFieldName: target.modificationDateFieldName)
         let isCreate = { (record: JSONValue) in
             SyncUpRecord(record: record, idFieldName: idField, modificationDateFieldName: "").action == .create
         }
@@ -78,7 +83,10 @@ extension SyncManager {
             var (settled, copies, done): ([JSONValue], [Int64], Set<Int64>) = ([], [], [])
             for (index, record) in records.enumerated() {
                 guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
-                guard let now = current[entryId] else { done.insert(entryId); continue }  // removed meanwhile
+                guard let now = current[entryId] else {
+                    done.insert(entryId)
+                    continue
+                } // removed meanwhile
                 switch resolution {
                 case .ambiguous(let reason):
                     settled.append(CreateReconciler.failed(now, reason))
@@ -91,7 +99,7 @@ extension SyncManager {
                     if SyncUpRecord(record: adopted, idFieldName: idField, modificationDateFieldName: "").action == .none {
                         done.insert(entryId)
                     } else {
-                        records[index] = adopted  // edited or deleted since: goes up as an update or delete
+                        records[index] = adopted // edited or deleted since: goes up as an update or delete
                     }
                 }
             }
@@ -104,8 +112,11 @@ extension SyncManager {
 
     /// A record whose create landed as server record `id`: clean if it still holds what was
     /// sent, else dirty, as an update (edited since) or a delete (deleted locally since).
-    static func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, target: any SyncUpTarget, fields: [String]) -> JSONValue {
-        let local = SyncUpRecord(record: record, idFieldName: target.idFieldName, modificationDateFieldName: target.modificationDateFieldName)
+    static func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, target: any SyncUpTarget, fields: [String])
+        -> JSONValue
+    {
+        let local = SyncUpRecord(
+            record: record, idFieldName: target.idFieldName, modificationDateFieldName: target.modificationDateFieldName)
         var adopted = local.cleaned(id: id)
         if let modificationDate, !target.modificationDateFieldName.isEmpty { adopted[target.modificationDateFieldName] = modificationDate }
         if local.action == .deleteLocalOnly || local.action == .delete {
@@ -123,8 +134,10 @@ extension SyncManager {
     /// Outcomes are applied to the records as they are now: a record edited while its request
     /// was on the wire keeps the edit and stays dirty (a create it made becomes an update of
     /// the new server record); one removed from the soup meanwhile is not brought back.
-    private func apply(_ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int,
-                       onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+    private func apply(
+        _ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int,
+        onUpdate: (@Sendable (SyncState) -> Void)?
+    ) async throws {
         let outcomes = try await sent.outcomes.value
         let current = try currentRecords(sent.records, soup: sync.soupName)
         var deleted: [Int64] = []
@@ -134,13 +147,15 @@ extension SyncManager {
             switch outcome {
             case .synced(let synced):
                 guard let now = current[entryId] else { continue }
-                saved.append(Self.isUnchanged(now, since: record) ? synced : Self.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
+                saved.append(
+                    Self.isUnchanged(now, since: record)
+                        ? synced : Self.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
             case .deleted:
                 deleted.append(entryId)
             case .leftDirty(let error?):
                 guard var failed = current[entryId] else { continue }
                 failed[LocalFields.lastError] = .string(error.jsonString)
-                failed[LocalFields.createAttempt] = nil  // the server answered: nothing was created
+                failed[LocalFields.createAttempt] = nil // the server answered: nothing was created
                 saved.append(failed)
                 sync.failedRecordCount += 1
             case .leftDirty(nil):
@@ -159,7 +174,9 @@ extension SyncManager {
     /// The records of a batch as the soup holds them now, by entry id.
     private func currentRecords(_ records: [JSONValue], soup: String) throws -> [Int64: JSONValue] {
         let stored = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
-        return Dictionary(stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// Whether a record is as it was sent (bookkeeping the sync itself writes aside).
@@ -190,7 +207,9 @@ extension SyncManager {
     /// `_soupEntryId`s of dirty entries, ascending.
     func dirtyEntryIds(soup: String) throws -> [Int64] {
         var ids: [Int64] = []
-        let spec = QuerySpec.smart("select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}", pageSize: 5000)
+        let spec = QuerySpec.smart(
+            "select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
+            pageSize: 5000)
         while true {
             let rows = try store.query(spec, arguments: [.int(ids.last ?? 0)])
             let page = rows.compactMap { $0.arrayValue?.first?.int64Value }

@@ -5,7 +5,9 @@ import SmartStore
 
 /// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
 extension SyncManager {
-    func runParentChildrenSyncUp(_ sync: inout SyncState, target: ParentChildrenSyncUpTarget, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+    func runParentChildrenSyncUp(_ sync: inout SyncState, target: ParentChildrenSyncUpTarget, onUpdate: (@Sendable (SyncState) -> Void)?)
+        async throws
+    {
         let (parent, children) = (target.parent, target.children)
         for soup in [parent.soupName, children.soupName] where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }
         let parentIds = try dirtyParentIds(parent: parent, children: children).sorted()
@@ -25,8 +27,11 @@ extension SyncManager {
     private func loadTree(_ parentId: String, target: ParentChildrenSyncUpTarget) throws -> (parent: JSONValue, children: [JSONValue])? {
         let (parent, children) = (target.parent, target.children)
         func entries(_ soup: String, _ field: String) throws -> [JSONValue] {
-            try store.query(.smart("select {\(soup):_soup} from {\(soup)} where {\(soup):\(field)} = ? order by {\(soup):_soupEntryId}", pageSize: 100_000),
-                            arguments: [.string(parentId)]).compactMap { $0.arrayValue?.first }
+            try store.query(
+                .smart(
+                    "select {\(soup):_soup} from {\(soup)} where {\(soup):\(field)} = ? order by {\(soup):_soupEntryId}", pageSize: 100_000),
+                arguments: [.string(parentId)]
+            ).compactMap { $0.arrayValue?.first }
         }
         guard let entry = try entries(parent.soupName, parent.idFieldName).first else { return nil }
         return (entry, try entries(children.soupName, children.parentIdFieldName))
@@ -34,13 +39,18 @@ extension SyncManager {
 
     /// One tree, one composite request (more when OVERWRITE must recreate what the server lost:
     /// a child first, then its parent, at most three passes). Returns how many records failed.
-    private func syncTree(_ parentEntry: JSONValue, _ childEntries: [JSONValue], target: ParentChildrenSyncUpTarget,
-                          options: SyncOptions, pass: Int) async throws -> Int {
+    private func syncTree(
+        _ parentEntry: JSONValue, _ childEntries: [JSONValue], target: ParentChildrenSyncUpTarget,
+        options: SyncOptions, pass: Int
+    ) async throws -> Int {
         let retried = pass >= 3
         let (info, childInfo) = (target.parent, target.children)
         let leaveIfChanged = options.mergeMode == .leaveIfChanged
-        let parent = SyncUpRecord(record: parentEntry, idFieldName: info.idFieldName, modificationDateFieldName: info.modificationDateFieldName)
-        let kids = childEntries.map { SyncUpRecord(record: $0, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName) }
+        let parent = SyncUpRecord(
+            record: parentEntry, idFieldName: info.idFieldName, modificationDateFieldName: info.modificationDateFieldName)
+        let kids = childEntries.map {
+            SyncUpRecord(record: $0, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
+        }
         let childIds = childEntries.compactMap { $0["_soupEntryId"]?.int64Value }
         // Entries read from a soup always carry their id; positions below pair kids with ids.
         guard childIds.count == childEntries.count else {
@@ -68,25 +78,33 @@ extension SyncManager {
             var request: [String: JSONValue] = ["referenceId": .string(reference), "method": .string(method), "url": .string(url)]
             if let body { request["body"] = .object(body) }
             if leaveIfChanged, let since {
-                request["httpHeaders"] = ["If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))]
+                request["httpHeaders"] = [
+                    "If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))
+                ]
             }
             subrequests.append(.object(request))
         }
         /// A create, or an upsert by the external id when the record carries a real one.
         func create(_ reference: String, _ url: String, _ record: SyncUpRecord, externalIdField: String?, body: [String: JSONValue]) {
-            guard let field = externalIdField, let value = record.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) else {
+            guard let field = externalIdField, let value = record.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value)
+            else {
                 return request(reference, "POST", url, body: body)
             }
-            request(reference, "PATCH", url + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))", body: body.filter { $0.key != field })
+            request(
+                reference, "PATCH", url + "/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))",
+                body: body.filter { $0.key != field })
         }
         let parentURL = base + RestClient.encodeSegment(info.objectType)
         switch parent.action {
         case .create:
-            create("parent", parentURL, parent, externalIdField: info.externalIdFieldName,
-                   body: try target.fields(parent, creating: true, isChild: false, options: options))
+            create(
+                "parent", parentURL, parent, externalIdField: info.externalIdFieldName,
+                body: try target.fields(parent, creating: true, isChild: false, options: options))
         case .update:
-            request("parent", "PATCH", parentURL + "/\(parentServerId ?? "")", body: try target.fields(parent, creating: false, isChild: false, options: options),
-                    since: parent.lastModified)
+            request(
+                "parent", "PATCH", parentURL + "/\(parentServerId ?? "")",
+                body: try target.fields(parent, creating: false, isChild: false, options: options),
+                since: parent.lastModified)
         default: break
         }
         let parentReference: JSONValue = parent.action == .create ? "@{parent.id}" : parentServerId.map(JSONValue.string) ?? .null
@@ -126,11 +144,14 @@ extension SyncManager {
         }
         guard !subrequests.isEmpty else { return 0 }
 
-        let responses = try await sendTree(subrequests, parentCreated: parent.action == .create, parentIdField: childInfo.parentIdFieldName,
-                                           allOrNone: leaveIfChanged)
+        let responses = try await sendTree(
+            subrequests, parentCreated: parent.action == .create, parentIdField: childInfo.parentIdFieldName,
+            allOrNone: leaveIfChanged)
         var outcomes: [String: (status: Int, body: JSONValue)] = [:]
         for response in responses {
-            outcomes[response["referenceId"]?.stringValue ?? ""] = (Int(response["httpStatusCode"]?.int64Value ?? 500), response["body"] ?? .null)
+            outcomes[response["referenceId"]?.stringValue ?? ""] = (
+                Int(response["httpStatusCode"]?.int64Value ?? 500), response["body"] ?? .null
+            )
         }
         func succeeded(_ reference: String) -> Bool { outcomes[reference].map { (200..<300).contains($0.status) } ?? false }
         func gone(_ reference: String) -> Bool {
@@ -161,7 +182,9 @@ extension SyncManager {
         for (index, kid) in kids.enumerated() where !cascade && !handledLocally.contains(index) {
             let reference = "child\(index)"
             var cleaned = kid.cleaned(id: kid.action == .create ? outcomes[reference]?.body["id"]?.stringValue : nil)
-            if let effectiveParentId, parent.action == .create || kid.action == .create { cleaned[childInfo.parentIdFieldName] = .string(effectiveParentId) }
+            if let effectiveParentId, parent.action == .create || kid.action == .create {
+                cleaned[childInfo.parentIdFieldName] = .string(effectiveParentId)
+            }
             switch kid.action {
             case .create, .update:
                 if succeeded(reference) {
@@ -169,14 +192,20 @@ extension SyncManager {
                 } else if options.mergeMode == .overwrite, !retried, kid.action == .update, gone(reference), !recreateParent {
                     recreateChildren.insert(index)
                 } else if options.mergeMode == .overwrite, !retried, kid.action == .create, parent.action != .create, gone(reference),
-                          errorItems(outcomes[reference]?.body ?? .null).contains(where: { $0.fields.contains(childInfo.parentIdFieldName) || $0.code == "ENTITY_IS_DELETED" }) {
-                    recreateParent = true  // created under a parent the server no longer has
+                    errorItems(outcomes[reference]?.body ?? .null).contains(where: {
+                        $0.fields.contains(childInfo.parentIdFieldName) || $0.code == "ENTITY_IS_DELETED"
+                    })
+                {
+                    recreateParent = true // created under a parent the server no longer has
                 } else if outcomes[reference] != nil, !recreateParent {
                     failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName)
                 }
             case .delete:
-                if succeeded(reference) || gone(reference) { try store.delete([childIds[index]], from: childInfo.soupName) }
-                else { failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName) }
+                if succeeded(reference) || gone(reference) {
+                    try store.delete([childIds[index]], from: childInfo.soupName)
+                } else {
+                    failed += try recordError(outcomes[reference]?.body, on: kid.record, soup: childInfo.soupName)
+                }
             case .none where parent.action == .create:
                 if let effectiveParentId {
                     var repointed = kid.record
@@ -186,15 +215,19 @@ extension SyncManager {
             default: break
             }
         }
-        if parent.action != .create, parent.action != .none, !parentKnownGone, !succeeded("parent"), !gone("parent") || (retried && parent.action == .update) {
+        if parent.action != .create, parent.action != .none, !parentKnownGone, !succeeded("parent"),
+            !gone("parent") || (retried && parent.action == .update)
+        {
             failed += try recordError(outcomes["parent"]?.body, on: parent.record, soup: info.soupName)
         }
         if parent.action == .create, !succeeded("parent") {
             failed += try recordError(outcomes["parent"]?.body, on: parent.record, soup: info.soupName)
         }
         if options.mergeMode == .overwrite, !retried, recreateParent || !recreateChildren.isEmpty {
-            return failed + (try await recreate(parentEntryId, parentAgain: recreateParent, children: recreateChildren, childIds: childIds,
-                                                target: target, options: options, pass: pass))
+            return failed
+                + (try await recreate(
+                    parentEntryId, parentAgain: recreateParent, children: recreateChildren, childIds: childIds,
+                    target: target, options: options, pass: pass))
         }
         return failed
     }
@@ -203,7 +236,9 @@ extension SyncManager {
     /// request carries the parent; when it creates the parent, later requests name its new id
     /// instead of `@{parent.id}`. A tree of more than 25 changes is not atomic (each request
     /// is); a failed parent create or an all-or-none failure stops the rest.
-    private func sendTree(_ subrequests: [JSONValue], parentCreated: Bool, parentIdField: String, allOrNone: Bool) async throws -> [JSONValue] {
+    private func sendTree(_ subrequests: [JSONValue], parentCreated: Bool, parentIdField: String, allOrNone: Bool) async throws
+        -> [JSONValue]
+    {
         var responses: [JSONValue] = []
         var newParentId: String?
         for start in stride(from: 0, to: subrequests.count, by: 25) {
@@ -220,7 +255,8 @@ extension SyncManager {
             let failed = part.contains { !(200..<300).contains(Int($0["httpStatusCode"]?.int64Value ?? 500)) }
             if start == 0, parentCreated {
                 guard let created = part.first(where: { $0["referenceId"] == "parent" }), let id = created["body"]?["id"]?.stringValue,
-                      (200..<300).contains(Int(created["httpStatusCode"]?.int64Value ?? 500)) else { break }
+                    (200..<300).contains(Int(created["httpStatusCode"]?.int64Value ?? 500))
+                else { break }
                 newParentId = id
             }
             if failed && allOrNone { break }
@@ -230,8 +266,10 @@ extension SyncManager {
 
     /// Marks what the server lost as locally created (new local ids, children re-pointed) and
     /// runs the tree once more.
-    private func recreate(_ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64],
-                          target: ParentChildrenSyncUpTarget, options: SyncOptions, pass: Int) async throws -> Int {
+    private func recreate(
+        _ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64],
+        target: ParentChildrenSyncUpTarget, options: SyncOptions, pass: Int
+    ) async throws -> Int {
         let (info, childInfo) = (target.parent, target.children)
         var kids = try store.retrieve(childIds, from: childInfo.soupName)
         guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else {
@@ -240,7 +278,8 @@ extension SyncManager {
             for index in children where index < kids.count {
                 var kid = kids[index]
                 kid[childInfo.parentIdFieldName] = .null
-                let record = SyncUpRecord(record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
+                let record = SyncUpRecord(
+                    record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
                 var fields = try target.fields(record, creating: true, isChild: true, options: options)
                 fields[childInfo.parentIdFieldName] = .null
                 do {
@@ -287,12 +326,16 @@ extension SyncManager {
     /// down. A remote delete only matches a local delete — or, under a MASTER_DETAIL parent
     /// deleted locally, the cascade that delete brings anyway. Children created locally do not count.
     /// Returns nil when something changed, else the ids of records deleted on both sides.
-    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], target: ParentChildrenSyncUpTarget) async throws -> Set<String>? {
+    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], target: ParentChildrenSyncUpTarget) async throws
+        -> Set<String>?
+    {
         let (info, childInfo) = (target.parent, target.children)
         guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return [] }
-        let parentDates = try await remoteDates(info.objectType, idField: info.idFieldName, dateField: info.modificationDateFieldName, ids: [parentId])
+        let parentDates = try await remoteDates(
+            info.objectType, idField: info.idFieldName, dateField: info.modificationDateFieldName, ids: [parentId])
         let serverIds = kids.compactMap { kid in kid.id.flatMap { LocalFields.isLocalId($0) || kid.action == .deleteLocalOnly ? nil : $0 } }
-        let childDates = try await remoteDates(childInfo.objectType, idField: childInfo.idFieldName, dateField: childInfo.modificationDateFieldName, ids: serverIds)
+        let childDates = try await remoteDates(
+            childInfo.objectType, idField: childInfo.idFieldName, dateField: childInfo.modificationDateFieldName, ids: serverIds)
         let cascading = target.relationshipType == .masterDetail && parent.action == .delete
         func unchanged(_ local: SyncUpRecord, _ remote: Int64??, deletedWithParent: Bool) -> Bool {
             guard let remote else { return local.action == .delete || deletedWithParent }
@@ -312,7 +355,9 @@ extension SyncManager {
     /// Modification dates on the server of these ids (absent: deleted; nil date: none).
     private func remoteDates(_ objectType: String, idField: String, dateField: String, ids: [String]) async throws -> [String: Int64?] {
         var dates: [String: Int64?] = [:]
-        for record in try await RefreshSyncDownTarget.records(objectType, fields: [idField, dateField], idFieldName: idField, ids: ids, client: client) {
+        for record in try await RefreshSyncDownTarget.records(
+            objectType, fields: [idField, dateField], idFieldName: idField, ids: ids, client: client)
+        {
             if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(LocalFields.milliseconds) }
         }
         return dates

@@ -16,7 +16,11 @@ public import SmartStore
 /// Cancelling the task that runs a sync stops that sync the same way.
 public actor SyncManager {
     /// Where the manager is in its stop/restart cycle.
-    public enum State: String, Sendable { case acceptingSyncs = "ACCEPTING_SYNCS", stopRequested = "STOP_REQUESTED", stopped = "STOPPED" }
+    public enum State: String, Sendable {
+        case acceptingSyncs = "ACCEPTING_SYNCS"
+        case stopRequested = "STOP_REQUESTED"
+        case stopped = "STOPPED"
+    }
 
     public nonisolated let store: SmartStore
     public nonisolated let client: RestClient
@@ -70,12 +74,16 @@ public actor SyncManager {
     // MARK: - Creating and finding syncs
 
     /// Creates a sync down (status NEW) without running it.
-    public func createSyncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws -> SyncState {
+    public func createSyncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil)
+        throws -> SyncState
+    {
         try create(SyncState(kind: .syncDown, name: name, target: target.json, options: options, soupName: soupName))
     }
 
     /// Creates a sync up (status NEW) without running it.
-    public func createSyncUp(target: any SyncUpTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws -> SyncState {
+    public func createSyncUp(target: any SyncUpTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws
+        -> SyncState
+    {
         try create(SyncState(kind: .syncUp, name: name, target: target.json, options: options, soupName: soupName))
     }
 
@@ -116,16 +124,20 @@ public actor SyncManager {
 
     /// Creates and runs a sync down.
     @discardableResult
-    public func syncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil,
-                         onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+    public func syncDown(
+        target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil,
+        onUpdate: (@Sendable (SyncState) -> Void)? = nil
+    ) async throws -> SyncState {
         let sync = try createSyncDown(target: target, options: options, soupName: soupName, name: name)
         return try await run(sync, onUpdate: onUpdate)
     }
 
     /// Creates and runs a sync up.
     @discardableResult
-    public func syncUp(target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
-                       name: String? = nil, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
+    public func syncUp(
+        target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
+        name: String? = nil, onUpdate: (@Sendable (SyncState) -> Void)? = nil
+    ) async throws -> SyncState {
         let sync = try createSyncUp(target: target, options: options, soupName: soupName, name: name)
         return try await run(sync, onUpdate: onUpdate)
     }
@@ -171,7 +183,7 @@ public actor SyncManager {
             sync.progress = 100
         } catch SyncError.stopped {
             sync.status = .stopped
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             // A cancelled task stops like `stop()`: STOPPED, resumable by reSync.
             sync.status = .stopped
         } catch {

@@ -9,8 +9,10 @@ public struct BriefcaseObjectInfo: Sendable, Equatable {
     public var idFieldName: String
     public var modificationDateFieldName: String
 
-    public init(objectType: String, soupName: String, fieldlist: [String], idFieldName: String = "Id",
-                modificationDateFieldName: String = "LastModifiedDate") {
+    public init(
+        objectType: String, soupName: String, fieldlist: [String], idFieldName: String = "Id",
+        modificationDateFieldName: String = "LastModifiedDate"
+    ) {
         self.objectType = objectType
         self.soupName = soupName
         self.fieldlist = fieldlist
@@ -38,7 +40,9 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
 
     public init(infos: [BriefcaseObjectInfo], countIdsPerRetrieve: Int = 500) throws {
         guard !infos.isEmpty else { throw SyncError.invalidTarget("briefcase target needs at least one info") }
-        guard (1...2000).contains(countIdsPerRetrieve) else { throw SyncError.invalidTarget("briefcase target: countIdsPerRetrieve must be in 1...2000") }
+        guard (1...2000).contains(countIdsPerRetrieve) else {
+            throw SyncError.invalidTarget("briefcase target: countIdsPerRetrieve must be in 1...2000")
+        }
         self.infos = infos
         self.countIdsPerRetrieve = countIdsPerRetrieve
     }
@@ -47,22 +51,29 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         guard let list = json["infos"]?.arrayValue, !list.isEmpty else { throw SyncError.invalidConfig("briefcase target needs \"infos\"") }
         let infos = try list.map { info -> BriefcaseObjectInfo in
             guard let type = info["sobjectType"]?.stringValue, let soup = info["soupName"]?.stringValue,
-                  let fields = info["fieldlist"]?.arrayValue?.compactMap(\.stringValue) else {
+                let fields = info["fieldlist"]?.arrayValue?.compactMap(\.stringValue)
+            else {
                 throw SyncError.invalidConfig("briefcase info needs \"sobjectType\", \"soupName\" and \"fieldlist\"")
             }
-            return BriefcaseObjectInfo(objectType: type, soupName: soup, fieldlist: fields, idFieldName: info["idFieldName"]?.stringValue ?? "Id",
-                                       modificationDateFieldName: info["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+            return BriefcaseObjectInfo(
+                objectType: type, soupName: soup, fieldlist: fields, idFieldName: info["idFieldName"]?.stringValue ?? "Id",
+                modificationDateFieldName: info["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
         }
         try self.init(infos: infos, countIdsPerRetrieve: json["countIdsPerRetrieve"]?.int64Value.map(Int.init) ?? 500)
     }
 
     public var json: JSONValue {
         let infos: [JSONValue] = self.infos.map { info in
-            ["sobjectType": .string(info.objectType), "soupName": .string(info.soupName), "fieldlist": .array(info.fieldlist.map(JSONValue.string)),
-             "idFieldName": .string(info.idFieldName), "modificationDateFieldName": .string(info.modificationDateFieldName)]
+            [
+                "sobjectType": .string(info.objectType), "soupName": .string(info.soupName),
+                "fieldlist": .array(info.fieldlist.map(JSONValue.string)),
+                "idFieldName": .string(info.idFieldName), "modificationDateFieldName": .string(info.modificationDateFieldName),
+            ]
         }
-        return ["type": "briefcase", "infos": .array(infos), "countIdsPerRetrieve": .int(Int64(countIdsPerRetrieve)),
-                "idFieldName": "Id", "modificationDateFieldName": "LastModifiedDate"]
+        return [
+            "type": "briefcase", "infos": .array(infos), "countIdsPerRetrieve": .int(Int64(countIdsPerRetrieve)),
+            "idFieldName": "Id", "modificationDateFieldName": "LastModifiedDate",
+        ]
     }
 
     public var idFieldName: String { "Id" }
@@ -78,16 +89,18 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
 
     /// A page of priming records (the first one when `relayToken` is nil).
     public func primingPage(client: RestClient, relayToken: String?, changedAfter: Int64?) async throws -> PrimingPage {
-        let json = try await client.primingRecords(relayToken: relayToken,
-                                                   changedAfterTimestamp: relayToken == nil ? changedAfter.map(LocalFields.timestamp) : nil)
+        let json = try await client.primingRecords(
+            relayToken: relayToken,
+            changedAfterTimestamp: relayToken == nil ? changedAfter.map(LocalFields.timestamp) : nil)
         var ids: [String: [String]] = [:]
         for (type, byRecordType) in json["primingRecords"]?.objectValue ?? [:] {
             for records in (byRecordType.objectValue ?? [:]).values {
                 ids[type, default: []] += records.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             }
         }
-        return PrimingPage(idsByType: ids, relayToken: json["relayToken"]?.stringValue,
-                           totalCount: json["stats"]?["recordCountTotal"]?.int64Value.map(Int.init))
+        return PrimingPage(
+            idsByType: ids, relayToken: json["relayToken"]?.stringValue,
+            totalCount: json["stats"]?["recordCountTotal"]?.int64Value.map(Int.init))
     }
 
     /// The records of `ids` for `info`, retrieved in slices (records deleted meanwhile are skipped).
@@ -107,7 +120,8 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         let page = try await primingPage(client: client, relayToken: continuation, changedAfter: maxTimeStamp > 0 ? maxTimeStamp : nil)
         var records: [JSONValue] = []
         for info in infos { records += try await self.records(page.idsByType[info.objectType] ?? [], of: info, client: client) }
-        return SyncDownPage(body: JSONValue.array(records).jsonBytes, recordsPath: "", totalSize: page.totalCount ?? records.count, next: page.relayToken)
+        return SyncDownPage(
+            body: JSONValue.array(records).jsonBytes, recordsPath: "", totalSize: page.totalCount ?? records.count, next: page.relayToken)
     }
 
     /// Which of `localIds` the briefcase still holds (any type).

@@ -21,9 +21,11 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
     public var modificationDateFieldName: String
     public var maxBatchSize: Int
 
-    public init(createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
-                idempotencyFieldName: String? = nil, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
-                maxBatchSize: Int = 200) {
+    public init(
+        createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
+        idempotencyFieldName: String? = nil, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
+        maxBatchSize: Int = 200
+    ) {
         self.idempotencyFieldName = idempotencyFieldName
         self.createFieldlist = createFieldlist
         self.updateFieldlist = updateFieldlist
@@ -34,18 +36,21 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
     }
 
     init(json: JSONValue) {
-        self.init(createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  externalIdFieldName: json["externalIdFieldName"]?.stringValue,
-                  idempotencyFieldName: json["idempotencyFieldName"]?.stringValue,
-                  idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-                  maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
+        self.init(
+            createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            externalIdFieldName: json["externalIdFieldName"]?.stringValue,
+            idempotencyFieldName: json["idempotencyFieldName"]?.stringValue,
+            idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
     }
 
     public var json: JSONValue {
-        var json: [String: JSONValue] = ["type": "collection", "idFieldName": .string(idFieldName),
-                                         "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize))]
+        var json: [String: JSONValue] = [
+            "type": "collection", "idFieldName": .string(idFieldName),
+            "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize)),
+        ]
         if let createFieldlist { json["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
         if let updateFieldlist { json["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
         if let externalIdFieldName { json["externalIdFieldName"] = .string(externalIdFieldName) }
@@ -69,13 +74,18 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
         if options.mergeMode == .leaveIfChanged {
             serverDates = try await serverModificationDates(items.filter { $0.action == .update || $0.action == .delete }, client: client)
         }
-        var creates: [Int] = [], updates: [Int] = [], deletes: [Int] = [], upserts: [Int] = []
+        var creates: [Int] = []
+        var updates: [Int] = []
+        var deletes: [Int] = []
+        var upserts: [Int] = []
         for (index, item) in items.enumerated() {
             switch item.action {
             case .none: outcomes[index] = .leftDirty(error: nil)
             case .deleteLocalOnly: outcomes[index] = .deleted
             case .create:
-                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
+                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty,
+                    !LocalFields.isLocalId(value)
+                {
                     upserts.append(index)
                 } else {
                     creates.append(index)
@@ -87,7 +97,7 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
                         outcomes[index] = .leftDirty(error: nil)
                         continue
                     }
-                    if server == nil && item.action == .update {  // deleted on the server
+                    if server == nil && item.action == .update { // deleted on the server
                         outcomes[index] = .leftDirty(error: nil)
                         continue
                     }
@@ -128,8 +138,9 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
             }
         }
         if let field = externalIdFieldName, !upserts.isEmpty {
-            try await upsert(upserts, by: field, value: { items[$0].record[field]?.stringValue }, fields: createList, items: items,
-                             client: client, into: &outcomes)
+            try await upsert(
+                upserts, by: field, value: { items[$0].record[field]?.stringValue }, fields: createList, items: items,
+                client: client, into: &outcomes)
         }
         if !deletes.isEmpty {
             for (index, result) in zip(deletes, try await client.deleteRecords(deletes.compactMap { items[$0].id })) {
@@ -144,8 +155,10 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
     }
 
     /// Upserts records (grouped by type) by an external-id field whose value `value` gives.
-    private func upsert(_ indexes: [Int], by field: String, value: (Int) -> String?, fields list: [String], items: [SyncUpRecord],
-                        client: RestClient, into outcomes: inout [SyncUpOutcome?]) async throws {
+    private func upsert(
+        _ indexes: [Int], by field: String, value: (Int) -> String?, fields list: [String], items: [SyncUpRecord],
+        client: RestClient, into outcomes: inout [SyncUpOutcome?]
+    ) async throws {
         for (type, group) in Dictionary(grouping: indexes, by: { items[$0].objectType ?? "" }) {
             let bodies = group.map { index -> JSONValue in
                 var fields = items[index].fields(list)

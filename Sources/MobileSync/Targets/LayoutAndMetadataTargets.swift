@@ -11,7 +11,8 @@ public struct LayoutSyncDownTarget: SyncDownTarget {
     public let mode: String?
     public let recordTypeId: String?
 
-    public init(objectType: String, formFactor: String? = nil, layoutType: String? = nil, mode: String? = nil, recordTypeId: String? = nil) {
+    public init(objectType: String, formFactor: String? = nil, layoutType: String? = nil, mode: String? = nil, recordTypeId: String? = nil)
+    {
         self.objectType = objectType
         self.formFactor = formFactor
         self.layoutType = layoutType
@@ -20,14 +21,19 @@ public struct LayoutSyncDownTarget: SyncDownTarget {
     }
 
     init(json: JSONValue) throws {
-        guard let type = json["sobjectType"]?.stringValue, !type.isEmpty else { throw SyncError.invalidConfig("layout target needs \"sobjectType\"") }
-        self.init(objectType: type, formFactor: json["formFactor"]?.stringValue, layoutType: json["layoutType"]?.stringValue,
-                  mode: json["mode"]?.stringValue, recordTypeId: json["recordTypeId"]?.stringValue)
+        guard let type = json["sobjectType"]?.stringValue, !type.isEmpty else {
+            throw SyncError.invalidConfig("layout target needs \"sobjectType\"")
+        }
+        self.init(
+            objectType: type, formFactor: json["formFactor"]?.stringValue, layoutType: json["layoutType"]?.stringValue,
+            mode: json["mode"]?.stringValue, recordTypeId: json["recordTypeId"]?.stringValue)
     }
 
     public var json: JSONValue {
-        var json: [String: JSONValue] = ["type": "layout", "sobjectType": .string(objectType), "idFieldName": "Id",
-                                         "modificationDateFieldName": "LastModifiedDate"]
+        var json: [String: JSONValue] = [
+            "type": "layout", "sobjectType": .string(objectType), "idFieldName": "Id",
+            "modificationDateFieldName": "LastModifiedDate",
+        ]
         for (key, value) in [("formFactor", formFactor), ("layoutType", layoutType), ("mode", mode), ("recordTypeId", recordTypeId)] {
             if let value { json[key] = .string(value) }
         }
@@ -43,7 +49,8 @@ public struct LayoutSyncDownTarget: SyncDownTarget {
     }
 
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        var layout = try await client.layout(objectType, formFactor: formFactor, layoutType: layoutType, mode: mode, recordTypeId: recordTypeId)
+        var layout = try await client.layout(
+            objectType, formFactor: formFactor, layoutType: layoutType, mode: mode, recordTypeId: recordTypeId)
         guard layout.objectValue != nil else { throw SyncError.invalidTarget("layout of \(objectType) is not a JSON object") }
         layout["Id"] = .string(entryId)
         return SyncDownPage(body: JSONValue.array([layout]).jsonBytes, recordsPath: "", totalSize: 1, next: nil)
@@ -63,7 +70,9 @@ public struct MetadataSyncDownTarget: SyncDownTarget {
     }
 
     init(json: JSONValue) throws {
-        guard let type = json["sobjectType"]?.stringValue, !type.isEmpty else { throw SyncError.invalidConfig("metadata target needs \"sobjectType\"") }
+        guard let type = json["sobjectType"]?.stringValue, !type.isEmpty else {
+            throw SyncError.invalidConfig("metadata target needs \"sobjectType\"")
+        }
         self.init(objectType: type)
     }
 

@@ -50,13 +50,17 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// after that many passes that each saw the server change.
     public var maximumPasses: Int
 
-    public init(url: String, keyField: String, keyType: KeyType, pageSize: Int = 100, firstPageIndex: Int = 0,
-                pageIndexParameter: String = "pageIndex", pageSizeParameter: String = "pageSize", recordsPath: String? = nil,
-                totalSizePath: String? = nil, headers: [String: String] = [:], sendsAccessToken: Bool? = nil, maximumPasses: Int = 3) throws {
+    public init(
+        url: String, keyField: String, keyType: KeyType, pageSize: Int = 100, firstPageIndex: Int = 0,
+        pageIndexParameter: String = "pageIndex", pageSizeParameter: String = "pageSize", recordsPath: String? = nil,
+        totalSizePath: String? = nil, headers: [String: String] = [:], sendsAccessToken: Bool? = nil, maximumPasses: Int = 3
+    ) throws {
         guard !url.isEmpty, url.hasPrefix("/") || URL(string: url)?.scheme?.hasPrefix("http") == true else {
             throw SyncError.invalidTarget("paging target: url must be an instance path (/…) or an http(s) URL, not '\(url)'")
         }
-        guard !keyField.isEmpty, !keyField.contains(".") else { throw SyncError.invalidTarget("paging target: keyField must be a top-level field name") }
+        guard !keyField.isEmpty, !keyField.contains(".") else {
+            throw SyncError.invalidTarget("paging target: keyField must be a top-level field name")
+        }
         guard (1...10_000).contains(pageSize) else { throw SyncError.invalidTarget("paging target: pageSize must be in 1...10000") }
         guard (0...1_000_000).contains(firstPageIndex), (1...20).contains(maximumPasses) else {
             throw SyncError.invalidTarget("paging target: firstPageIndex must be in 0...1000000 and maximumPasses in 1...20")
@@ -80,25 +84,30 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             throw SyncError.invalidConfig("paging target needs url and keyField")
         }
         let keyTypeName = json["keyType"]?.stringValue ?? "string"
-        guard let keyType = KeyType(rawValue: keyTypeName) else { throw SyncError.invalidConfig("paging target: keyType must be integer or string, not \(keyTypeName)") }
+        guard let keyType = KeyType(rawValue: keyTypeName) else {
+            throw SyncError.invalidConfig("paging target: keyType must be integer or string, not \(keyTypeName)")
+        }
         var headers: [String: String] = [:]
         for (name, value) in json["headers"]?.objectValue ?? [:] {
             guard let text = value.stringValue else { throw SyncError.invalidConfig("paging target: header \(name) must be a string") }
             headers[name] = text
         }
-        try self.init(url: url, keyField: keyField, keyType: keyType, pageSize: json["pageSize"]?.int64Value.map(Int.init) ?? 100,
-                      firstPageIndex: json["firstPageIndex"]?.int64Value.map { Int(clamping: $0) } ?? 0,
-                      pageIndexParameter: json["pageIndexParameter"]?.stringValue ?? "pageIndex",
-                      pageSizeParameter: json["pageSizeParameter"]?.stringValue ?? "pageSize",
-                      recordsPath: json["recordsPath"]?.stringValue, totalSizePath: json["totalSizePath"]?.stringValue, headers: headers,
-                      sendsAccessToken: json["sendsAccessToken"]?.boolValue, maximumPasses: json["maximumPasses"]?.int64Value.map(Int.init) ?? 3)
+        try self.init(
+            url: url, keyField: keyField, keyType: keyType, pageSize: json["pageSize"]?.int64Value.map(Int.init) ?? 100,
+            firstPageIndex: json["firstPageIndex"]?.int64Value.map { Int(clamping: $0) } ?? 0,
+            pageIndexParameter: json["pageIndexParameter"]?.stringValue ?? "pageIndex",
+            pageSizeParameter: json["pageSizeParameter"]?.stringValue ?? "pageSize",
+            recordsPath: json["recordsPath"]?.stringValue, totalSizePath: json["totalSizePath"]?.stringValue, headers: headers,
+            sendsAccessToken: json["sendsAccessToken"]?.boolValue, maximumPasses: json["maximumPasses"]?.int64Value.map(Int.init) ?? 3)
     }
 
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "paging", "url": .string(url), "keyField": .string(keyField), "keyType": .string(keyType.rawValue),
-            "pageSize": .int(Int64(pageSize)), "firstPageIndex": .int(Int64(firstPageIndex)), "pageIndexParameter": .string(pageIndexParameter),
-            "pageSizeParameter": .string(pageSizeParameter), "sendsAccessToken": .bool(sendsAccessToken), "maximumPasses": .int(Int64(maximumPasses)),
+            "pageSize": .int(Int64(pageSize)), "firstPageIndex": .int(Int64(firstPageIndex)),
+            "pageIndexParameter": .string(pageIndexParameter),
+            "pageSizeParameter": .string(pageSizeParameter), "sendsAccessToken": .bool(sendsAccessToken),
+            "maximumPasses": .int(Int64(maximumPasses)),
         ]
         if let recordsPath { json["recordsPath"] = .string(recordsPath) }
         if let totalSizePath { json["totalSizePath"] = .string(totalSizePath) }
@@ -153,7 +162,8 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         var text = url
         var items: [(String, String)] = []
         if text.contains("{pageIndex}") || text.contains("{pageSize}") {
-            text = text.replacingOccurrences(of: "{pageIndex}", with: String(index)).replacingOccurrences(of: "{pageSize}", with: String(pageSize))
+            text = text.replacingOccurrences(of: "{pageIndex}", with: String(index)).replacingOccurrences(
+                of: "{pageSize}", with: String(pageSize))
         } else {
             items = [(pageIndexParameter, String(index)), (pageSizeParameter, String(pageSize))]
         }
@@ -168,8 +178,9 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let index = continuation.flatMap(Int.init) ?? firstPageIndex
         let page = try await self.page(index, client: client)
-        return SyncDownPage(body: page.body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
-                            next: page.records.count < pageSize || index == .max ? nil : String(index + 1))
+        return SyncDownPage(
+            body: page.body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
+            next: page.records.count < pageSize || index == .max ? nil : String(index + 1))
     }
 
     /// Not used: a paging sync removes ghosts as it pages (``SyncManager/cleanResyncGhosts(id:)``

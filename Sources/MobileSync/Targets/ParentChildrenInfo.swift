@@ -8,8 +8,10 @@ public struct ParentInfo: Sendable, Equatable {
     public var modificationDateFieldName: String
     public var externalIdFieldName: String?
 
-    public init(objectType: String, soupName: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
-                externalIdFieldName: String? = nil) {
+    public init(
+        objectType: String, soupName: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
+        externalIdFieldName: String? = nil
+    ) {
         self.objectType = objectType
         self.soupName = soupName
         self.idFieldName = idFieldName
@@ -21,14 +23,17 @@ public struct ParentInfo: Sendable, Equatable {
         guard let json, let type = json["sobjectType"]?.stringValue, let soup = json["soupName"]?.stringValue else {
             throw SyncError.invalidConfig("parent_children target: \(role) needs \"sobjectType\" and \"soupName\"")
         }
-        self.init(objectType: type, soupName: soup, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-                  externalIdFieldName: json["externalIdFieldName"]?.stringValue)
+        self.init(
+            objectType: type, soupName: soup, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
+            externalIdFieldName: json["externalIdFieldName"]?.stringValue)
     }
 
     var json: [String: JSONValue] {
-        var json: [String: JSONValue] = ["sobjectType": .string(objectType), "soupName": .string(soupName), "idFieldName": .string(idFieldName),
-                                         "modificationDateFieldName": .string(modificationDateFieldName)]
+        var json: [String: JSONValue] = [
+            "sobjectType": .string(objectType), "soupName": .string(soupName), "idFieldName": .string(idFieldName),
+            "modificationDateFieldName": .string(modificationDateFieldName),
+        ]
         if let externalIdFieldName { json["externalIdFieldName"] = .string(externalIdFieldName) }
         return json
     }
@@ -45,8 +50,10 @@ public struct ChildrenInfo: Sendable, Equatable {
     public var modificationDateFieldName: String
     public var externalIdFieldName: String?
 
-    public init(objectType: String, objectTypePlural: String, soupName: String, parentIdFieldName: String, idFieldName: String = "Id",
-                modificationDateFieldName: String = "LastModifiedDate", externalIdFieldName: String? = nil) {
+    public init(
+        objectType: String, objectTypePlural: String, soupName: String, parentIdFieldName: String, idFieldName: String = "Id",
+        modificationDateFieldName: String = "LastModifiedDate", externalIdFieldName: String? = nil
+    ) {
         self.objectType = objectType
         self.objectTypePlural = objectTypePlural
         self.soupName = soupName
@@ -61,13 +68,17 @@ public struct ChildrenInfo: Sendable, Equatable {
         guard let plural = json?["sobjectTypePlural"]?.stringValue, let parentId = json?["parentIdFieldName"]?.stringValue else {
             throw SyncError.invalidConfig("parent_children target: children need \"sobjectTypePlural\" and \"parentIdFieldName\"")
         }
-        self.init(objectType: base.objectType, objectTypePlural: plural, soupName: base.soupName, parentIdFieldName: parentId,
-                  idFieldName: base.idFieldName, modificationDateFieldName: base.modificationDateFieldName, externalIdFieldName: base.externalIdFieldName)
+        self.init(
+            objectType: base.objectType, objectTypePlural: plural, soupName: base.soupName, parentIdFieldName: parentId,
+            idFieldName: base.idFieldName, modificationDateFieldName: base.modificationDateFieldName,
+            externalIdFieldName: base.externalIdFieldName)
     }
 
     var json: [String: JSONValue] {
-        var json = ParentInfo(objectType: objectType, soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName,
-                              externalIdFieldName: externalIdFieldName).json
+        var json = ParentInfo(
+            objectType: objectType, soupName: soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName,
+            externalIdFieldName: externalIdFieldName
+        ).json
         json["sobjectTypePlural"] = .string(objectTypePlural)
         json["parentIdFieldName"] = .string(parentIdFieldName)
         return json

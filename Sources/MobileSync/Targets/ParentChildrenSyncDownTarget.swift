@@ -22,8 +22,10 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// Parents per page (200…2000).
     public var maxBatchSize: Int
 
-    public init(parent: ParentInfo, parentFieldlist: [String], parentSoqlFilter: String? = nil, children: ChildrenInfo,
-                childrenFieldlist: [String], relationshipType: RelationshipType, maxBatchSize: Int = 2000) {
+    public init(
+        parent: ParentInfo, parentFieldlist: [String], parentSoqlFilter: String? = nil, children: ChildrenInfo,
+        childrenFieldlist: [String], relationshipType: RelationshipType, maxBatchSize: Int = 2000
+    ) {
         self.parent = parent
         self.parentFieldlist = parentFieldlist
         self.parentSoqlFilter = parentSoqlFilter.flatMap { $0.isEmpty ? nil : $0 }
@@ -38,11 +40,12 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
         guard let type = RelationshipType(rawValue: relationship) else {
             throw SyncError.invalidConfig("parent_children target: relationshipType must be MASTER_DETAIL or LOOKUP, not \(relationship)")
         }
-        self.init(parent: try ParentInfo(json: json["parent"], role: "parent"),
-                  parentFieldlist: json["parentFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                  parentSoqlFilter: json["parentSoqlFilter"]?.stringValue, children: try ChildrenInfo(json: json["children"]),
-                  childrenFieldlist: json["childrenFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [], relationshipType: type,
-                  maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
+        self.init(
+            parent: try ParentInfo(json: json["parent"], role: "parent"),
+            parentFieldlist: json["parentFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            parentSoqlFilter: json["parentSoqlFilter"]?.stringValue, children: try ChildrenInfo(json: json["children"]),
+            childrenFieldlist: json["childrenFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [], relationshipType: type,
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
     }
 
     public var json: JSONValue {
@@ -74,10 +77,12 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// [WHERE date > ts AND (filter)] ORDER BY date`.
     public func query(maxTimeStamp: Int64) -> String {
         let childWhere = since(children.modificationDateFieldName, maxTimeStamp).map { " WHERE \($0)" } ?? ""
-        let subquery = "(SELECT \(Self.fields(childrenFieldlist, id: children.idFieldName, date: children.modificationDateFieldName)) FROM \(children.objectTypePlural)\(childWhere))"
+        let subquery =
+            "(SELECT \(Self.fields(childrenFieldlist, id: children.idFieldName, date: children.modificationDateFieldName)) FROM \(children.objectTypePlural)\(childWhere))"
         let conditions = [since(parent.modificationDateFieldName, maxTimeStamp), parentSoqlFilter.map { "(\($0))" }].compactMap { $0 }
         let wherePart = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return "SELECT \(Self.fields(parentFieldlist, id: parent.idFieldName, date: parent.modificationDateFieldName)), \(subquery) FROM \(parent.objectType)\(wherePart) ORDER BY \(parent.modificationDateFieldName)"
+        return
+            "SELECT \(Self.fields(parentFieldlist, id: parent.idFieldName, date: parent.modificationDateFieldName)), \(subquery) FROM \(parent.objectType)\(wherePart) ORDER BY \(parent.modificationDateFieldName)"
     }
 
     /// Children changed since `maxTimeStamp` whose parent matches the filter (whether or not the
@@ -85,27 +90,33 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// <parent id field> IN (SELECT Id FROM <Parent> [WHERE filter])`.
     public func changedChildrenQuery(maxTimeStamp: Int64) -> String {
         let parents = "SELECT \(parent.idFieldName) FROM \(parent.objectType)" + (parentSoqlFilter.map { " WHERE \($0)" } ?? "")
-        let conditions = [since(children.modificationDateFieldName, maxTimeStamp), "\(children.parentIdFieldName) IN (\(parents))"].compactMap { $0 }
-        return "SELECT \(Self.fields(childrenFieldlist, id: children.idFieldName, date: children.modificationDateFieldName, extra: [children.parentIdFieldName])) FROM \(children.objectType) WHERE " + conditions.joined(separator: " AND ") + " ORDER BY \(children.modificationDateFieldName)"
+        let conditions = [since(children.modificationDateFieldName, maxTimeStamp), "\(children.parentIdFieldName) IN (\(parents))"]
+            .compactMap { $0 }
+        return
+            "SELECT \(Self.fields(childrenFieldlist, id: children.idFieldName, date: children.modificationDateFieldName, extra: [children.parentIdFieldName])) FROM \(children.objectType) WHERE "
+            + conditions.joined(separator: " AND ") + " ORDER BY \(children.modificationDateFieldName)"
     }
 
     /// The parent query's pages, raw (``SyncManager`` splits trees itself; this serves custom callers).
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        let page = if let continuation { try await client.queryMore(continuation) } else {
-            try await client.query(query(maxTimeStamp: maxTimeStamp), batchSize: maxBatchSize == 2000 ? nil : maxBatchSize)
-        }
+        let page =
+            if let continuation { try await client.queryMore(continuation) } else {
+                try await client.query(query(maxTimeStamp: maxTimeStamp), batchSize: maxBatchSize == 2000 ? nil : maxBatchSize)
+            }
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 
     /// Which of these local parent ids still exist and match the filter.
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
-        try await RefreshSyncDownTarget.existing(parent.objectType, idFieldName: parent.idFieldName, ids: localIds, condition: parentSoqlFilter, client: client)
+        try await RefreshSyncDownTarget.existing(
+            parent.objectType, idFieldName: parent.idFieldName, ids: localIds, condition: parentSoqlFilter, client: client)
     }
 
     /// Which of these local child ids still exist under a parent that matches the filter.
     public func remoteChildIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         let parents = "SELECT \(parent.idFieldName) FROM \(parent.objectType)" + (parentSoqlFilter.map { " WHERE \($0)" } ?? "")
-        return try await RefreshSyncDownTarget.existing(children.objectType, idFieldName: children.idFieldName, ids: localIds,
-                                                        condition: "\(children.parentIdFieldName) IN (\(parents))", client: client)
+        return try await RefreshSyncDownTarget.existing(
+            children.objectType, idFieldName: children.idFieldName, ids: localIds,
+            condition: "\(children.parentIdFieldName) IN (\(parents))", client: client)
     }
 }

@@ -26,8 +26,10 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
     public var childrenCreateFieldlist: [String]?
     public var childrenUpdateFieldlist: [String]?
 
-    public init(parent: ParentInfo, children: ChildrenInfo, relationshipType: RelationshipType, createFieldlist: [String]? = nil,
-                updateFieldlist: [String]? = nil, childrenCreateFieldlist: [String]? = nil, childrenUpdateFieldlist: [String]? = nil) {
+    public init(
+        parent: ParentInfo, children: ChildrenInfo, relationshipType: RelationshipType, createFieldlist: [String]? = nil,
+        updateFieldlist: [String]? = nil, childrenCreateFieldlist: [String]? = nil, childrenUpdateFieldlist: [String]? = nil
+    ) {
         self.parent = parent
         self.children = children
         self.relationshipType = relationshipType
@@ -43,17 +45,22 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
             throw SyncError.invalidConfig("parent_children target: relationshipType must be MASTER_DETAIL or LOOKUP, not \(relationship)")
         }
         func list(_ key: String) -> [String]? { json[key]?.arrayValue?.compactMap(\.stringValue) }
-        self.init(parent: try ParentInfo(json: json["parent"], role: "parent"), children: try ChildrenInfo(json: json["children"]),
-                  relationshipType: type, createFieldlist: list("createFieldlist"), updateFieldlist: list("updateFieldlist"),
-                  childrenCreateFieldlist: list("childrenCreateFieldlist"), childrenUpdateFieldlist: list("childrenUpdateFieldlist"))
+        self.init(
+            parent: try ParentInfo(json: json["parent"], role: "parent"), children: try ChildrenInfo(json: json["children"]),
+            relationshipType: type, createFieldlist: list("createFieldlist"), updateFieldlist: list("updateFieldlist"),
+            childrenCreateFieldlist: list("childrenCreateFieldlist"), childrenUpdateFieldlist: list("childrenUpdateFieldlist"))
     }
 
     public var json: JSONValue {
-        var json: [String: JSONValue] = ["type": "parent_children", "parent": .object(parent.json), "children": .object(children.json),
-                                         "relationshipType": .string(relationshipType.rawValue), "idFieldName": .string(parent.idFieldName),
-                                         "modificationDateFieldName": .string(parent.modificationDateFieldName)]
-        for (key, list) in [("createFieldlist", createFieldlist), ("updateFieldlist", updateFieldlist),
-                            ("childrenCreateFieldlist", childrenCreateFieldlist), ("childrenUpdateFieldlist", childrenUpdateFieldlist)] {
+        var json: [String: JSONValue] = [
+            "type": "parent_children", "parent": .object(parent.json), "children": .object(children.json),
+            "relationshipType": .string(relationshipType.rawValue), "idFieldName": .string(parent.idFieldName),
+            "modificationDateFieldName": .string(parent.modificationDateFieldName),
+        ]
+        for (key, list) in [
+            ("createFieldlist", createFieldlist), ("updateFieldlist", updateFieldlist),
+            ("childrenCreateFieldlist", childrenCreateFieldlist), ("childrenUpdateFieldlist", childrenUpdateFieldlist),
+        ] {
             if let list { json[key] = .array(list.map(JSONValue.string)) }
         }
         return .object(json)

@@ -4,7 +4,11 @@ import SalesforceREST
 
 /// How a record-at-a-time target sends one change (single REST calls or composite subrequests).
 struct RecordChange {
-    enum Kind { case create, upsert(field: String, value: String), update, delete }
+    enum Kind {
+        case create
+        case upsert(field: String, value: String)
+        case update, delete
+    }
     var kind: Kind
     var objectType: String
     var id: String?
@@ -45,8 +49,13 @@ extension RecordAtATimeTarget {
             case .delete:
                 if options.mergeMode == .leaveIfChanged, let id = item.id {
                     let server = try? await client.retrieve(type, id: id, fields: [modificationDateFieldName])
-                    if server == nil { outcomes[index] = .deleted; continue }
-                    if let date = server?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds), let local = item.lastModified, date > local {
+                    if server == nil {
+                        outcomes[index] = .deleted
+                        continue
+                    }
+                    if let date = server?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds),
+                        let local = item.lastModified, date > local
+                    {
                         outcomes[index] = .leftDirty(error: nil)
                         continue
                     }
@@ -54,15 +63,23 @@ extension RecordAtATimeTarget {
                 changes.append((index, RecordChange(kind: .delete, objectType: type, id: item.id, fields: [:])))
             case .create:
                 let body = item.fields(try fields(createFieldlist, options))
-                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty, !LocalFields.isLocalId(value) {
-                    changes.append((index, RecordChange(kind: .upsert(field: field, value: value), objectType: type, id: nil, fields: body)))
+                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty,
+                    !LocalFields.isLocalId(value)
+                {
+                    changes.append(
+                        (index, RecordChange(kind: .upsert(field: field, value: value), objectType: type, id: nil, fields: body)))
                 } else {
                     changes.append((index, RecordChange(kind: .create, objectType: type, id: nil, fields: body)))
                 }
             case .update:
                 let since = options.mergeMode == .leaveIfChanged ? item.lastModified : nil
-                changes.append((index, RecordChange(kind: .update, objectType: type, id: item.id, fields: item.fields(try fields(updateFieldlist, options)),
-                                                    unmodifiedSince: since)))
+                changes.append(
+                    (
+                        index,
+                        RecordChange(
+                            kind: .update, objectType: type, id: item.id, fields: item.fields(try fields(updateFieldlist, options)),
+                            unmodifiedSince: since)
+                    ))
             }
         }
         let results = try await send(changes.map(\.1), client: client)
@@ -74,10 +91,15 @@ extension RecordAtATimeTarget {
             case (.delete, 200..<300), (.delete, 404):
                 outcomes[index] = .deleted
             case (.update, 412):
-                outcomes[index] = .leftDirty(error: nil)  // changed on the server: LEAVE_IF_CHANGED
+                outcomes[index] = .leftDirty(error: nil) // changed on the server: LEAVE_IF_CHANGED
             case (.update, 404) where options.mergeMode == .overwrite:
-                recreate.append((index, RecordChange(kind: .create, objectType: change.objectType, id: nil,
-                                                     fields: item.fields(try fields(createFieldlist ?? updateFieldlist, options)))))
+                recreate.append(
+                    (
+                        index,
+                        RecordChange(
+                            kind: .create, objectType: change.objectType, id: nil,
+                            fields: item.fields(try fields(createFieldlist ?? updateFieldlist, options)))
+                    ))
             case (.update, 404):
                 outcomes[index] = .leftDirty(error: nil)
             case (_, 200..<300):
@@ -88,7 +110,8 @@ extension RecordAtATimeTarget {
         }
         if !recreate.isEmpty {
             for ((index, _), result) in zip(recreate, try await send(recreate.map(\.1), client: client)) {
-                outcomes[index] = (200..<300).contains(result.status)
+                outcomes[index] =
+                    (200..<300).contains(result.status)
                     ? .synced(items[index].cleaned(id: result.body["id"]?.stringValue))
                     : .leftDirty(error: .array((result.body.arrayValue ?? []).compactMap(SalesforceErrorItem.init).map(\.json)))
             }
@@ -106,8 +129,10 @@ public struct SingleRecordSyncUpTarget: RecordAtATimeTarget {
     public var modificationDateFieldName: String
     public var maxBatchSize: Int { 50 }
 
-    public init(createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
-                idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate") {
+    public init(
+        createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
+        idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate"
+    ) {
         self.createFieldlist = createFieldlist
         self.updateFieldlist = updateFieldlist
         self.externalIdFieldName = externalIdFieldName
@@ -116,10 +141,11 @@ public struct SingleRecordSyncUpTarget: RecordAtATimeTarget {
     }
 
     init(json: JSONValue) {
-        self.init(createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+        self.init(
+            createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
     public var json: JSONValue { recordTargetJSON(type: "single", self) }
@@ -132,11 +158,13 @@ public struct SingleRecordSyncUpTarget: RecordAtATimeTarget {
                 case .create:
                     results.append((201, ["id": .string(try await client.create(change.objectType, fields: .object(change.fields)))]))
                 case .upsert(let field, let value):
-                    let (id, _) = try await client.upsert(change.objectType, externalIdField: field, externalId: value, fields: .object(change.fields))
+                    let (id, _) = try await client.upsert(
+                        change.objectType, externalIdField: field, externalId: value, fields: .object(change.fields))
                     results.append((200, ["id": .string(id)]))
                 case .update:
-                    try await client.update(change.objectType, id: change.id ?? "", fields: .object(change.fields),
-                                            ifUnmodifiedSince: change.unmodifiedSince.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                    try await client.update(
+                        change.objectType, id: change.id ?? "", fields: .object(change.fields),
+                        ifUnmodifiedSince: change.unmodifiedSince.map { Date(timeIntervalSince1970: Double($0) / 1000) })
                     results.append((204, .null))
                 case .delete:
                     try await client.delete(change.objectType, id: change.id ?? "")
@@ -160,8 +188,10 @@ public struct BatchSyncUpTarget: RecordAtATimeTarget {
     public var modificationDateFieldName: String
     public var maxBatchSize: Int
 
-    public init(createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
-                idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 25) {
+    public init(
+        createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
+        idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 25
+    ) {
         self.createFieldlist = createFieldlist
         self.updateFieldlist = updateFieldlist
         self.externalIdFieldName = externalIdFieldName
@@ -171,11 +201,12 @@ public struct BatchSyncUpTarget: RecordAtATimeTarget {
     }
 
     init(json: JSONValue) {
-        self.init(createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-                  externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-                  maxBatchSize: Int(json["maxBatchSize"]?.int64Value ?? 25))
+        self.init(
+            createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
+            externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
+            maxBatchSize: Int(json["maxBatchSize"]?.int64Value ?? 25))
     }
 
     public var json: JSONValue {
@@ -193,22 +224,31 @@ public struct BatchSyncUpTarget: RecordAtATimeTarget {
                 var request: [String: JSONValue] = ["referenceId": .string("r\(offset)")]
                 switch change.kind {
                 case .create:
-                    request["method"] = "POST"; request["url"] = .string(base); request["body"] = .object(change.fields)
+                    request["method"] = "POST"
+                    request["url"] = .string(base)
+                    request["body"] = .object(change.fields)
                 case .upsert(let field, let value):
-                    request["method"] = "PATCH"; request["body"] = .object(change.fields)
+                    request["method"] = "PATCH"
+                    request["body"] = .object(change.fields)
                     request["url"] = .string("\(base)/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))")
                 case .update:
-                    request["method"] = "PATCH"; request["url"] = .string("\(base)/\(change.id ?? "")"); request["body"] = .object(change.fields)
+                    request["method"] = "PATCH"
+                    request["url"] = .string("\(base)/\(change.id ?? "")")
+                    request["body"] = .object(change.fields)
                     if let since = change.unmodifiedSince {
-                        request["httpHeaders"] = ["If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))]
+                        request["httpHeaders"] = [
+                            "If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))
+                        ]
                     }
                 case .delete:
-                    request["method"] = "DELETE"; request["url"] = .string("\(base)/\(change.id ?? "")")
+                    request["method"] = "DELETE"
+                    request["url"] = .string("\(base)/\(change.id ?? "")")
                 }
                 return .object(request)
             }
             let responses = try await client.composite(subrequests, allOrNone: false)
-            let byReference = Dictionary(responses.map { ($0["referenceId"]?.stringValue ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+            let byReference = Dictionary(
+                responses.map { ($0["referenceId"]?.stringValue ?? "", $0) }, uniquingKeysWith: { first, _ in first })
             for offset in slice.indices {
                 let response = byReference["r\(offset)"]
                 results.append((Int(response?["httpStatusCode"]?.int64Value ?? 500), response?["body"] ?? .null))
@@ -219,8 +259,10 @@ public struct BatchSyncUpTarget: RecordAtATimeTarget {
 }
 
 private func recordTargetJSON(type: String, _ target: some RecordAtATimeTarget) -> JSONValue {
-    var json: [String: JSONValue] = ["type": .string(type), "idFieldName": .string(target.idFieldName),
-                                     "modificationDateFieldName": .string(target.modificationDateFieldName)]
+    var json: [String: JSONValue] = [
+        "type": .string(type), "idFieldName": .string(target.idFieldName),
+        "modificationDateFieldName": .string(target.modificationDateFieldName),
+    ]
     if let list = target.createFieldlist { json["createFieldlist"] = .array(list.map(JSONValue.string)) }
     if let list = target.updateFieldlist { json["updateFieldlist"] = .array(list.map(JSONValue.string)) }
     if let field = target.externalIdFieldName { json["externalIdFieldName"] = .string(field) }

@@ -1,6 +1,6 @@
 public import FastJSON
-public import SalesforceREST
 import SOQL
+public import SalesforceREST
 
 /// Sync down with a SOQL query (the SDK's `soql` target).
 ///
@@ -27,8 +27,10 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
     public static let defaultLateCommitWindow: Int64 = 300_000
     private let parsed: Query
 
-    public init(query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000,
-                lateCommitWindowMilliseconds: Int64 = SoqlSyncDownTarget.defaultLateCommitWindow) throws {
+    public init(
+        query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000,
+        lateCommitWindowMilliseconds: Int64 = SoqlSyncDownTarget.defaultLateCommitWindow
+    ) throws {
         self.lateCommitWindowMilliseconds = min(86_400_000, max(0, lateCommitWindowMilliseconds))
         let parsed: Query
         do {
@@ -45,16 +47,19 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
 
     init(json: JSONValue) throws {
         guard let query = json["query"]?.stringValue else { throw SyncError.invalidConfig("soql target needs a \"query\"") }
-        try self.init(query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                      modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-                      maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000,
-                      lateCommitWindowMilliseconds: json["lateCommitWindowMilliseconds"]?.int64Value ?? Self.defaultLateCommitWindow)
+        try self.init(
+            query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000,
+            lateCommitWindowMilliseconds: json["lateCommitWindowMilliseconds"]?.int64Value ?? Self.defaultLateCommitWindow)
     }
 
     public var json: JSONValue {
-        ["type": "soql", "query": .string(query), "idFieldName": .string(idFieldName),
-         "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize)),
-         "lateCommitWindowMilliseconds": .int(lateCommitWindowMilliseconds)]
+        [
+            "type": "soql", "query": .string(query), "idFieldName": .string(idFieldName),
+            "modificationDateFieldName": .string(modificationDateFieldName), "maxBatchSize": .int(Int64(maxBatchSize)),
+            "lateCommitWindowMilliseconds": .int(lateCommitWindowMilliseconds),
+        ]
     }
 
     /// The query as sent: completed with id, modification date and ordering.
@@ -78,7 +83,8 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
     func query(after maxTimeStamp: Int64) -> Query {
         guard maxTimeStamp > 0 else { return parsed }
         var query = parsed
-        let after = Condition.comparison(FieldPath([modificationDateFieldName]), .greaterThan, .dateTime(LocalFields.timestamp(maxTimeStamp)))
+        let after = Condition.comparison(
+            FieldPath([modificationDateFieldName]), .greaterThan, .dateTime(LocalFields.timestamp(maxTimeStamp)))
         query.condition = query.condition.map { .and([after, .group($0)]) } ?? after
         return query
     }
@@ -90,7 +96,8 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
             page = try await client.queryMore(continuation)
         } else {
             var query = query(after: max(0, maxTimeStamp - lateCommitWindowMilliseconds))
-            let through = Condition.comparison(FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(LocalFields.timestamp(maxTimeStamp)))
+            let through = Condition.comparison(
+                FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(LocalFields.timestamp(maxTimeStamp)))
             query.condition = query.condition.map { .and([through, .group($0)]) } ?? through
             page = try await client.query(query.description, batchSize: maxBatchSize)
         }
@@ -98,11 +105,12 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
     }
 
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        let page = if let continuation {
-            try await client.queryMore(continuation)
-        } else {
-            try await client.query(query(after: maxTimeStamp).description, batchSize: maxBatchSize)
-        }
+        let page =
+            if let continuation {
+                try await client.queryMore(continuation)
+            } else {
+                try await client.query(query(after: maxTimeStamp).description, batchSize: maxBatchSize)
+            }
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 

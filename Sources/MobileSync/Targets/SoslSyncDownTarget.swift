@@ -1,6 +1,6 @@
 public import FastJSON
-public import SalesforceREST
 import SOQL
+public import SalesforceREST
 
 /// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
 public struct SoslSyncDownTarget: SyncDownTarget {
@@ -16,12 +16,16 @@ public struct SoslSyncDownTarget: SyncDownTarget {
 
     init(json: JSONValue) throws {
         guard let query = json["query"]?.stringValue else { throw SyncError.invalidConfig("sosl target needs a \"query\"") }
-        self.init(query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+        self.init(
+            query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
     public var json: JSONValue {
-        ["type": "sosl", "query": .string(query), "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+        [
+            "type": "sosl", "query": .string(query), "idFieldName": .string(idFieldName),
+            "modificationDateFieldName": .string(modificationDateFieldName),
+        ]
     }
 
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
@@ -43,7 +47,8 @@ public struct MruSyncDownTarget: SyncDownTarget {
     public let idFieldName: String
     public let modificationDateFieldName: String
 
-    public init(objectType: String, fieldlist: [String], idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate") {
+    public init(objectType: String, fieldlist: [String], idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate")
+    {
         self.objectType = objectType
         self.fieldlist = fieldlist
         self.idFieldName = idFieldName
@@ -54,13 +59,16 @@ public struct MruSyncDownTarget: SyncDownTarget {
         guard let type = json["sobjectType"]?.stringValue, let fields = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue) else {
             throw SyncError.invalidConfig("mru target needs \"sobjectType\" and \"fieldlist\"")
         }
-        self.init(objectType: type, fieldlist: fields, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-                  modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
+        self.init(
+            objectType: type, fieldlist: fields, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
+            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
     public var json: JSONValue {
-        ["type": "mru", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
-         "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+        [
+            "type": "mru", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
+            "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName),
+        ]
     }
 
     var selectList: String {
@@ -93,8 +101,10 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     /// Set by the sync manager: the store whose soup is refreshed.
     let store: SoupReader?
 
-    public init(objectType: String, fieldlist: [String], soupName: String, countIdsPerSoql: Int = 500, idFieldName: String = "Id",
-                modificationDateFieldName: String = "LastModifiedDate") {
+    public init(
+        objectType: String, fieldlist: [String], soupName: String, countIdsPerSoql: Int = 500, idFieldName: String = "Id",
+        modificationDateFieldName: String = "LastModifiedDate"
+    ) {
         self.objectType = objectType
         self.fieldlist = fieldlist
         self.soupName = soupName
@@ -106,7 +116,8 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
 
     init(json: JSONValue, store: SoupReader?) throws {
         guard let type = json["sobjectType"]?.stringValue, let fields = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue),
-              let soup = json["soupName"]?.stringValue else {
+            let soup = json["soupName"]?.stringValue
+        else {
             throw SyncError.invalidConfig("refresh target needs \"sobjectType\", \"fieldlist\" and \"soupName\"")
         }
         self.objectType = type
@@ -119,8 +130,12 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     }
 
     public var json: JSONValue {
-        ["type": "refresh", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)), "soupName": .string(soupName),
-         "countIdsPerSoql": .int(Int64(countIdsPerSoql)), "idFieldName": .string(idFieldName), "modificationDateFieldName": .string(modificationDateFieldName)]
+        [
+            "type": "refresh", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
+            "soupName": .string(soupName),
+            "countIdsPerSoql": .int(Int64(countIdsPerSoql)), "idFieldName": .string(idFieldName),
+            "modificationDateFieldName": .string(modificationDateFieldName),
+        ]
     }
 
     /// Continuation: the last local id refreshed. Each page re-fetches the next slice of local ids.
@@ -146,22 +161,28 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     }
 
     /// Which of `ids` exist on the server, asked 500 at a time.
-    static func existing(_ objectType: String, idFieldName: String, ids: [String], condition: String? = nil, client: RestClient) async throws -> Set<String> {
-        Set(try await records(objectType, fields: [idFieldName], idFieldName: idFieldName, ids: ids, condition: condition, client: client)
-            .compactMap { $0[idFieldName]?.stringValue })
+    static func existing(_ objectType: String, idFieldName: String, ids: [String], condition: String? = nil, client: RestClient)
+        async throws -> Set<String>
+    {
+        Set(
+            try await records(objectType, fields: [idFieldName], idFieldName: idFieldName, ids: ids, condition: condition, client: client)
+                .compactMap { $0[idFieldName]?.stringValue })
     }
 
     /// The server records with these ids (local ids skipped), `fields` of each, asked 500 ids
     /// at a time (URLs stay under Salesforce's limit), every page followed.
-    static func records(_ objectType: String, fields: [String], idFieldName: String, ids: [String], condition: String? = nil,
-                        client: RestClient) async throws -> [JSONValue] {
+    static func records(
+        _ objectType: String, fields: [String], idFieldName: String, ids: [String], condition: String? = nil,
+        client: RestClient
+    ) async throws -> [JSONValue] {
         var found: [JSONValue] = []
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = ids[start..<min(ids.count, start + 500)].filter { !LocalFields.isLocalId($0) }
             guard !slice.isEmpty else { continue }
             let list = slice.map { Literal.string($0).description }.joined(separator: ", ")
-            found += try await client.allRecords("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(idFieldName) IN (\(list))"
-                                                 + (condition.map { " AND (\($0))" } ?? ""))
+            found += try await client.allRecords(
+                "SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(idFieldName) IN (\(list))"
+                    + (condition.map { " AND (\($0))" } ?? ""))
         }
         return found
     }

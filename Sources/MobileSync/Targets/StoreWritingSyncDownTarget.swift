@@ -21,7 +21,9 @@ extension PagingSyncDownTarget: StoreWritingSyncDownTarget {
     func cleanGhosts(syncId: Int64, manager: isolated SyncManager) async throws -> Int {
         let pass = try await manager.reSync(id: syncId)
         if pass.status == .stopped { throw SyncError.stopped }
-        guard pass.status == .done else { throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)") }
+        guard pass.status == .done else {
+            throw SyncError.invalidSyncState("ghost cleanup pass ended \(pass.status.rawValue): \(pass.error)")
+        }
         return pass.recordsDeleted
     }
 }
@@ -37,7 +39,9 @@ extension BriefcaseSyncDownTarget: StoreWritingSyncDownTarget {
         var removed = 0
         for info in infos {
             let ids = remote[info.objectType] ?? []
-            removed += try await manager.deleteGhosts(soup: info.soupName, idFieldName: info.idFieldName, syncId: syncId) { ids.intersection($0) }
+            removed += try await manager.deleteGhosts(soup: info.soupName, idFieldName: info.idFieldName, syncId: syncId) {
+                ids.intersection($0)
+            }
         }
         return removed
     }
@@ -54,8 +58,9 @@ extension ParentChildrenSyncDownTarget: StoreWritingSyncDownTarget {
         let parents = try await manager.deleteGhosts(soup: parent.soupName, idFieldName: parent.idFieldName, syncId: syncId) {
             try await remoteIds(client: client, localIds: $0)
         }
-        return parents + (try await manager.deleteGhosts(soup: children.soupName, idFieldName: children.idFieldName, syncId: syncId) {
-            try await remoteChildIds(client: client, localIds: $0)
-        })
+        return parents
+            + (try await manager.deleteGhosts(soup: children.soupName, idFieldName: children.idFieldName, syncId: syncId) {
+                try await remoteChildIds(client: client, localIds: $0)
+            })
     }
 }

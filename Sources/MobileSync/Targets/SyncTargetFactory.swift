@@ -65,7 +65,8 @@ public final class SyncTargetRegistry: @unchecked Sendable {
 
     public func syncUpTarget(_ json: JSONValue) throws -> any SyncUpTarget {
         // No type means the default collection target; the SDK's impl class names map to types.
-        let type = json["type"]?.stringValue ?? Self.syncUpType(implementation: json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue)
+        let type =
+            json["type"]?.stringValue ?? Self.syncUpType(implementation: json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue)
         guard let factory = lock.withLock({ up[type] }) else { throw SyncError.invalidConfig("Unknown sync up target type: \(type)") }
         return try factory(json)
     }

@@ -57,7 +57,9 @@ struct SyncUpRecord {
 
     /// Delete wins over create, create over update (the SDK's order).
     var action: SyncUpAction {
-        if flag(LocalFields.locallyDeleted) { return flag(LocalFields.locallyCreated) || LocalFields.isLocalId(id) ? .deleteLocalOnly : .delete }
+        if flag(LocalFields.locallyDeleted) {
+            return flag(LocalFields.locallyCreated) || LocalFields.isLocalId(id) ? .deleteLocalOnly : .delete
+        }
         if flag(LocalFields.locallyCreated) { return .create }
         if flag(LocalFields.locallyUpdated) { return .update }
         return .none

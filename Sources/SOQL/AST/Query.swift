@@ -18,8 +18,10 @@ public struct Query: Sendable, Hashable {
     /// `FOR VIEW`, `FOR REFERENCE` or `FOR UPDATE`.
     public var forClause: ForClause?
 
-    public init(selectItems: [SelectItem], object: String, alias: String? = nil, condition: Condition? = nil,
-                orderBy: [OrderItem] = [], limit: Int? = nil, offset: Int? = nil, forClause: ForClause? = nil) {
+    public init(
+        selectItems: [SelectItem], object: String, alias: String? = nil, condition: Condition? = nil,
+        orderBy: [OrderItem] = [], limit: Int? = nil, offset: Int? = nil, forClause: ForClause? = nil
+    ) {
         self.selectItems = selectItems
         self.object = object
         self.alias = alias
@@ -70,8 +72,14 @@ public struct Subquery: Sendable, Hashable {
 
 /// An ORDER BY item.
 public struct OrderItem: Sendable, Hashable {
-    public enum Direction: String, Sendable, Hashable { case ascending = "ASC", descending = "DESC" }
-    public enum Nulls: String, Sendable, Hashable { case first = "FIRST", last = "LAST" }
+    public enum Direction: String, Sendable, Hashable {
+        case ascending = "ASC"
+        case descending = "DESC"
+    }
+    public enum Nulls: String, Sendable, Hashable {
+        case first = "FIRST"
+        case last = "LAST"
+    }
 
     public var field: FieldPath
     /// `nil` when not written (ascending).
@@ -88,5 +96,7 @@ public struct OrderItem: Sendable, Hashable {
 
 /// The FOR clause.
 public enum ForClause: String, Sendable, Hashable {
-    case view = "VIEW", reference = "REFERENCE", update = "UPDATE"
+    case view = "VIEW"
+    case reference = "REFERENCE"
+    case update = "UPDATE"
 }

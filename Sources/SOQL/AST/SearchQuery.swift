@@ -2,7 +2,11 @@
 public struct SearchQuery: Sendable, Hashable {
     /// Which fields the terms are matched against.
     public enum Scope: String, Sendable, Hashable {
-        case all = "ALL", name = "NAME", email = "EMAIL", phone = "PHONE", sidebar = "SIDEBAR"
+        case all = "ALL"
+        case name = "NAME"
+        case email = "EMAIL"
+        case phone = "PHONE"
+        case sidebar = "SIDEBAR"
     }
 
     /// The text between the braces, as written.
@@ -15,8 +19,10 @@ public struct SearchQuery: Sendable, Hashable {
     public var limit: Int?
     public var offset: Int?
 
-    public init(searchText: String, expression: SearchExpression, scope: Scope = .all, returning: [ReturningObject] = [],
-                limit: Int? = nil, offset: Int? = nil) {
+    public init(
+        searchText: String, expression: SearchExpression, scope: Scope = .all, returning: [ReturningObject] = [],
+        limit: Int? = nil, offset: Int? = nil
+    ) {
         self.searchText = searchText
         self.expression = expression
         self.scope = scope
@@ -35,8 +41,10 @@ public struct ReturningObject: Sendable, Hashable {
     public var limit: Int?
     public var offset: Int?
 
-    public init(object: String, fields: [FieldPath] = [], condition: Condition? = nil, orderBy: [OrderItem] = [],
-                limit: Int? = nil, offset: Int? = nil) {
+    public init(
+        object: String, fields: [FieldPath] = [], condition: Condition? = nil, orderBy: [OrderItem] = [],
+        limit: Int? = nil, offset: Int? = nil
+    ) {
         self.object = object
         self.fields = fields
         self.condition = condition

@@ -7,9 +7,13 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
     case lastMonth, thisMonth, nextMonth
     case last90Days, next90Days
     case thisYear, lastYear, nextYear
-    case lastNDays(Int), nextNDays(Int), nDaysAgo(Int)
-    case lastNWeeks(Int), nextNWeeks(Int)
-    case lastNMonths(Int), nextNMonths(Int)
+    case lastNDays(Int)
+    case nextNDays(Int)
+    case nDaysAgo(Int)
+    case lastNWeeks(Int)
+    case nextNWeeks(Int)
+    case lastNMonths(Int)
+    case nextNMonths(Int)
 
     private static let fixed: [String: DateLiteral] = [
         "YESTERDAY": .yesterday, "TODAY": .today, "TOMORROW": .tomorrow,

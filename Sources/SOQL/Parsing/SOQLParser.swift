@@ -196,8 +196,9 @@ struct TokenParser {
         var operands = [first]
         while let keyword = current.keyword, keyword == "AND" || keyword == "OR" {
             guard keyword == joiner else {
-                throw SOQLError(.malformedQuery, "unexpected token: \(current.text) (parentheses are required when mixing AND and OR)",
-                                at: current.location)
+                throw SOQLError(
+                    .malformedQuery, "unexpected token: \(current.text) (parentheses are required when mixing AND and OR)",
+                    at: current.location)
             }
             advance()
             operands.append(try unary())
@@ -280,9 +281,15 @@ struct TokenParser {
         case .word(let word):
             let upper = word.uppercased()
             switch upper {
-            case "NULL": advance(); return .null
-            case "TRUE": advance(); return .boolean(true)
-            case "FALSE": advance(); return .boolean(false)
+            case "NULL":
+                advance()
+                return .null
+            case "TRUE":
+                advance()
+                return .boolean(true)
+            case "FALSE":
+                advance()
+                return .boolean(false)
             default: break
             }
             if let literal = DateLiteral.named(upper) {

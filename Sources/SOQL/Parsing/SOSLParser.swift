@@ -51,7 +51,9 @@ public enum SOSLParser {
     /// positions of the whole `{…}`.
     private static func extractSearchText(_ bytes: [UInt8]) throws(SOQLError) -> (String, Range<Int>) {
         guard let open = bytes.firstIndex(of: UInt8(ascii: "{")) else {
-            throw SOQLError(.malformedQuery, "unexpected token: search text must be enclosed in braces", at: SourceLocation(line: 1, column: 1, offset: 0))
+            throw SOQLError(
+                .malformedQuery, "unexpected token: search text must be enclosed in braces",
+                at: SourceLocation(line: 1, column: 1, offset: 0))
         }
         var index = open + 1
         while index < bytes.count {
@@ -64,23 +66,33 @@ public enum SOSLParser {
             }
             index += 1
         }
-        throw SOQLError(.malformedQuery, "unexpected token: <EOF> (unterminated search text)", at: SourceLocation(line: 1, column: open + 1, offset: open))
+        throw SOQLError(
+            .malformedQuery, "unexpected token: <EOF> (unterminated search text)",
+            at: SourceLocation(line: 1, column: open + 1, offset: open))
     }
 }
 
 /// Parses the terms between the braces: words, "phrases", AND, OR, AND NOT, parentheses;
 /// `\` escapes the next character.
 enum SearchTextParser {
-    enum Piece: Equatable { case word(String), phrase(String), open, close }
+    enum Piece: Equatable {
+        case word(String)
+        case phrase(String)
+        case open
+        case close
+    }
 
     static func parse(_ text: String) throws(SOQLError) -> SearchExpression {
         let pieces = try split(text)
         guard !pieces.isEmpty else {
-            throw SOQLError(.malformedQuery, "search term must be longer than one character", at: SourceLocation(line: 1, column: 1, offset: 0))
+            throw SOQLError(
+                .malformedQuery, "search term must be longer than one character", at: SourceLocation(line: 1, column: 1, offset: 0))
         }
         var parser = PieceParser(pieces: pieces)
         let expression = try parser.parseOr()
-        guard parser.position == pieces.count else { throw SOQLError(.malformedQuery, "unexpected token in search text: \(pieces[parser.position])") }
+        guard parser.position == pieces.count else {
+            throw SOQLError(.malformedQuery, "unexpected token in search text: \(pieces[parser.position])")
+        }
         return expression
     }
 
@@ -101,7 +113,10 @@ enum SearchTextParser {
                 var phrase = ""
                 var closed = false
                 while let next = iterator.next() {
-                    if next == "\"" { closed = true; break }
+                    if next == "\"" {
+                        closed = true
+                        break
+                    }
                     phrase.append(next == "\\" ? (iterator.next() ?? next) : next)
                 }
                 guard closed else { throw SOQLError(.malformedQuery, "unterminated phrase in search text") }
@@ -195,7 +210,9 @@ enum SearchTextParser {
                 nesting += 1
                 defer { nesting -= 1 }
                 let inner = try parseOrTree()
-                guard position < pieces.count, pieces[position] == .close else { throw SOQLError(.malformedQuery, "missing ) in search text") }
+                guard position < pieces.count, pieces[position] == .close else {
+                    throw SOQLError(.malformedQuery, "missing ) in search text")
+                }
                 position += 1
                 return inner
             case .close:
@@ -203,7 +220,9 @@ enum SearchTextParser {
             case .phrase(let phrase):
                 return (.phrase(phrase), 1)
             case .word(let word):
-                if ["AND", "OR", "NOT"].contains(word.uppercased()) { throw SOQLError(.malformedQuery, "unexpected \(word) in search text") }
+                if ["AND", "OR", "NOT"].contains(word.uppercased()) {
+                    throw SOQLError(.malformedQuery, "unexpected \(word) in search text")
+                }
                 return (.term(word), 1)
             }
         }

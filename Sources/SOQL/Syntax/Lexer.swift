@@ -153,10 +153,15 @@ struct Lexer {
 
     private func malformedDate(_ begin: Int, _ start: SourceLocation) -> SOQLError {
         var end = index
-        while end < bytes.count, !(bytes[end] == 0x20 || bytes[end] == 0x0A || bytes[end] == UInt8(ascii: ")") || bytes[end] == UInt8(ascii: ",")) {
+        while end < bytes.count,
+            !(bytes[end] == 0x20 || bytes[end] == 0x0A || bytes[end] == UInt8(ascii: ")") || bytes[end] == UInt8(ascii: ","))
+        {
             end += 1
         }
-        return SOQLError(.malformedQuery, "line \(start.line):\(start.column) no viable alternative at character '\(String(decoding: bytes[begin..<end], as: UTF8.self))'", at: start)
+        return SOQLError(
+            .malformedQuery,
+            "line \(start.line):\(start.column) no viable alternative at character '\(String(decoding: bytes[begin..<end], as: UTF8.self))'",
+            at: start)
     }
 
     /// A single-quoted string with backslash escapes: `\n \r \t \b \f \" \' \\` (either case),
@@ -169,8 +174,9 @@ struct Lexer {
             index += 1
             switch byte {
             case UInt8(ascii: "'"):
-                return Token(kind: .string(value: String(decoding: value, as: UTF8.self), likePattern: String(decoding: like, as: UTF8.self)),
-                             location: start)
+                return Token(
+                    kind: .string(value: String(decoding: value, as: UTF8.self), likePattern: String(decoding: like, as: UTF8.self)),
+                    location: start)
             case UInt8(ascii: "\\"):
                 guard let escaped = peek() else { break }
                 index += 1
@@ -187,7 +193,8 @@ struct Lexer {
                     like.append(contentsOf: [UInt8(ascii: "\\"), escaped])
                     continue
                 default:
-                    throw SOQLError(.malformedQuery, "Invalid string literal: illegal escape sequence '\\\(UnicodeScalar(escaped))'", at: start)
+                    throw SOQLError(
+                        .malformedQuery, "Invalid string literal: illegal escape sequence '\\\(UnicodeScalar(escaped))'", at: start)
                 }
                 value.append(decoded)
                 like.append(decoded == UInt8(ascii: "\\") ? UInt8(ascii: "\\") : decoded)

@@ -16,7 +16,8 @@ public struct SOQLError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The error for conditions nested deeper than ``SOQLParser/maximumNesting``, in Salesforce's wording.
     public static func tooComplicated(at location: SourceLocation? = nil) -> SOQLError {
-        SOQLError(.queryTooComplicated, "Query is either selecting too many fields or the filter conditions are too complicated.", at: location)
+        SOQLError(
+            .queryTooComplicated, "Query is either selecting too many fields or the filter conditions are too complicated.", at: location)
     }
 
     public var code: Code

@@ -8,7 +8,9 @@ extension SmartStore {
     /// key mapped to it); an entry with one is updated, one without is created, unless an
     /// `externalIdPath` is given.
     @discardableResult
-    public func upsertModels<Model: Codable>(_ models: [Model], in soupName: String, externalIdPath: String = "_soupEntryId") throws -> [Model] {
+    public func upsertModels<Model: Codable>(_ models: [Model], in soupName: String, externalIdPath: String = "_soupEntryId") throws
+        -> [Model]
+    {
         var entries: [JSONValue] = []
         for model in models { entries.append(try Self.encode(model)) }
         var saved: [Model] = []
@@ -35,8 +37,10 @@ extension SmartStore {
     }
 
     /// Decodes the column `column` of each row of a smart query as `Model` (use `{soup:_soup}`).
-    public func query<Model: Decodable>(_ spec: QuerySpec, as type: Model.Type, column: Int, pageIndex: Int = 0,
-                                        arguments: [JSONValue]? = nil) throws -> [Model] {
+    public func query<Model: Decodable>(
+        _ spec: QuerySpec, as type: Model.Type, column: Int, pageIndex: Int = 0,
+        arguments: [JSONValue]? = nil
+    ) throws -> [Model] {
         var models: [Model] = []
         for row in try query(spec, pageIndex: pageIndex, arguments: arguments) {
             guard let values = row.arrayValue, column < values.count else {

@@ -47,9 +47,11 @@ public struct QuerySpec: Sendable, Hashable {
     /// The values bound to the `?` of the generated Smart SQL.
     public let arguments: [JSONValue]
 
-    private init(kind: Kind, soupName: String?, selectPaths: [String]?, path: String?, matchKey: String? = nil,
-                 beginKey: JSONValue? = nil, endKey: JSONValue? = nil, likeKey: String? = nil,
-                 orderPath: String?, order: Order, pageSize: Int, smartSql: String? = nil) {
+    private init(
+        kind: Kind, soupName: String?, selectPaths: [String]?, path: String?, matchKey: String? = nil,
+        beginKey: JSONValue? = nil, endKey: JSONValue? = nil, likeKey: String? = nil,
+        orderPath: String?, order: Order, pageSize: Int, smartSql: String? = nil
+    ) {
         self.kind = kind
         self.soupName = soupName
         self.selectPaths = selectPaths
@@ -69,8 +71,10 @@ public struct QuerySpec: Sendable, Hashable {
             return
         }
         let soup = soupName ?? ""
-        let select = "SELECT " + (selectPaths.map { paths in paths.map { "{\(soup):\($0)}" }.joined(separator: ", ") }
-            ?? "{\(soup):_soup}") + " "
+        let select =
+            "SELECT "
+            + (selectPaths.map { paths in paths.map { "{\(soup):\($0)}" }.joined(separator: ", ") }
+                ?? "{\(soup):_soup}") + " "
         let from = "FROM {\(soup)} "
         var whereClause = ""
         var arguments: [JSONValue] = []
@@ -112,47 +116,63 @@ public struct QuerySpec: Sendable, Hashable {
     }
 
     /// All entries of a soup, optionally ordered. (The SDK's `buildAllQuerySpec`.)
-    public static func all(soup: String, selectPaths: [String]? = nil, orderPath: String? = nil,
-                           order: Order = .ascending, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .range, soupName: soup, selectPaths: selectPaths, path: nil,
-                  orderPath: orderPath, order: order, pageSize: pageSize)
+    public static func all(
+        soup: String, selectPaths: [String]? = nil, orderPath: String? = nil,
+        order: Order = .ascending, pageSize: Int
+    ) -> QuerySpec {
+        QuerySpec(
+            kind: .range, soupName: soup, selectPaths: selectPaths, path: nil,
+            orderPath: orderPath, order: order, pageSize: pageSize)
     }
 
     /// Entries whose `path` equals `key`.
-    public static func exact(soup: String, selectPaths: [String]? = nil, path: String, key: JSONValue,
-                             orderPath: String? = nil, order: Order = .ascending, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .exact, soupName: soup, selectPaths: selectPaths, path: path, beginKey: key,
-                  orderPath: orderPath, order: order, pageSize: pageSize)
+    public static func exact(
+        soup: String, selectPaths: [String]? = nil, path: String, key: JSONValue,
+        orderPath: String? = nil, order: Order = .ascending, pageSize: Int
+    ) -> QuerySpec {
+        QuerySpec(
+            kind: .exact, soupName: soup, selectPaths: selectPaths, path: path, beginKey: key,
+            orderPath: orderPath, order: order, pageSize: pageSize)
     }
 
     /// Entries whose `path` lies in `begin...end` (inclusive; either bound may be omitted).
-    public static func range(soup: String, selectPaths: [String]? = nil, path: String, begin: JSONValue?, end: JSONValue?,
-                             orderPath: String? = nil, order: Order = .ascending, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .range, soupName: soup, selectPaths: selectPaths, path: path, beginKey: begin, endKey: end,
-                  orderPath: orderPath, order: order, pageSize: pageSize)
+    public static func range(
+        soup: String, selectPaths: [String]? = nil, path: String, begin: JSONValue?, end: JSONValue?,
+        orderPath: String? = nil, order: Order = .ascending, pageSize: Int
+    ) -> QuerySpec {
+        QuerySpec(
+            kind: .range, soupName: soup, selectPaths: selectPaths, path: path, beginKey: begin, endKey: end,
+            orderPath: orderPath, order: order, pageSize: pageSize)
     }
 
     /// Entries whose `path` is `LIKE` the pattern (the caller supplies `%` and `_`).
-    public static func like(soup: String, selectPaths: [String]? = nil, path: String, pattern: String,
-                            orderPath: String? = nil, order: Order = .ascending, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .like, soupName: soup, selectPaths: selectPaths, path: path, likeKey: pattern,
-                  orderPath: orderPath, order: order, pageSize: pageSize)
+    public static func like(
+        soup: String, selectPaths: [String]? = nil, path: String, pattern: String,
+        orderPath: String? = nil, order: Order = .ascending, pageSize: Int
+    ) -> QuerySpec {
+        QuerySpec(
+            kind: .like, soupName: soup, selectPaths: selectPaths, path: path, likeKey: pattern,
+            orderPath: orderPath, order: order, pageSize: pageSize)
     }
 
     /// Full-text match on one full-text path, or on all of them when `path` is `nil`.
     ///
     /// `matchKey` is an FTS5 query (`abc AND def`, `(a OR b) NOT c`, `ab*`); terms are
     /// qualified with the path (see ``qualifyMatchKey(_:_:)``).
-    public static func match(soup: String, selectPaths: [String]? = nil, path: String?, matchKey: String,
-                             orderPath: String? = nil, order: Order = .ascending, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .match, soupName: soup, selectPaths: selectPaths, path: path, matchKey: matchKey,
-                  orderPath: orderPath, order: order, pageSize: pageSize)
+    public static func match(
+        soup: String, selectPaths: [String]? = nil, path: String?, matchKey: String,
+        orderPath: String? = nil, order: Order = .ascending, pageSize: Int
+    ) -> QuerySpec {
+        QuerySpec(
+            kind: .match, soupName: soup, selectPaths: selectPaths, path: path, matchKey: matchKey,
+            orderPath: orderPath, order: order, pageSize: pageSize)
     }
 
     /// A Smart SQL query.
     public static func smart(_ smartSql: String, pageSize: Int) -> QuerySpec {
-        QuerySpec(kind: .smart, soupName: nil, selectPaths: nil, path: nil, orderPath: nil, order: .ascending,
-                  pageSize: pageSize, smartSql: smartSql)
+        QuerySpec(
+            kind: .smart, soupName: nil, selectPaths: nil, path: nil, orderPath: nil, order: .ascending,
+            pageSize: pageSize, smartSql: smartSql)
     }
 
     /// Whether rows come back as arrays (smart queries and `selectPaths`) rather than entries.

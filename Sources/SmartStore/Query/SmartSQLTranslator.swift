@@ -48,8 +48,9 @@ struct SmartSQLTranslator {
 
     private func checkIsSelect(_ input: [UInt8]) throws {
         var start = 0
-        while start < input.count, input[start] == 0x20 || input[start] == 0x0A || input[start] == 0x09
-            || input[start] == 0x0D || input[start] == UInt8(ascii: "(")
+        while start < input.count,
+            input[start] == 0x20 || input[start] == 0x0A || input[start] == 0x09
+                || input[start] == 0x0D || input[start] == UInt8(ascii: "(")
         {
             start += 1
         }
@@ -134,7 +135,8 @@ struct SmartSQLTranslator {
     private static func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF: true
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF:
+            true
         default: false
         }
     }

@@ -21,11 +21,13 @@ enum Identifiers {
         guard !path.isEmpty, path.utf8.count <= maximumLength else { throw .invalidPath(path) }
         for component in path.split(separator: ".", omittingEmptySubsequences: false) {
             guard !component.isEmpty,
-                  component.unicodeScalars.allSatisfy({ scalar in
-                      scalar == "_" || scalar == "-" || scalar == "$"
-                          || (scalar.isASCII ? CharacterSet.asciiAlphanumerics(scalar) : scalar.properties.isAlphabetic
-                              || scalar.properties.numericType != nil)
-                  })
+                component.unicodeScalars.allSatisfy({ scalar in
+                    scalar == "_" || scalar == "-" || scalar == "$"
+                        || (scalar.isASCII
+                            ? CharacterSet.asciiAlphanumerics(scalar)
+                            : scalar.properties.isAlphabetic
+                                || scalar.properties.numericType != nil)
+                })
             else { throw .invalidPath(path) }
         }
     }

@@ -3,14 +3,15 @@ import GRDB
 /// The SmartStore meta tables and the SQL that creates soup tables, as the SDK lays them out.
 enum StoreSchema {
     static func createMetaTables(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS soup_index_map (soupName TEXT, path TEXT, columnName TEXT, columnType TEXT);
-            CREATE INDEX IF NOT EXISTS soup_index_map_0 ON soup_index_map (soupName);
-            CREATE TABLE IF NOT EXISTS soup_attrs (id INTEGER PRIMARY KEY AUTOINCREMENT, soupName TEXT);
-            CREATE INDEX IF NOT EXISTS soup_attrs_0 ON soup_attrs (soupName);
-            CREATE TABLE IF NOT EXISTS long_operations_status (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT,
-                details TEXT, status TEXT, created INTEGER, lastModified INTEGER);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS soup_index_map (soupName TEXT, path TEXT, columnName TEXT, columnType TEXT);
+                CREATE INDEX IF NOT EXISTS soup_index_map_0 ON soup_index_map (soupName);
+                CREATE TABLE IF NOT EXISTS soup_attrs (id INTEGER PRIMARY KEY AUTOINCREMENT, soupName TEXT);
+                CREATE INDEX IF NOT EXISTS soup_attrs_0 ON soup_attrs (soupName);
+                CREATE TABLE IF NOT EXISTS long_operations_status (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT,
+                    details TEXT, status TEXT, created INTEGER, lastModified INTEGER);
+                """)
     }
 
     /// Loads a soup from the meta tables; `nil` when it is not registered.

@@ -41,8 +41,9 @@ struct AlterSoupOperation: Sendable {
 
     /// Records the operation (step STARTING) and returns it.
     static func start(_ db: Database, soup: Soup, newSpecs: [IndexSpec], reIndexData: Bool) throws -> AlterSoupOperation {
-        let details = Details(soupName: soup.name, soupTableName: soup.tableName, oldIndexSpecs: soup.indexSpecs,
-                              newIndexSpecs: newSpecs.map { IndexSpec(path: $0.path, type: $0.type) }, reIndexData: reIndexData)
+        let details = Details(
+            soupName: soup.name, soupTableName: soup.tableName, oldIndexSpecs: soup.indexSpecs,
+            newIndexSpecs: newSpecs.map { IndexSpec(path: $0.path, type: $0.type) }, reIndexData: reIndexData)
         let json = String(decoding: try JSONEncoder().encode(details), as: UTF8.self)
         let now = SmartStore.now()
         try db.execute(
@@ -53,12 +54,15 @@ struct AlterSoupOperation: Sendable {
 
     /// The interrupted operations recorded in the store, with their last completed step.
     static func pending(_ db: Database) throws -> [(AlterSoupOperation, Step)] {
-        try Row.fetchAll(db, sql: "SELECT id, details, status FROM long_operations_status WHERE type = ? ORDER BY id",
-                         arguments: [type]).compactMap { row in
+        try Row.fetchAll(
+            db, sql: "SELECT id, details, status FROM long_operations_status WHERE type = ? ORDER BY id",
+            arguments: [type]
+        ).compactMap { row in
             // Optional reads: a damaged row is skipped, never a trap.
             guard let detailsText: String = row["details"], let status: String = row["status"], let rowId: Int64 = row["id"],
-                  let details = try? JSONDecoder().decode(Details.self, from: Data(detailsText.utf8)),
-                  let step = Step(rawValue: status) else { return nil }
+                let details = try? JSONDecoder().decode(Details.self, from: Data(detailsText.utf8)),
+                let step = Step(rawValue: status)
+            else { return nil }
             return (AlterSoupOperation(rowId: rowId, details: details), step)
         }
     }
@@ -93,8 +97,9 @@ struct AlterSoupOperation: Sendable {
             try db.execute(sql: "DELETE FROM long_operations_status WHERE id = ?", arguments: [rowId])
             return
         }
-        try db.execute(sql: "UPDATE long_operations_status SET status = ?, lastModified = ? WHERE id = ?",
-                       arguments: [step.rawValue, SmartStore.now(), rowId])
+        try db.execute(
+            sql: "UPDATE long_operations_status SET status = ?, lastModified = ? WHERE id = ?",
+            arguments: [step.rawValue, SmartStore.now(), rowId])
     }
 
     /// Copies rows from the renamed table, keeping a column's values when its path keeps
@@ -114,12 +119,16 @@ struct AlterSoupOperation: Sendable {
             }
             targets.append(column)
         }
-        try db.execute(sql: "INSERT INTO \(soup.tableName) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(oldTable)")
+        try db.execute(
+            sql:
+                "INSERT INTO \(soup.tableName) (\(targets.joined(separator: ", "))) SELECT \(sources.joined(separator: ", ")) FROM \(oldTable)"
+        )
         // Keep ids from being reused: carry the old AUTOINCREMENT sequence over.
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO sqlite_sequence (name, seq)
-            SELECT ?, max(seq) FROM sqlite_sequence WHERE name IN (?, ?)
-            """, arguments: [soup.tableName, soup.tableName, oldTable])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO sqlite_sequence (name, seq)
+                SELECT ?, max(seq) FROM sqlite_sequence WHERE name IN (?, ?)
+                """, arguments: [soup.tableName, soup.tableName, oldTable])
         try SoupReindexer.rebuildFullText(db, soup: soup)
     }
 }

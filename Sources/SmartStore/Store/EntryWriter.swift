@@ -32,8 +32,10 @@ struct EntryWriter {
         if let nextId {
             id = nextId
         } else {
-            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
-                                              arguments: [soup.tableName]) ?? 0
+            let sequence =
+                try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                    arguments: [soup.tableName]) ?? 0
             guard sequence < .max else { throw SmartStoreError.database("Soup \(soup.name) has no entry ids left") }
             id = sequence + 1
         }
@@ -49,7 +51,8 @@ struct EntryWriter {
         members["_soupLastModifiedDate"] = .int(now)
         let saved = JSONValue.object(members)
         let columns = columnSpecs.compactMap(\.columnName)
-        let sql = "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
+        let sql =
+            "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
             + columns.map { ", " + $0 }.joined() + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
         var arguments: [DatabaseValue] = [id.databaseValue, saved.jsonString.databaseValue, now.databaseValue, now.databaseValue]
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
@@ -121,7 +124,8 @@ struct EntryWriter {
         let columns = ftsSpecs.compactMap(\.columnName)
         var arguments: [DatabaseValue] = [id.databaseValue]
         arguments += ftsSpecs.map { ProjectedValue.databaseValue(saved.value(atPath: $0.path)) }
-        let sql = "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
+        let sql =
+            "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
             + String(repeating: ", ?", count: columns.count) + ")"
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(arguments))

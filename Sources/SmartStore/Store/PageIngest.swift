@@ -21,10 +21,11 @@ struct PageIngest {
     var skipUnchangedField: String? = nil
 
     private func plan(skipDirty: Bool, deduplicate: Bool, returning: Bool) -> PageUpsertPlan {
-        PageUpsertPlan(soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
-                       skipUnchangedField: returning ? nil : skipUnchangedField,
-                       deduplicate: deduplicate, returning: returning, timestampPath: timestampPath,
-                       setFields: setFields, removeFields: removeFields)
+        PageUpsertPlan(
+            soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
+            skipUnchangedField: returning ? nil : skipUnchangedField,
+            deduplicate: deduplicate, returning: returning, timestampPath: timestampPath,
+            setFields: setFields, removeFields: removeFields)
     }
 
     private func arguments(_ plan: PageUpsertPlan, now: Int64) throws -> StatementArguments {
@@ -40,7 +41,9 @@ struct PageIngest {
             var externalIds: Set<DatabaseValue> = []
             var maxTimestamp = DatabaseValue.null
             var missingTimestamps = 0
-            let rows = try runReporting { try Row.fetchCursor(db, sql: plan.upsertSQL, arguments: try arguments(plan, now: SmartStore.now())) }
+            let rows = try runReporting {
+                try Row.fetchCursor(db, sql: plan.upsertSQL, arguments: try arguments(plan, now: SmartStore.now()))
+            }
             while let row = try runReporting({ try rows.next() }) {
                 // Anything unusual (no id, not an object, a duplicate id) is left to the summary path,
                 // which reports it precisely or handles it.
@@ -54,12 +57,13 @@ struct PageIngest {
                     maxTimestamp = timestamp
                 }
             }
-            if entryIds.isEmpty { return .rollback }  // empty page, or no array at the path
+            if entryIds.isEmpty { return .rollback } // empty page, or no array at the path
             if let ftsSQL = plan.fullTextByIdsSQL, !entryIds.isEmpty {
                 try db.execute(sql: ftsSQL, arguments: [JSONValue.array(entryIds.map(JSONValue.int)).jsonString])
             }
-            result = PageIngestResult(received: entryIds.count, written: entryIds.count, skipped: 0,
-                                      maxTimestamp: SQLiteOrder.text(maxTimestamp), recordsWithoutTimestamp: missingTimestamps)
+            result = PageIngestResult(
+                received: entryIds.count, written: entryIds.count, skipped: 0,
+                maxTimestamp: SQLiteOrder.text(maxTimestamp), recordsWithoutTimestamp: missingTimestamps)
             return .commit
         }
         return result
@@ -78,8 +82,9 @@ struct PageIngest {
         if let ftsSQL = plan.fullTextSQL {
             try db.execute(sql: ftsSQL, arguments: [text, now])
         }
-        return PageIngestResult(received: summary.received, written: written, skipped: summary.received - written,
-                                maxTimestamp: summary.maxTimestamp, recordsWithoutTimestamp: summary.missingTimestamps)
+        return PageIngestResult(
+            received: summary.received, written: written, skipped: summary.received - written,
+            maxTimestamp: summary.maxTimestamp, recordsWithoutTimestamp: summary.missingTimestamps)
     }
 
     /// SQLite reports a malformed page when the statement runs: give it the typed error.
@@ -100,7 +105,7 @@ enum SQLiteOrder {
         case (.int64(let a), .double(let b)): Double(a) > b
         case (.double(let a), .int64(let b)): a > Double(b)
         case (.double(let a), .double(let b)): a > b
-        case (.string(let a), .string(let b)): b.utf8.lexicographicallyPrecedes(a.utf8)  // BINARY collation: bytes
+        case (.string(let a), .string(let b)): b.utf8.lexicographicallyPrecedes(a.utf8) // BINARY collation: bytes
         case (.string, .int64), (.string, .double): true
         case (.int64, .string), (.double, .string): false
         default: false

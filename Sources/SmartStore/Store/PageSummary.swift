@@ -34,7 +34,8 @@ struct PageSummary {
             throw SmartStoreError.malformedJSON("Page has \(nonObjects) record(s) that are not JSON objects")
         }
         let received: Int = row[1]
-        return PageSummary(received: received, missingIds: row[2], maxTimestamp: row[3], missingTimestamps: row[4],
-                           hasDuplicateIds: (row[6] as Int) < received)
+        return PageSummary(
+            received: received, missingIds: row[2], maxTimestamp: row[3], missingTimestamps: row[4],
+            hasDuplicateIds: (row[6] as Int) < received)
     }
 }

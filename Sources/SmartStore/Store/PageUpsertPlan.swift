@@ -18,8 +18,11 @@ struct PageUpsertPlan {
     let setFields: [(key: String, value: JSONValue)]
     let removeFields: [String]
 
-    init(soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, skipUnchangedField: String? = nil, deduplicate: Bool,
-         returning: Bool = false, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]) {
+    init(
+        soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, skipUnchangedField: String? = nil,
+        deduplicate: Bool,
+        returning: Bool = false, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]
+    ) {
         self.skipUnchangedField = skipUnchangedField
         self.deduplicate = deduplicate
         self.returning = returning
@@ -55,7 +58,8 @@ struct PageUpsertPlan {
         if !removeFields.isEmpty {
             document = "json_remove(v" + removeFields.map { ", '$.\($0)'" }.joined() + ")"
         }
-        let sets = ["'$._soupEntryId', rid", "'$._soupLastModifiedDate', ?2"]
+        let sets =
+            ["'$._soupEntryId', rid", "'$._soupLastModifiedDate', ?2"]
             + setFields.compactMap { field in setFieldParameter(field.key).map { "'$.\(field.key)', \($0)" } }
         let soupExpression = "json_set(\(document), \(sets.joined(separator: ", ")))"
         var columns: [String] = []
@@ -85,7 +89,8 @@ struct PageUpsertPlan {
         let dirtyFilter = skipped.isEmpty ? "" : "WHERE NOT (e.id IS NOT NULL AND (\(skipped.joined(separator: " OR "))))"
         // Only when two records share an id: keep the last occurrence.
         // Inlined on purpose (no CTE): measured faster than materialising the page first.
-        let source = deduplicate
+        let source =
+            deduplicate
             ? "(SELECT key, value FROM json_each(?1, '\(arrayPath)') WHERE key IN (SELECT max(key) FROM json_each(?1, '\(arrayPath)') GROUP BY json_extract(value, '$.\(idPath)')))"
             : "json_each(?1, '\(arrayPath)')"
         // An object at the records path would make json_each iterate its members: array

@@ -14,8 +14,10 @@ extension SmartStore {
     }
 
     /// Test seam: runs the alter operation up to and including `lastStep`, as if the process died then.
-    func alterSoup(_ name: String, indexSpecs: [IndexSpec], reIndexData: Bool,
-                   stoppingAfter lastStep: AlterSoupOperation.Step?) throws {
+    func alterSoup(
+        _ name: String, indexSpecs: [IndexSpec], reIndexData: Bool,
+        stoppingAfter lastStep: AlterSoupOperation.Step?
+    ) throws {
         try Self.validate(soup: name, specs: indexSpecs)
         let operation = try write { db in
             try AlterSoupOperation.start(db, soup: try requireSoup(db, named: name), newSpecs: indexSpecs, reIndexData: reIndexData)
@@ -25,8 +27,10 @@ extension SmartStore {
         try run(operation, after: .starting, stoppingAfter: lastStep)
     }
 
-    private func run(_ operation: AlterSoupOperation, after done: AlterSoupOperation.Step,
-                     stoppingAfter lastStep: AlterSoupOperation.Step? = nil) throws {
+    private func run(
+        _ operation: AlterSoupOperation, after done: AlterSoupOperation.Step,
+        stoppingAfter lastStep: AlterSoupOperation.Step? = nil
+    ) throws {
         var step = done.next
         defer { cache.invalidate() }
         while let current = step {

@@ -50,9 +50,10 @@ extension SmartStore {
             guard let idColumn = soup.indexSpec(forPath: idPath)?.columnName else {
                 throw SmartStoreError.noIndexForPath(soup: soupName, path: idPath)
             }
-            let ingest = PageIngest(db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
-                                    timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
-                                    skipUnchangedField: skipUnchangedField)
+            let ingest = PageIngest(
+                db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
+                timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
+                skipUnchangedField: skipUnchangedField)
             if !skipDirty && skipUnchangedField == nil, let result = try ingest.writeReturning() { return result }
             return try ingest.writeAfterSummary(skipDirty: skipDirty)
         }

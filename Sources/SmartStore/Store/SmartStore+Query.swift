@@ -41,8 +41,10 @@ extension SmartStore {
     }
 
     /// Prepares (and caches) the spec's page statement, `SELECT * FROM (…) LIMIT ?,?`, and maps SQLite errors.
-    private func withPagedStatement<T>(_ db: Database, _ spec: QuerySpec, _ arguments: StatementArguments,
-                                       _ body: (Statement) throws -> T) throws -> T {
+    private func withPagedStatement<T>(
+        _ db: Database, _ spec: QuerySpec, _ arguments: StatementArguments,
+        _ body: (Statement) throws -> T
+    ) throws -> T {
         let sql = try translate(db, spec.smartSql)
         do {
             let statement = try db.cachedStatement(sql: "SELECT * FROM (\(sql)) LIMIT ?,?")

@@ -32,14 +32,18 @@ extension SmartStore {
             let now = Self.now()
             var changed = 0
             for (value, entryIds) in groups {
-                changed += try indexed ? Self.setIndexedField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
+                changed +=
+                    try indexed
+                    ? Self.setIndexedField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
                     : Self.setField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
             }
             return changed
         }
     }
 
-    private static func setIndexedField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws -> Int {
+    private static func setIndexedField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64)
+        throws -> Int
+    {
         var writer = EntryWriter(db: db, soup: soup, now: now)
         var changed = 0
         for chunk in entryIds.chunked(by: 500) {
@@ -53,7 +57,9 @@ extension SmartStore {
         return changed
     }
 
-    private static func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws -> Int {
+    private static func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws
+        -> Int
+    {
         // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
         let path = "$.\"" + field + "\""
         var changed = 0
@@ -64,10 +70,11 @@ extension SmartStore {
             if let value { arguments.append(value.jsonString.databaseValue) }
             arguments += [now.databaseValue, now.databaseValue]
             arguments += chunk.map(\.databaseValue)
-            try db.execute(sql: """
-                UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
-                WHERE id IN (\(placeholders))
-                """, arguments: StatementArguments(arguments))
+            try db.execute(
+                sql: """
+                    UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
+                    WHERE id IN (\(placeholders))
+                    """, arguments: StatementArguments(arguments))
             changed += db.changesCount
         }
         return changed

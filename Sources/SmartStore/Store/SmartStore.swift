@@ -71,7 +71,8 @@ public final class SmartStore: Sendable {
         configuration.readonly = true
         var location = path
         if !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1,
-           let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) {
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        {
             location = "file:\(encoded)?immutable=1"
         }
         do {

@@ -34,7 +34,8 @@ public final class StoreDirectory: @unchecked Sendable {
 
     /// Whether the user has a store with this name.
     public func hasUserStore(user: String, named name: String) throws -> Bool {
-        FileManager.default.fileExists(atPath: try storeFolder(scope: try userScope(user), name: name).appendingPathComponent("store.sqlite").path)
+        FileManager.default.fileExists(
+            atPath: try storeFolder(scope: try userScope(user), name: name).appendingPathComponent("store.sqlite").path)
     }
 
     /// Names of the user's stores.
@@ -84,8 +85,10 @@ public final class StoreDirectory: @unchecked Sendable {
     private func names(scope: String) throws -> [String] {
         let folder = root.appendingPathComponent(scope).appendingPathComponent("stores")
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return entries.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("store.sqlite").path) }
-            .sorted()
+        return entries.filter {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("store.sqlite").path)
+        }
+        .sorted()
     }
 
     private func store(at folder: URL) throws -> SmartStore {

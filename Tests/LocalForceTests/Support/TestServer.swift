@@ -1,9 +1,11 @@
 import FastJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+
 @testable import LocalForce
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A LocalForce on 127.0.0.1:0 with an in-memory database, and a tiny HTTP client for it.
 final class TestServer: Sendable {
@@ -46,8 +48,10 @@ final class TestServer: Sendable {
     }
 
     /// Sends a request; `path` is either absolute (`/services/…`) or relative to `/services/data/vNN.N/`.
-    func send(_ method: String, _ path: String, json body: JSONValue? = nil, rawBody: Data? = nil, headers: [String: String] = [:],
-              authorized: Bool = true) async throws -> Reply {
+    func send(
+        _ method: String, _ path: String, json body: JSONValue? = nil, rawBody: Data? = nil, headers: [String: String] = [:],
+        authorized: Bool = true
+    ) async throws -> Reply {
         let full = path.hasPrefix("/") ? path : "/services/data/v\(version)/" + path
         guard let url = URL(string: server.baseURL.absoluteString + full) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)

@@ -1,9 +1,10 @@
 import FastJSON
 import Foundation
-@testable import LocalForce
 import MobileSync
 import SalesforceREST
 import SmartStore
+
+@testable import LocalForce
 
 /// A client store and a LocalForce, both in SQLite files, that can be copied as they are on
 /// disk at any instant: a copy is what a process killed at that instant leaves behind.
@@ -24,11 +25,16 @@ final class CrashWorld: Sendable {
         server = try await LocalForceServer.start(localForce)
         store = try SmartStore(path: storePath)
         if snapshot == nil {
-            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string),
-                                                            IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+            try store.registerSoup(
+                "accounts",
+                indexSpecs: [
+                    IndexSpec("Id", .string), IndexSpec("Name", .string),
+                    IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer),
+                ])
         }
-        client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
-                            retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(5)))
+        client = RestClient(
+            instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
+            retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(5)))
     }
 
     func stop() async { await server.stop() }
@@ -45,8 +51,9 @@ final class CrashWorld: Sendable {
     func snapshot(_ label: String, index: Int) throws -> Snapshot {
         let target = folder.appendingPathComponent("snapshot-\(index)")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-        let snapshot = Snapshot(label: label, storePath: target.appendingPathComponent("store.sqlite").path,
-                                serverPath: target.appendingPathComponent("server.sqlite").path)
+        let snapshot = Snapshot(
+            label: label, storePath: target.appendingPathComponent("store.sqlite").path,
+            serverPath: target.appendingPathComponent("server.sqlite").path)
         try Self.copyDatabase(folder.appendingPathComponent("store.sqlite").path, to: snapshot.storePath)
         try Self.copyDatabase(folder.appendingPathComponent("server.sqlite").path, to: snapshot.serverPath)
         return snapshot

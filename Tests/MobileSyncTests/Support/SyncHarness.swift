@@ -1,9 +1,10 @@
 import FastJSON
 import Foundation
-@testable import LocalForce
-@testable import MobileSync
 import SalesforceREST
 import SmartStore
+
+@testable import LocalForce
+@testable import MobileSync
 
 /// LocalForce on 127.0.0.1:0, a fresh in-memory store with an `accounts` soup, a client and a manager.
 final class SyncHarness: Sendable {
@@ -13,17 +14,24 @@ final class SyncHarness: Sendable {
     let client: RestClient
     let manager: SyncManager
 
-    init(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-         clockOffset: Duration = .zero) async throws {
-        let localForce = try await LocalForce(schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token,
-                                              briefcaseRules: briefcaseRules, clockOffset: clockOffset)
+    init(
+        localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
+        clockOffset: Duration = .zero
+    ) async throws {
+        let localForce = try await LocalForce(
+            schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token,
+            briefcaseRules: briefcaseRules, clockOffset: clockOffset)
         server = try await LocalForceServer.start(localForce)
         store = try SmartStore()
-        var specs = [IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string), IndexSpec("__sync_id__", .integer)]
+        var specs = [
+            IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
+            IndexSpec("__sync_id__", .integer),
+        ]
         if let localIndex { specs.append(IndexSpec("__local__", localIndex)) }
         try store.registerSoup("accounts", indexSpecs: specs)
-        client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
-                            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10)))
+        client = RestClient(
+            instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
+            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10)))
         manager = try SyncManager(store: store, client: client)
     }
 
@@ -71,8 +79,10 @@ final class SyncHarness: Sendable {
     }
 }
 
-func withHarness(localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-                 clockOffset: Duration = .zero, _ body: (SyncHarness) async throws -> Void) async throws {
+func withHarness(
+    localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
+    clockOffset: Duration = .zero, _ body: (SyncHarness) async throws -> Void
+) async throws {
     let harness = try await SyncHarness(localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset)
     do {
         try await body(harness)
@@ -88,5 +98,10 @@ final class CallCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     /// 1 on the first call, 2 on the second, …
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }

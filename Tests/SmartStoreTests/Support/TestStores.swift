@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SmartStore
 
 /// A temporary directory removed when the value is deinitialised.
@@ -18,19 +19,19 @@ final class TemporaryDirectory: Sendable {
 /// The SDK's SmartSqlTest fixture: employees (TABLE_1) and departments (TABLE_2).
 enum EmployeesFixture {
     static let employeeSpecs = [
-        IndexSpec("firstName", .string),   // TABLE_1_0
-        IndexSpec("lastName", .string),    // TABLE_1_1
-        IndexSpec("deptCode", .string),    // TABLE_1_2
-        IndexSpec("employeeId", .string),  // TABLE_1_3
-        IndexSpec("managerId", .string),   // TABLE_1_4
-        IndexSpec("salary", .integer),     // TABLE_1_5
+        IndexSpec("firstName", .string), // TABLE_1_0
+        IndexSpec("lastName", .string), // TABLE_1_1
+        IndexSpec("deptCode", .string), // TABLE_1_2
+        IndexSpec("employeeId", .string), // TABLE_1_3
+        IndexSpec("managerId", .string), // TABLE_1_4
+        IndexSpec("salary", .integer), // TABLE_1_5
         IndexSpec("education", .json1),
         IndexSpec("isManager", .json1),
     ]
     static let departmentSpecs = [
-        IndexSpec("deptCode", .string),    // TABLE_2_0
-        IndexSpec("name", .string),        // TABLE_2_1
-        IndexSpec("budget", .integer),     // TABLE_2_2
+        IndexSpec("deptCode", .string), // TABLE_2_0
+        IndexSpec("name", .string), // TABLE_2_1
+        IndexSpec("budget", .integer), // TABLE_2_2
         IndexSpec("building", .json1),
     ]
 
@@ -52,14 +53,16 @@ enum EmployeesFixture {
             ("Eileen", "Henderson", "B00", "00070", "00050", 70000, false),
         ]
         for (first, last, dept, id, manager, salary, isManager) in employees {
-            var employee: JSONValue = ["firstName": .string(first), "lastName": .string(last), "deptCode": .string(dept),
-                                       "employeeId": .string(id), "salary": .int(salary), "isManager": .bool(isManager)]
+            var employee: JSONValue = [
+                "firstName": .string(first), "lastName": .string(last), "deptCode": .string(dept),
+                "employeeId": .string(id), "salary": .int(salary), "isManager": .bool(isManager),
+            ]
             // Like Java's JSONObject.put(key, null), a null manager leaves the key out.
             if let manager { employee["managerId"] = .string(manager) }
             try store.create(employee, in: "employees")
         }
-        try store.create(["deptCode": "A00", "name": "Sales", "budget": 1000000], in: "departments")
-        try store.create(["deptCode": "B00", "name": "R&D", "budget": 2000000], in: "departments")
+        try store.create(["deptCode": "A00", "name": "Sales", "budget": 1_000_000], in: "departments")
+        try store.create(["deptCode": "B00", "name": "R&D", "budget": 2_000_000], in: "departments")
     }
 
     static func createEmployee(_ store: SmartStore, _ json: String) throws -> JSONValue {
