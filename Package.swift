@@ -36,9 +36,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Locking",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SmartStore",
             dependencies: [
                 "FastJSON",
+                "Locking",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -53,6 +58,7 @@ let package = Package(
             dependencies: [
                 "SOQL",
                 "FastJSON",
+                "Locking",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -66,12 +72,12 @@ let package = Package(
         ),
         .target(
             name: "SalesforceREST",
-            dependencies: ["FastJSON"],
+            dependencies: ["FastJSON", "Locking"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "MobileSync",
-            dependencies: ["SmartStore", "SalesforceREST", "SOQL", "FastJSON"],
+            dependencies: ["SmartStore", "SalesforceREST", "SOQL", "FastJSON", "Locking"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -79,6 +85,7 @@ let package = Package(
             dependencies: [
                 "SmartStore",
                 "LocalForce",
+                "Locking",
                 "MobileSync",
                 "SalesforceREST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,6 +100,7 @@ let package = Package(
                 "MobileSync",
                 "SalesforceREST",
                 "FastJSON",
+                "Locking",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -126,6 +134,11 @@ let package = Package(
         .testTarget(
             name: "SOQLTests",
             dependencies: ["SOQL"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LockingTests",
+            dependencies: ["Locking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 extension RestClient {
     /// The server's clock now, in epoch milliseconds (whole seconds): the `Date` header of a
@@ -39,12 +40,11 @@ extension RestClient {
 }
 
 /// What a client learned about its user, kept across calls.
-final class ClientIdentity: @unchecked Sendable {
-    private let lock = NSLock()
-    private var known: String?
+final class ClientIdentity: Sendable {
+    private let known = Locked<String?>(nil)
 
     var userId: String? {
-        get { lock.withLock { known } }
-        set { lock.withLock { known = newValue } }
+        get { known.current }
+        set { known.withLock { $0 = newValue } }
     }
 }

@@ -1,5 +1,6 @@
 import FastJSON
 public import Foundation
+import Locking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -130,10 +131,9 @@ public final class RestClient: Sendable {
 }
 
 /// A thread-safe counter of requests.
-final class RequestCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+final class RequestCounter: Sendable {
+    private let count = Locked(0)
 
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
+    var value: Int { count.current }
+    func increment() { count.withLock { $0 += 1 } }
 }

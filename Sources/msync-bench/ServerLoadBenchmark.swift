@@ -2,6 +2,7 @@ import ArgumentParser
 import FastJSON
 import Foundation
 import LocalForce
+import Locking
 import MobileSync
 import SalesforceREST
 import SmartStore
@@ -207,9 +208,8 @@ struct TimedTransport: HTTPTransport {
 }
 
 /// Request latencies in milliseconds, from many tasks.
-final class LatencyRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Double] = []
-    func record(_ milliseconds: Double) { lock.withLock { values.append(milliseconds) } }
-    var sorted: [Double] { lock.withLock { values.sorted() } }
+final class LatencyRecorder: Sendable {
+    private let values = Locked([Double]())
+    func record(_ milliseconds: Double) { values.withLock { $0.append(milliseconds) } }
+    var sorted: [Double] { values.current.sorted() }
 }

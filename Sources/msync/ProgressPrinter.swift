@@ -1,14 +1,15 @@
 import Foundation
+import Locking
 import MobileSync
 
 /// Prints sync progress: a bar redrawn in place on a terminal, plain lines otherwise.
-final class ProgressPrinter: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressPrinter: Sendable {
     private let isTerminal = isatty(STDOUT_FILENO) != 0
-    private var lastLine = ""
+    /// The last plain line printed; its lock also keeps lines from different tasks whole.
+    private let lastLine = Locked("")
 
     func update(_ label: String, _ state: SyncState) {
-        lock.withLock {
+        lastLine.withLock { lastLine in
             let total = state.totalSize < 0 ? "?" : String(state.totalSize)
             if isTerminal {
                 let width = 30
@@ -27,6 +28,6 @@ final class ProgressPrinter: @unchecked Sendable {
     }
 
     func line(_ text: String) {
-        lock.withLock { print(text) }
+        lastLine.withLock { _ in print(text) }
     }
 }

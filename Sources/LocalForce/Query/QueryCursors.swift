@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import SOQL
 
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
@@ -169,16 +170,15 @@ actor QueryCursors {
 
 /// Collects the cursors a query makes for long child lists while it runs inside a database
 /// read; they are registered with ``QueryCursors`` before the response leaves.
-final class ChildCursorSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending: [(locator: String, cursor: QueryCursors.Cursor)] = []
+final class ChildCursorSink: Sendable {
+    private let pending = Locked([(locator: String, cursor: QueryCursors.Cursor)]())
 
     /// Keeps the cursor and returns its new locator.
     func add(_ cursor: QueryCursors.Cursor) -> String {
         let locator = QueryCursors.newLocator()
-        lock.withLock { pending.append((locator, cursor)) }
+        pending.withLock { $0.append((locator, cursor)) }
         return locator
     }
 
-    var cursors: [(locator: String, cursor: QueryCursors.Cursor)] { lock.withLock { pending } }
+    var cursors: [(locator: String, cursor: QueryCursors.Cursor)] { pending.current }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Locking
 
 /// LocalForce's embedded backend: SQLite through GRDB (a WAL pool for files, a queue in memory).
 public final class SQLiteDatabase: SQLDatabase {
@@ -95,18 +96,18 @@ struct GRDBConnection: SQLConnection {
 /// connection's cache is emptied and counting starts again.
 ///
 /// One budget serves the connections of one ``SQLiteDatabase``: it lives and goes with them.
-final class StatementCacheBudget: @unchecked Sendable {
+final class StatementCacheBudget: Sendable {
     /// Distinct statement texts a connection keeps prepared at most.
     static let maximumStatements = 256
 
-    private let lock = NSLock()
-    private var seen: [ObjectIdentifier: Set<String>] = [:]
+    /// The texts each connection has prepared since its cache was last emptied.
+    private let seen = Locked([ObjectIdentifier: Set<String>]())
 
     /// Records that `sql` is about to be prepared on `db`, emptying `db`'s cache first when the
     /// text is new and the budget is spent.
     func admit(_ sql: String, on db: Database) {
         let key = ObjectIdentifier(db)
-        let release: Bool = lock.withLock {
+        let release: Bool = seen.withLock { seen in
             var texts = seen[key] ?? []
             guard !texts.contains(sql) else { return false }
             let full = texts.count >= Self.maximumStatements

@@ -1,18 +1,23 @@
 public import FastJSON
-import Foundation
+import Locking
 import SmartStore
 
 /// Builds targets from their JSON (sync states and `usersyncs.json`). Custom target types can
 /// be registered under their `type` name.
-public final class SyncTargetRegistry: @unchecked Sendable {
+public final class SyncTargetRegistry: Sendable {
     public typealias DownFactory = @Sendable (JSONValue) throws -> any SyncDownTarget
     public typealias UpFactory = @Sendable (JSONValue) throws -> any SyncUpTarget
 
-    private var down: [String: DownFactory] = [:]
-    private var up: [String: UpFactory] = [:]
-    private let lock = NSLockShim()
+    private struct Factories {
+        var down: [String: DownFactory] = [:]
+        var up: [String: UpFactory] = [:]
+    }
+
+    private let factories: Locked<Factories>
 
     public init() {
+        var down: [String: DownFactory] = [:]
+        var up: [String: UpFactory] = [:]
         down["soql"] = { try SoqlSyncDownTarget(json: $0) }
         down["sosl"] = { try SoslSyncDownTarget(json: $0) }
         down["mru"] = { try MruSyncDownTarget(json: $0) }
@@ -25,23 +30,24 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
         up["parent_children"] = { try ParentChildrenSyncUpTarget(json: $0) }
+        factories = Locked(Factories(down: down, up: up))
     }
 
     /// A registry whose store-reading targets (refresh) read `store`.
     convenience init(store: SmartStore) {
         self.init()
         let reader = SoupReader(store: store)
-        down["refresh"] = { try RefreshSyncDownTarget(json: $0, store: reader) }
+        register(syncDown: "refresh") { try RefreshSyncDownTarget(json: $0, store: reader) }
     }
 
     /// Registers a sync down target type.
     public func register(syncDown type: String, _ factory: @escaping DownFactory) {
-        lock.withLock { down[type] = factory }
+        factories.withLock { $0.down[type] = factory }
     }
 
     /// Registers a sync up target type.
     public func register(syncUp type: String, _ factory: @escaping UpFactory) {
-        lock.withLock { up[type] = factory }
+        factories.withLock { $0.up[type] = factory }
     }
 
     /// The SDK's sync up implementation class names, as target types.
@@ -59,7 +65,9 @@ public final class SyncTargetRegistry: @unchecked Sendable {
 
     public func syncDownTarget(_ json: JSONValue) throws -> any SyncDownTarget {
         let type = json["type"]?.stringValue ?? ""
-        guard let factory = lock.withLock({ down[type] }) else { throw SyncError.invalidConfig("Unknown sync down target type: \(type)") }
+        guard let factory = factories.withLock({ $0.down[type] }) else {
+            throw SyncError.invalidConfig("Unknown sync down target type: \(type)")
+        }
         return try factory(json)
     }
 
@@ -67,13 +75,9 @@ public final class SyncTargetRegistry: @unchecked Sendable {
         // No type means the default collection target; the SDK's impl class names map to types.
         let type =
             json["type"]?.stringValue ?? Self.syncUpType(implementation: json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue)
-        guard let factory = lock.withLock({ up[type] }) else { throw SyncError.invalidConfig("Unknown sync up target type: \(type)") }
+        guard let factory = factories.withLock({ $0.up[type] }) else {
+            throw SyncError.invalidConfig("Unknown sync up target type: \(type)")
+        }
         return try factory(json)
     }
-}
-
-/// A lock usable from `@unchecked Sendable` classes.
-final class NSLockShim: @unchecked Sendable {
-    private let lock = NSLock()
-    func withLock<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Locking
 
 /// Named stores under one root directory: a user store per user, and global stores.
 ///
@@ -9,14 +10,14 @@ public import Foundation
 /// let stores = StoreDirectory(root: appSupport)
 /// let store = try stores.userStore(user: "005xx000001", named: StoreDirectory.defaultStoreName)
 /// ```
-public final class StoreDirectory: @unchecked Sendable {
+public final class StoreDirectory: Sendable {
     /// The SDK's default store name.
     public static let defaultStoreName = "defaultStore"
 
     /// The root directory.
     public let root: URL
-    private let lock = NSLock()
-    private var open: [String: SmartStore] = [:]
+    /// The stores handed out, by file path.
+    private let open = Locked([String: SmartStore]())
 
     public init(root: URL) {
         self.root = root
@@ -93,7 +94,7 @@ public final class StoreDirectory: @unchecked Sendable {
 
     private func store(at folder: URL) throws -> SmartStore {
         let path = folder.appendingPathComponent("store.sqlite").path
-        return try lock.withLock {
+        return try open.withLock { open in
             if let store = open[path] { return store }
             let store = try SmartStore(path: path)
             open[path] = store
@@ -103,7 +104,7 @@ public final class StoreDirectory: @unchecked Sendable {
 
     private func remove(_ folder: URL) throws {
         let path = folder.appendingPathComponent("store.sqlite").path
-        lock.withLock { _ = open.removeValue(forKey: path) }
+        open.withLock { _ = $0.removeValue(forKey: path) }
         if FileManager.default.fileExists(atPath: folder.path) {
             try FileManager.default.removeItem(at: folder)
         }
