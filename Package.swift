@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SmartStore", targets: ["SmartStore"]),
         .library(name: "SOQL", targets: ["SOQL"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
+        .library(name: "SalesforceWire", targets: ["SalesforceWire"]),
         .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
         .library(name: "LocalForce", targets: ["LocalForce"]),
@@ -40,6 +41,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "SalesforceWire",
+            dependencies: ["FastJSON"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SmartStore",
             dependencies: [
                 "FastJSON",
@@ -59,6 +65,7 @@ let package = Package(
                 "SOQL",
                 "FastJSON",
                 "Locking",
+                "SalesforceWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -72,12 +79,12 @@ let package = Package(
         ),
         .target(
             name: "SalesforceREST",
-            dependencies: ["FastJSON", "Locking"],
+            dependencies: ["FastJSON", "Locking", "SalesforceWire"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "MobileSync",
-            dependencies: ["SmartStore", "SalesforceREST", "SOQL", "FastJSON", "Locking"],
+            dependencies: ["SmartStore", "SalesforceREST", "SalesforceWire", "SOQL", "FastJSON", "Locking"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -115,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "LocalForceTests",
             dependencies: [
-                "LocalForce", "SOQL", "TestSupport",
+                "LocalForce", "SOQL", "SalesforceWire", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -123,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileSyncTests",
-            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "LocalForce", "FastJSON", "TestSupport"],
+            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "FastJSON", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -134,6 +141,11 @@ let package = Package(
         .testTarget(
             name: "SOQLTests",
             dependencies: ["SOQL"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SalesforceWireTests",
+            dependencies: ["SalesforceWire", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

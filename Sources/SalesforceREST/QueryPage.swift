@@ -1,4 +1,5 @@
 public import FastJSON
+public import SalesforceWire
 
 /// One page of a query: the raw body (records stay undecoded) and its envelope.
 public struct QueryPage: Sendable {

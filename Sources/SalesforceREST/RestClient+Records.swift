@@ -1,5 +1,6 @@
 public import FastJSON
-public import Foundation
+import Foundation
+public import SalesforceWire
 
 extension RestClient {
     private func sobjectPath(_ parts: String...) -> String {
@@ -13,10 +14,11 @@ extension RestClient {
         return id
     }
 
-    /// Updates a record. With `ifUnmodifiedSince`, the server refuses (412) if it changed later.
-    public func update(_ objectType: String, id: String, fields: JSONValue, ifUnmodifiedSince: Date? = nil) async throws {
+    /// Updates a record. With `ifUnmodifiedSince` (epoch milliseconds, sent in whole seconds),
+    /// the server refuses (412) if the record changed after it.
+    public func update(_ objectType: String, id: String, fields: JSONValue, ifUnmodifiedSince: Int64? = nil) async throws {
         var request = RestRequest(method: .patch, path: sobjectPath(objectType, id), json: fields)
-        if let ifUnmodifiedSince { request.headers["If-Unmodified-Since"] = Self.httpDate(ifUnmodifiedSince) }
+        if let ifUnmodifiedSince { request.headers["If-Unmodified-Since"] = HTTPDate.format(ifUnmodifiedSince) }
         _ = try await send(request)
     }
 
@@ -39,15 +41,6 @@ extension RestClient {
     public func retrieve(_ objectType: String, id: String, fields: [String]? = nil) async throws -> JSONValue {
         let items = fields.map { [("fields", $0.joined(separator: ","))] } ?? []
         return try await send(RestRequest(method: .get, path: sobjectPath(objectType, id), queryItems: items)).json()
-    }
-
-    /// An HTTP date (`Sun, 22 Nov 2026 05:00:00 GMT`).
-    public static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 
     // MARK: - sObject Collections
@@ -104,15 +97,18 @@ extension RestClient {
                 json: ["ids": .array(ids.map(JSONValue.string)), "fields": .array(fields.map(JSONValue.string))],
                 isIdempotent: true))
         guard let array = try response.json().arrayValue else { throw RestError.invalidResponse("retrieve response is not an array") }
-        return array.map { $0.isNull ? nil : $0 }
+        return array.map { $0.isNull ? JSONValue?.none : $0 }
     }
 
-    /// A composite request; returns the subresponses by reference id, in order.
-    public func composite(_ subrequests: [JSONValue], allOrNone: Bool) async throws -> [JSONValue] {
+    /// A composite request (up to 25 subrequests, later ones may refer to earlier results).
+    ///
+    /// - Returns: The subresponses in the server's order; entries that are not subresponses
+    ///   are left out, so look results up by ``CompositeSubresponse/referenceId``.
+    public func composite(_ subrequests: [CompositeSubrequest], allOrNone: Bool) async throws -> [CompositeSubresponse] {
         let response = try await send(
             RestRequest(
                 method: .post, path: path("composite"),
-                json: ["allOrNone": .bool(allOrNone), "compositeRequest": .array(subrequests)]))
-        return try response.json()["compositeResponse"]?.arrayValue ?? []
+                json: ["allOrNone": .bool(allOrNone), "compositeRequest": .array(subrequests.map(\.json))]))
+        return (try response.json()["compositeResponse"]?.arrayValue ?? []).compactMap(CompositeSubresponse.init(json:))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import SalesforceWire
 
 extension RestClient {
     /// The server's clock now, in epoch milliseconds (whole seconds): the `Date` header of a
@@ -10,7 +11,7 @@ extension RestClient {
     public func serverTime() async throws -> Int64 {
         let response = try await send(RestRequest(method: .get, path: path("")))
         let header = response.headers.first { $0.key.lowercased() == "date" }?.value
-        guard let header, let milliseconds = Self.parseHTTPDate(header) else {
+        guard let header, let milliseconds = HTTPDate.parse(header) else {
             throw RestError.invalidResponse("the server sent no valid Date header")
         }
         return milliseconds
@@ -24,18 +25,6 @@ extension RestClient {
         guard let id = info["user_id"]?.stringValue, !id.isEmpty else { throw RestError.invalidResponse("userinfo returned no user_id") }
         identity.userId = id
         return id
-    }
-
-    /// Epoch ms of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), or nil.
-    public static func parseHTTPDate(_ text: String) -> Int64? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) else { return nil }
-        let milliseconds = date.timeIntervalSince1970 * 1000
-        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
-        return Int64(milliseconds)
     }
 }
 

@@ -1,32 +1,5 @@
 public import FastJSON
-
-/// One error item of a Salesforce error response (`errorCode`, or `statusCode` in save results).
-public struct SalesforceErrorItem: Sendable, Hashable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-    public var fields: [String]
-
-    public init(code: String, message: String, fields: [String] = []) {
-        self.code = code
-        self.message = message
-        self.fields = fields
-    }
-
-    /// Reads `{"errorCode"|"statusCode", "message", "fields"}`.
-    public init?(_ json: JSONValue) {
-        guard let code = (json["errorCode"] ?? json["statusCode"])?.stringValue else { return nil }
-        self.code = code
-        self.message = json["message"]?.stringValue ?? ""
-        self.fields = json["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    }
-
-    /// The item as the JSON Salesforce sends (used for `__last_error__`).
-    public var json: JSONValue {
-        ["errorCode": .string(code), "message": .string(message), "fields": .array(fields.map(JSONValue.string))]
-    }
-
-    public var description: String { "\(code): \(message)" }
-}
+public import SalesforceWire
 
 /// Why a REST call failed.
 public enum RestError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 import Testing
 
 @testable import LocalForce

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SalesforceWire
 import TestSupport
 import Testing
 
@@ -31,11 +32,7 @@ import Testing
         let versions = try await server.send("GET", "/services/data/")
         let answeredAt = Self.machineNow + offset
         let date = try #require(versions.headers["date"])
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let header = Int64(try #require(formatter.date(from: date)).timeIntervalSince1970 * 1000)
+        let header = try #require(HTTPDate.parse(date))
         // The header has whole seconds, so it may read up to a second before the send.
         #expect(header >= sentAt - 1000 && header <= answeredAt, "Date \(date)")
         let createdAfter = Self.machineNow + offset

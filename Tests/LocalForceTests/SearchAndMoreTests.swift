@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SalesforceWire
 import Testing
 
 @testable import LocalForce

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 import Testing
 
@@ -73,7 +74,7 @@ import Testing
             ])
             let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "fixed")
             #expect(sync.status == .done && sync.totalSize == 2)
-            #expect(sync.maxTimeStamp == LocalFields.milliseconds("2026-01-02T00:00:00.000+0000"))
+            #expect(sync.maxTimeStamp == SalesforceTime.parse("2026-01-02T00:00:00.000+0000"))
             #expect(try harness.localRecords().keys.sorted() == ["x1", "x2"])
             #expect(try await harness.manager.reSync(named: "fixed").status == .done)
         }

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 import Testing
 
@@ -72,7 +73,7 @@ import Testing
                 }
             }
             // The boundary covers parents and children: the newest record is a contact.
-            let newest = children.values.compactMap { $0["LastModifiedDate"]?.stringValue.flatMap(LocalFields.milliseconds) }.max() ?? 0
+            let newest = children.values.compactMap { $0["LastModifiedDate"]?.stringValue.flatMap(SalesforceTime.parse) }.max() ?? 0
             #expect(sync.maxTimeStamp == newest)
         }
     }

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
                 #expect(record["attributes"]?["type"] == "Account")
             }
             let latest = records.values.compactMap { $0["LastModifiedDate"]?.stringValue }.max()
-            #expect(sync.maxTimeStamp == latest.flatMap(LocalFields.milliseconds))
+            #expect(sync.maxTimeStamp == latest.flatMap(SalesforceTime.parse))
             #expect(sync.startTime > 0 && sync.endTime >= sync.startTime)
         }
     }

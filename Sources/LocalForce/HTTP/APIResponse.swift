@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 
 /// An HTTP response produced by the API layer.
 public struct APIResponse: Sendable {
@@ -31,15 +32,17 @@ public struct APIResponse: Sendable {
 }
 
 extension APIError {
-    /// `{"message","errorCode"[,"fields"]}` — the resource-level shape.
+    /// The error as a Salesforce error item.
+    var item: SalesforceErrorItem { SalesforceErrorItem(code: errorCode, message: message, fields: fields ?? []) }
+
+    /// `{"errorCode","message"[,"fields"]}` — the resource-level shape; `fields` is left out
+    /// when the error names none at all, as Salesforce does for `NOT_FOUND`.
     var resourceJSON: JSONValue {
-        var object: [String: JSONValue] = ["message": .string(message), "errorCode": .string(errorCode)]
-        if let fields { object["fields"] = .array(fields.map(JSONValue.string)) }
+        guard fields == nil, case .object(var object) = item.json else { return item.json }
+        object["fields"] = nil
         return .object(object)
     }
 
     /// `{"statusCode","message","fields"}` — the save-result shape.
-    var saveResultJSON: JSONValue {
-        ["statusCode": .string(errorCode), "message": .string(message), "fields": .array((fields ?? []).map(JSONValue.string))]
-    }
+    var saveResultJSON: JSONValue { item.saveResultJSON }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SOQL
+import SalesforceWire
 
 /// Compiles a WHERE condition to SQL; every literal is bound through ``SQLArguments``.
 ///

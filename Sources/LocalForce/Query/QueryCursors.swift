@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import SOQL
+import SalesforceWire
 
 /// Server-side query cursors: the id snapshot of a query, paged by `nextRecordsUrl` locators
 /// (`/services/data/vNN.N/query/01g…-2000`). Cursors expire after 15 minutes without use, and

@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 
 /// Converts field values between JSON (the wire) and ``SQLValue`` (storage), per field type.
 ///

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SOQL
+import SalesforceWire
 
 /// The record endpoints under `/sobjects/{T}`, executed synchronously on one connection, so
 /// the same code serves single requests and composite subrequests (inside their transaction).
@@ -62,7 +63,8 @@ struct RecordAPI {
         case "PATCH":
             var ifUnmodifiedSince: Int64?
             if let header = headers["if-unmodified-since"] {
-                guard let date = HTTPDate.parse(header) else {
+                // An ISO-8601 time is accepted too (LocalForce is lenient here).
+                guard let date = HTTPDate.parse(header) ?? SalesforceTime.parse(header) else {
                     throw APIError(400, "INVALID_HEADER_VALUE", "Invalid If-Unmodified-Since header: \(header)")
                 }
                 ifUnmodifiedSince = date

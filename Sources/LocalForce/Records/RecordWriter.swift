@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 
 /// Creates, updates and deletes records inside one transaction, enforcing the schema the way
 /// Salesforce does (unknown and read-only fields, required fields, lengths, references,

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SOQL
+import SalesforceWire
 
 extension LocalForce {
     /// Ids per page of priming records.

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SalesforceWire
 
 extension LocalForce {
     private static let rolledBack = APIError(

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SalesforceWire
 
 extension LocalForce {
     /// `/composite` (references, allOrNone), `/composite/batch`, `/composite/sobjects…` (collections).
@@ -33,27 +34,28 @@ extension LocalForce {
         var items: [CompositeItem] = []
         var seen: Set<String> = []
         for request in requests {
-            guard let method = request["method"]?.stringValue, ["GET", "POST", "PATCH", "PUT", "DELETE"].contains(method),
-                let url = request["url"]?.stringValue, let referenceId = request["referenceId"]?.stringValue
+            guard let subrequest = CompositeSubrequest(json: request),
+                ["GET", "POST", "PATCH", "PUT", "DELETE"].contains(subrequest.method)
             else {
                 throw APIError(400, "INVALID_INPUT", "Each subrequest needs method (GET, POST, PATCH, PUT, DELETE), url and referenceId")
             }
+            let referenceId = subrequest.referenceId
             guard !referenceId.isEmpty, referenceId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
                 seen.insert(referenceId).inserted
             else {
                 throw APIError(400, "INVALID_INPUT", "Invalid or duplicate referenceId: \(referenceId)")
             }
             var headers: [String: String] = [:]
-            for (name, value) in request["httpHeaders"]?.objectValue ?? [:] {
+            for (name, value) in subrequest.httpHeaders {
                 if ["accept", "authorization", "content-type"].contains(name.lowercased()) {
                     throw APIError(400, "INVALID_INPUT", "The \(name) header is not allowed in a subrequest")
                 }
-                headers[name.lowercased()] = value.stringValue
+                headers[name.lowercased()] = value
             }
-            let body = request["body"].flatMap { $0.isNull ? nil : $0 }
+            let method = subrequest.method == "PUT" ? "PATCH" : subrequest.method
             items.append(
                 CompositeItem(
-                    subrequest: Subrequest(method: method == "PUT" ? "PATCH" : method, url: url, body: body, headers: headers),
+                    subrequest: Subrequest(method: method, url: subrequest.url, body: subrequest.body, headers: headers),
                     referenceId: referenceId))
         }
         return (items, body["allOrNone"]?.boolValue ?? false)
@@ -177,9 +179,8 @@ extension LocalForce {
                 throw APIError(400, "INVALID_INPUT", "Each batch request needs method and url")
             }
             let path = url.hasPrefix("/services/data/") ? url : "/services/data/" + (url.hasPrefix("/") ? String(url.dropFirst()) : url)
-            let subrequest = Subrequest(
-                method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path,
-                body: request["richInput"].flatMap { $0.isNull ? nil : $0 })
+            let input: JSONValue? = if let value = request["richInput"], !value.isNull { value } else { .none }
+            let subrequest = Subrequest(method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path, body: input)
             let response: APIResponse
             do {
                 response = try await database.write { db in try subrequest.run(schema: schema, db: db, userId: userId, clock: clock).0 }

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SalesforceWire
 
 extension LocalForce {
     /// `GET /recent?limit=n`: recently viewed records of every MRU object, most recent first.

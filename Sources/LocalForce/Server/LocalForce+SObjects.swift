@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SOQL
+import SalesforceWire
 
 extension LocalForce {
     /// Everything under `/sobjects`.
@@ -47,7 +48,7 @@ extension LocalForce {
 
     /// The schema never changes while the server runs: anything after start is up to date.
     private func notModified(_ context: RequestContext) -> APIResponse? {
-        guard let header = context.request.headers["if-modified-since"], let since = HTTPDate.parse(header),
+        guard let header = context.request.headers["if-modified-since"], let since = HTTPDate.parse(header) ?? SalesforceTime.parse(header),
             since / 1000 >= startedAt / 1000
         else { return nil }
         return APIResponse(status: 304)

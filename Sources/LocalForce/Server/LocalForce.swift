@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import Logging
 import SOQL
+import SalesforceWire
 
 /// A Salesforce-REST-compatible server's logic, independent of the HTTP stack: hand it an
 /// ``APIRequest`` and it answers with an ``APIResponse``. ``LocalForceServer`` puts it on a socket.

@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import SalesforceWire
 import ServiceLifecycle
 
 /// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.

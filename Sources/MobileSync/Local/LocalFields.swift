@@ -27,24 +27,4 @@ public enum LocalFields {
 
     /// Whether an id was made locally (`local_…`).
     public static func isLocalId(_ id: String?) -> Bool { id?.hasPrefix("local_") ?? false }
-
-    /// The SOQL-style timestamp of an epoch-ms value: `2024-01-02T03:04:05.000Z`.
-    static func timestamp(_ milliseconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-    }
-
-    /// Epoch ms of a Salesforce datetime (`…+0000`, `…Z`, `…+00:00`), or nil.
-    static func milliseconds(_ text: String) -> Int64? {
-        var normalized = text
-        if normalized.hasSuffix("+0000") { normalized = String(normalized.dropLast(5)) + "Z" }
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = options
-            if let date = formatter.date(from: normalized) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        }
-        return nil
-    }
 }

@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 
 /// A create sent without learning its outcome yet, as recorded in the record's
 /// `__create_attempt__` before the request leaves (see ``CreateReconciler``).
@@ -51,7 +52,7 @@ struct CreateAttempt: Equatable {
                 case .int(let int): "n:\(Double(int))"
                 case .double(let double): "n:\(double)"
                 case .null, .string(""): "null"
-                case .string(let text): LocalFields.milliseconds(text).map { "t:\($0)" } ?? value.jsonString
+                case .string(let text): SalesforceTime.parse(text).map { "t:\($0)" } ?? value.jsonString
                 default: value.jsonString
                 }
             return JSONValue.string(field).jsonString + "=" + normalized
@@ -62,7 +63,7 @@ struct CreateAttempt: Equatable {
         switch (sent, stored) {
         case (.string(let a), .string(let b)):
             if a == b { return true }
-            guard let left = LocalFields.milliseconds(a), let right = LocalFields.milliseconds(b) else { return false }
+            guard let left = SalesforceTime.parse(a), let right = SalesforceTime.parse(b) else { return false }
             return left == right
         case (.int(let a), .int(let b)): return a == b
         case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b

@@ -1,6 +1,7 @@
 import FastJSON
 import SOQL
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 
 /// Keeps a create whose response was lost from creating a second record, without ever taking
@@ -133,7 +134,7 @@ struct CreateReconciler {
         if !modificationDateFieldName.isEmpty { names.append(modificationDateFieldName) }
         for field in fields.sorted() where !names.contains(where: { $0.lowercased() == field.lowercased() }) { names.append(field) }
         let condition = Condition.and([
-            .comparison(FieldPath(["CreatedDate"]), .greaterThanOrEqual, .dateTime(LocalFields.timestamp(since))),
+            .comparison(FieldPath(["CreatedDate"]), .greaterThanOrEqual, .dateTime(SalesforceTime.format(since, zulu: true))),
             .comparison(FieldPath(["CreatedById"]), .equal, .string(user)),
         ])
         let query = Query(
@@ -145,7 +146,7 @@ struct CreateReconciler {
         var candidates: [Candidate] = []
         for record in records {
             guard let id = record[idFieldName]?.stringValue,
-                let created = record["CreatedDate"]?.stringValue.flatMap(LocalFields.milliseconds)
+                let created = record["CreatedDate"]?.stringValue.flatMap(SalesforceTime.parse)
             else { continue }
             var copy: Int64?
             if let holder = try store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) {

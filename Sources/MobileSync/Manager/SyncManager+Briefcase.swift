@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 import SmartStore
 
 extension SyncManager {
@@ -29,7 +30,7 @@ extension SyncManager {
                     timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
                     setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
                 sync.recordsFetched += result.received
-                if let latest = result.maxTimestamp.flatMap(LocalFields.milliseconds) { maxTimeStamp = max(maxTimeStamp, latest) }
+                if let latest = result.maxTimestamp.flatMap(SalesforceTime.parse) { maxTimeStamp = max(maxTimeStamp, latest) }
             }
             relayToken = page.relayToken
             if relayToken != nil {

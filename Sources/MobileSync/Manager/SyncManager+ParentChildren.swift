@@ -1,5 +1,6 @@
 import FastJSON
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 
 extension SyncManager {
@@ -104,7 +105,7 @@ extension SyncManager {
             skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
             removeFields: [LocalFields.lastError])
         guard result.recordsWithoutTimestamp == 0 else { return nil }
-        return result.maxTimestamp.flatMap(LocalFields.milliseconds)
+        return result.maxTimestamp.flatMap(SalesforceTime.parse)
     }
 
     /// Ids of parents whose tree holds a dirty record: dirty parents, and parents of dirty children.

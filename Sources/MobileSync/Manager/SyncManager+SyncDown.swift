@@ -1,4 +1,5 @@
 import FastJSON
+import SalesforceWire
 import SmartStore
 
 extension SyncManager {
@@ -28,7 +29,7 @@ extension SyncManager {
             let result = try ingest(page, of: target, into: &sync, skipUnchanged: false)
             fetched += result.received
             // As the SDK: a page with a record lacking the date does not advance the boundary.
-            if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(LocalFields.milliseconds) {
+            if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(SalesforceTime.parse) {
                 maxTimeStamp = max(maxTimeStamp, latest)
             }
             if target.isSortedByModificationDate { sync.maxTimeStamp = maxTimeStamp }

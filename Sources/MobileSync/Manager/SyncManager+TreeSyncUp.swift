@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SalesforceREST
+import SalesforceWire
 import SmartStore
 
 /// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
@@ -73,16 +74,11 @@ extension SyncManager {
         let cascade = target.relationshipType == .masterDetail && parent.action == .delete
         let parentServerId = LocalFields.isLocalId(parent.id) ? nil : parent.id
         let base = "/services/data/v\(client.apiVersion)/sobjects/"
-        var subrequests: [JSONValue] = []
+        var subrequests: [CompositeSubrequest] = []
         func request(_ reference: String, _ method: String, _ url: String, body: [String: JSONValue]? = nil, since: Int64? = nil) {
-            var request: [String: JSONValue] = ["referenceId": .string(reference), "method": .string(method), "url": .string(url)]
-            if let body { request["body"] = .object(body) }
-            if leaveIfChanged, let since {
-                request["httpHeaders"] = [
-                    "If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))
-                ]
-            }
-            subrequests.append(.object(request))
+            var request = CompositeSubrequest(referenceId: reference, method: method, url: url, body: body.map(JSONValue.object))
+            if leaveIfChanged { request.unmodifiedSince = since }
+            subrequests.append(request)
         }
         /// A create, or an upsert by the external id when the record carries a real one.
         func create(_ reference: String, _ url: String, _ record: SyncUpRecord, externalIdField: String?, body: [String: JSONValue]) {
@@ -148,11 +144,7 @@ extension SyncManager {
             subrequests, parentCreated: parent.action == .create, parentIdField: childInfo.parentIdFieldName,
             allOrNone: leaveIfChanged)
         var outcomes: [String: (status: Int, body: JSONValue)] = [:]
-        for response in responses {
-            outcomes[response["referenceId"]?.stringValue ?? ""] = (
-                Int(response["httpStatusCode"]?.int64Value ?? 500), response["body"] ?? .null
-            )
-        }
+        for response in responses { outcomes[response.referenceId] = (response.httpStatusCode, response.body) }
         func succeeded(_ reference: String) -> Bool { outcomes[reference].map { (200..<300).contains($0.status) } ?? false }
         func gone(_ reference: String) -> Bool {
             guard let outcome = outcomes[reference] else { return false }
@@ -236,26 +228,26 @@ extension SyncManager {
     /// request carries the parent; when it creates the parent, later requests name its new id
     /// instead of `@{parent.id}`. A tree of more than 25 changes is not atomic (each request
     /// is); a failed parent create or an all-or-none failure stops the rest.
-    private func sendTree(_ subrequests: [JSONValue], parentCreated: Bool, parentIdField: String, allOrNone: Bool) async throws
-        -> [JSONValue]
+    private func sendTree(_ subrequests: [CompositeSubrequest], parentCreated: Bool, parentIdField: String, allOrNone: Bool)
+        async throws -> [CompositeSubresponse]
     {
-        var responses: [JSONValue] = []
+        var responses: [CompositeSubresponse] = []
         var newParentId: String?
         for start in stride(from: 0, to: subrequests.count, by: 25) {
             var chunk = Array(subrequests[start..<min(subrequests.count, start + 25)])
             if let newParentId {
                 chunk = chunk.map { request in
                     var request = request
-                    if request["body"]?[parentIdField] == "@{parent.id}" { request["body"]?[parentIdField] = .string(newParentId) }
+                    if request.body?[parentIdField] == "@{parent.id}" { request.body?[parentIdField] = .string(newParentId) }
                     return request
                 }
             }
             let part = try await client.composite(chunk, allOrNone: allOrNone)
             responses += part
-            let failed = part.contains { !(200..<300).contains(Int($0["httpStatusCode"]?.int64Value ?? 500)) }
+            let failed = part.contains { !$0.isSuccess }
             if start == 0, parentCreated {
-                guard let created = part.first(where: { $0["referenceId"] == "parent" }), let id = created["body"]?["id"]?.stringValue,
-                    (200..<300).contains(Int(created["httpStatusCode"]?.int64Value ?? 500))
+                guard let created = part.first(where: { $0.referenceId == "parent" }), created.isSuccess,
+                    let id = created.body["id"]?.stringValue
                 else { break }
                 newParentId = id
             }
@@ -358,7 +350,7 @@ extension SyncManager {
         for record in try await RefreshSyncDownTarget.records(
             objectType, fields: [idField, dateField], idFieldName: idField, ids: ids, client: client)
         {
-            if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(LocalFields.milliseconds) }
+            if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(SalesforceTime.parse) }
         }
         return dates
     }

@@ -1,5 +1,6 @@
 public import FastJSON
 public import SalesforceREST
+import SalesforceWire
 
 /// One object type of a briefcase sync: where its records go and which fields to fetch.
 public struct BriefcaseObjectInfo: Sendable, Equatable {
@@ -91,7 +92,7 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
     public func primingPage(client: RestClient, relayToken: String?, changedAfter: Int64?) async throws -> PrimingPage {
         let json = try await client.primingRecords(
             relayToken: relayToken,
-            changedAfterTimestamp: relayToken == nil ? changedAfter.map(LocalFields.timestamp) : nil)
+            changedAfterTimestamp: relayToken == nil ? changedAfter.map { SalesforceTime.format($0, zulu: true) } : nil)
         var ids: [String: [String]] = [:]
         for (type, byRecordType) in json["primingRecords"]?.objectValue ?? [:] {
             for records in (byRecordType.objectValue ?? [:]).values {

@@ -1,5 +1,6 @@
 public import FastJSON
 public import SalesforceREST
+import SalesforceWire
 
 /// Sync up through sObject Collections: up to 200 records per request, creates, updates,
 /// upserts and deletes each in one call (the SDK's default target since 10.1).
@@ -195,7 +196,7 @@ public struct CollectionSyncUpTarget: SyncUpTarget {
                 let records = try await client.retrieveRecords(type, ids: slice, fields: [idFieldName, modificationDateFieldName])
                 for (id, record) in zip(slice, records) {
                     // `.some(nil)`: deleted on the server (an explicit entry, not a missing key).
-                    dates[id] = .some(record?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds))
+                    dates[id] = .some(record?[modificationDateFieldName]?.stringValue.flatMap(SalesforceTime.parse))
                 }
             }
         }

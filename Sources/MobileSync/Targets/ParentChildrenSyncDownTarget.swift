@@ -1,5 +1,6 @@
 public import FastJSON
 public import SalesforceREST
+import SalesforceWire
 
 /// Syncs down parents with their children in one SOQL query with a child subquery; parents
 /// and children go to their own soups, each child carrying its parent's id.
@@ -70,7 +71,7 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     }
 
     private func since(_ field: String, _ maxTimeStamp: Int64) -> String? {
-        maxTimeStamp > 0 ? "\(field) > \(LocalFields.timestamp(maxTimeStamp))" : nil
+        maxTimeStamp > 0 ? "\(field) > \(SalesforceTime.format(maxTimeStamp, zulu: true))" : nil
     }
 
     /// `SELECT <parent fields>, (SELECT <child fields> FROM <Plural> [WHERE date > ts]) FROM <Parent>

@@ -1,6 +1,7 @@
 public import FastJSON
 import Foundation
 import SalesforceREST
+import SalesforceWire
 
 /// How a record-at-a-time target sends one change (single REST calls or composite subrequests).
 struct RecordChange {
@@ -53,7 +54,7 @@ extension RecordAtATimeTarget {
                         outcomes[index] = .deleted
                         continue
                     }
-                    if let date = server?[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds),
+                    if let date = server?[modificationDateFieldName]?.stringValue.flatMap(SalesforceTime.parse),
                         let local = item.lastModified, date > local
                     {
                         outcomes[index] = .leftDirty(error: nil)
@@ -164,7 +165,7 @@ public struct SingleRecordSyncUpTarget: RecordAtATimeTarget {
                 case .update:
                     try await client.update(
                         change.objectType, id: change.id ?? "", fields: .object(change.fields),
-                        ifUnmodifiedSince: change.unmodifiedSince.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                        ifUnmodifiedSince: change.unmodifiedSince)
                     results.append((204, .null))
                 case .delete:
                     try await client.delete(change.objectType, id: change.id ?? "")
@@ -219,39 +220,30 @@ public struct BatchSyncUpTarget: RecordAtATimeTarget {
         var results: [(status: Int, body: JSONValue)] = []
         for start in stride(from: 0, to: changes.count, by: 25) {
             let slice = Array(changes[start..<min(changes.count, start + 25)])
-            let subrequests: [JSONValue] = slice.enumerated().map { offset, change in
+            let subrequests: [CompositeSubrequest] = slice.enumerated().map { offset, change in
                 let base = "/services/data/v\(client.apiVersion)/sobjects/\(RestClient.encodeSegment(change.objectType))"
-                var request: [String: JSONValue] = ["referenceId": .string("r\(offset)")]
+                let reference = "r\(offset)"
                 switch change.kind {
                 case .create:
-                    request["method"] = "POST"
-                    request["url"] = .string(base)
-                    request["body"] = .object(change.fields)
+                    return CompositeSubrequest(referenceId: reference, method: "POST", url: base, body: .object(change.fields))
                 case .upsert(let field, let value):
-                    request["method"] = "PATCH"
-                    request["body"] = .object(change.fields)
-                    request["url"] = .string("\(base)/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))")
+                    let url = "\(base)/\(RestClient.encodeSegment(field))/\(RestClient.encodeSegment(value))"
+                    return CompositeSubrequest(referenceId: reference, method: "PATCH", url: url, body: .object(change.fields))
                 case .update:
-                    request["method"] = "PATCH"
-                    request["url"] = .string("\(base)/\(change.id ?? "")")
-                    request["body"] = .object(change.fields)
-                    if let since = change.unmodifiedSince {
-                        request["httpHeaders"] = [
-                            "If-Unmodified-Since": .string(RestClient.httpDate(Date(timeIntervalSince1970: Double(since) / 1000)))
-                        ]
-                    }
+                    var request = CompositeSubrequest(
+                        referenceId: reference, method: "PATCH", url: "\(base)/\(change.id ?? "")", body: .object(change.fields))
+                    request.unmodifiedSince = change.unmodifiedSince
+                    return request
                 case .delete:
-                    request["method"] = "DELETE"
-                    request["url"] = .string("\(base)/\(change.id ?? "")")
+                    return CompositeSubrequest(referenceId: reference, method: "DELETE", url: "\(base)/\(change.id ?? "")")
                 }
-                return .object(request)
             }
             let responses = try await client.composite(subrequests, allOrNone: false)
-            let byReference = Dictionary(
-                responses.map { ($0["referenceId"]?.stringValue ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+            let byReference = Dictionary(responses.map { ($0.referenceId, $0) }, uniquingKeysWith: { first, _ in first })
             for offset in slice.indices {
+                // A subrequest the server did not answer counts as a server failure.
                 let response = byReference["r\(offset)"]
-                results.append((Int(response?["httpStatusCode"]?.int64Value ?? 500), response?["body"] ?? .null))
+                results.append((response?.httpStatusCode ?? 500, response?.body ?? .null))
             }
         }
         return results

@@ -1,6 +1,7 @@
 public import FastJSON
 import SOQL
 public import SalesforceREST
+import SalesforceWire
 
 /// Sync down with a SOQL query (the SDK's `soql` target).
 ///
@@ -84,7 +85,7 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
         guard maxTimeStamp > 0 else { return parsed }
         var query = parsed
         let after = Condition.comparison(
-            FieldPath([modificationDateFieldName]), .greaterThan, .dateTime(LocalFields.timestamp(maxTimeStamp)))
+            FieldPath([modificationDateFieldName]), .greaterThan, .dateTime(SalesforceTime.format(maxTimeStamp, zulu: true)))
         query.condition = query.condition.map { .and([after, .group($0)]) } ?? after
         return query
     }
@@ -97,7 +98,7 @@ public struct SoqlSyncDownTarget: SyncDownTarget {
         } else {
             var query = query(after: max(0, maxTimeStamp - lateCommitWindowMilliseconds))
             let through = Condition.comparison(
-                FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(LocalFields.timestamp(maxTimeStamp)))
+                FieldPath([modificationDateFieldName]), .lessThanOrEqual, .dateTime(SalesforceTime.format(maxTimeStamp, zulu: true)))
             query.condition = query.condition.map { .and([through, .group($0)]) } ?? through
             page = try await client.query(query.description, batchSize: maxBatchSize)
         }

@@ -1,6 +1,7 @@
 public import FastJSON
 import SOQL
 public import SalesforceREST
+import SalesforceWire
 
 /// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
 public struct SoslSyncDownTarget: SyncDownTarget {
@@ -150,7 +151,7 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
         var fields = fieldlist
         for required in [modificationDateFieldName, idFieldName] where !fields.contains(required) { fields.insert(required, at: 0) }
         var filter = "\(idFieldName) IN (\(ids.map { Literal.string($0).description }.joined(separator: ", ")))"
-        if maxTimeStamp > 0 { filter += " AND \(modificationDateFieldName) > \(LocalFields.timestamp(maxTimeStamp))" }
+        if maxTimeStamp > 0 { filter += " AND \(modificationDateFieldName) > \(SalesforceTime.format(maxTimeStamp, zulu: true))" }
         let page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(filter)")
         let more = ids.count == countIdsPerSoql
         return SyncDownPage(body: page.body, totalSize: total, next: more ? last : nil)

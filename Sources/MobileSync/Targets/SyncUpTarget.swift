@@ -1,5 +1,6 @@
 public import FastJSON
 public import SalesforceREST
+import SalesforceWire
 
 /// What happened to one dirty record during a sync up.
 public enum SyncUpOutcome: Sendable, Equatable {
@@ -89,7 +90,7 @@ struct SyncUpRecord {
     }
 
     /// Epoch ms of the record's local modification date (as last synced down), if any.
-    var lastModified: Int64? { record[modificationDateFieldName]?.stringValue.flatMap(LocalFields.milliseconds) }
+    var lastModified: Int64? { record[modificationDateFieldName]?.stringValue.flatMap(SalesforceTime.parse) }
 }
 
 extension SalesforceErrorItem {

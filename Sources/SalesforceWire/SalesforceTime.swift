@@ -84,7 +84,7 @@ public enum SalesforceTime {
         return value
     }
 
-    private static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+    static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -92,7 +92,7 @@ public enum SalesforceTime {
         }
     }
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         // Swift's division truncates; stepping down one when a negative value leaves a remainder
         // floors without the overflow of `value - divisor + 1` near Int64.min.
         var quotient = value / divisor
@@ -126,7 +126,7 @@ public enum SalesforceTime {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
