@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
         .library(name: "LocalForce", targets: ["LocalForce"]),
+        .library(name: "LocalForcePostgres", targets: ["LocalForcePostgres"]),
+        .library(name: "LocalForceHTTP", targets: ["LocalForceHTTP"]),
+        .library(name: "LocalForceTesting", targets: ["LocalForceTesting"]),
         .executable(name: "msync", targets: ["msync"]),
         .executable(name: "msync-bench", targets: ["msync-bench"]),
     ],
@@ -67,14 +70,39 @@ let package = Package(
                 "Locking",
                 "SalesforceWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForcePostgres",
+            dependencies: [
+                "LocalForce",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForceHTTP",
+            dependencies: [
+                "LocalForce",
+                "SalesforceWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForceTesting",
+            dependencies: ["LocalForce", "LocalForceHTTP", "SalesforceREST", "SalesforceWire"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -92,6 +120,8 @@ let package = Package(
             dependencies: [
                 "SmartStore",
                 "LocalForce",
+                "LocalForceHTTP",
+                "LocalForcePostgres",
                 "Locking",
                 "MobileSync",
                 "SalesforceREST",
@@ -104,6 +134,8 @@ let package = Package(
             dependencies: [
                 "SmartStore",
                 "LocalForce",
+                "LocalForceHTTP",
+                "LocalForcePostgres",
                 "MobileSync",
                 "SalesforceREST",
                 "FastJSON",
@@ -122,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "LocalForceTests",
             dependencies: [
-                "LocalForce", "SOQL", "SalesforceWire", "TestSupport",
+                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "SOQL", "SalesforceWire", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -130,7 +162,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileSyncTests",
-            dependencies: ["MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "FastJSON", "TestSupport"],
+            dependencies: [
+                "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "FastJSON", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -146,6 +180,11 @@ let package = Package(
         .testTarget(
             name: "SalesforceWireTests",
             dependencies: ["SalesforceWire", "FastJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocalForceTestingTests",
+            dependencies: ["LocalForceTesting", "LocalForce", "SalesforceREST", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

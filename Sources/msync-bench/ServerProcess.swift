@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LocalForce
+import LocalForceHTTP
+import LocalForcePostgres
 
 /// Where the sync benchmarks run LocalForce.
 enum ServerPlacement: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import LocalForce
+import LocalForceHTTP
 import MobileSync
 import SalesforceREST
 import SmartStore

@@ -2,6 +2,7 @@ import ArgumentParser
 import FastJSON
 import Foundation
 import LocalForce
+import LocalForceHTTP
 import MobileSync
 import SalesforceREST
 import SmartStore

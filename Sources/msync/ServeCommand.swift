@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LocalForce
+import LocalForceHTTP
+import LocalForcePostgres
 
 /// `msync serve`: runs LocalForce, a Salesforce-REST-compatible server.
 struct ServeCommand: AsyncParsableCommand {

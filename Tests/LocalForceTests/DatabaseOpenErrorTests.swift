@@ -1,4 +1,5 @@
 import Foundation
+import LocalForcePostgres
 import Testing
 
 @testable import LocalForce

@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import GRDB
 import GRDBSQLite
+import LocalForceHTTP
 import Testing
 
 @testable import LocalForce

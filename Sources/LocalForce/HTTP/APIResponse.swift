@@ -13,7 +13,7 @@ public struct APIResponse: Sendable {
         self.body = body
     }
 
-    static let contentType = "application/json;charset=UTF-8"
+    package static let contentType = "application/json;charset=UTF-8"
 
     static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> APIResponse {
         APIResponse(status: status, headers: headers.merging(["Content-Type": contentType]) { first, _ in first }, body: value.jsonBytes)
@@ -26,7 +26,7 @@ public struct APIResponse: Sendable {
     static func noContent() -> APIResponse { APIResponse(status: 204) }
 
     /// The error as Salesforce writes it on a resource: a one-element array.
-    static func error(_ error: APIError) -> APIResponse {
+    package static func error(_ error: APIError) -> APIResponse {
         json(.array([error.resourceJSON]), status: error.status)
     }
 }

@@ -92,9 +92,13 @@ public struct SQLDialect: Sendable {
 
 /// A statement the database refused, with the engine's message and never the SQL text or its
 /// values: errors can reach clients, and generated SQL is nobody's business but the server's.
-struct StatementError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct StatementError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+
+    package init(message: String) {
+        self.message = message
+    }
 }
 
 /// A database that could not be opened, with the path or address it was opened at.

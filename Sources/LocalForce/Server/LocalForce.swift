@@ -24,11 +24,11 @@ public final class LocalForce: Sendable {
     public let maximumBodySize: Int
     /// Memory that the bodies of concurrent large requests may take together, estimated as
     /// ``bodyMemoryFactor`` times each body's size; requests beyond it wait their turn.
-    let bodyMemory: MemoryBudget
+    package let bodyMemory: MemoryBudget
     /// Parsing a JSON body and answering it takes about this many times the body's size.
-    static let bodyMemoryFactor = 16
+    package static let bodyMemoryFactor = 16
     /// Bodies up to this size reserve nothing from the memory budget.
-    static let reservedBodyThreshold = 1 << 20
+    package static let reservedBodyThreshold = 1 << 20
     /// When this server started (ms): the schema's `Last-Modified`.
     let startedAt: Int64
     /// The briefcase served by `/connect/briefcase/priming-records`.
@@ -103,7 +103,7 @@ public final class LocalForce: Sendable {
     static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// The server's clock (ms): the machine's plus ``clockOffset``.
-    func currentTime() -> Int64 { Self.nowMilliseconds() + clockOffsetMilliseconds }
+    package func currentTime() -> Int64 { Self.nowMilliseconds() + clockOffsetMilliseconds }
 
     /// While a late commit's request runs: when it arrived, the time its writes keep.
     @TaskLocal static var arrivalTime: Int64?
@@ -177,7 +177,7 @@ public final class LocalForce: Sendable {
 
     /// Whether a request may go further than an authentication error: it carries the token, or
     /// asks for the versions list (the one endpoint open to all).
-    func admits(_ request: APIRequest) -> Bool {
+    package func admits(_ request: APIRequest) -> Bool {
         let isVersionsList = request.segments.count == 2 && request.segments[0] == "services" && request.segments[1] == "data"
         return isVersionsList || authorized(request)
     }

@@ -4,7 +4,7 @@
 ///
 /// A request larger than the whole capacity still runs, alone. Small requests reserve nothing
 /// (``LocalForceServer`` reserves only above ``LocalForce/reservedBodyThreshold``).
-actor MemoryBudget {
+package actor MemoryBudget {
     /// Bytes that may be reserved at once.
     let capacity: Int
     private var reserved = 0
@@ -20,7 +20,7 @@ actor MemoryBudget {
     private(set) var mostWaiting = 0
 
     /// Reserves `bytes` (at most the capacity), waiting until it fits.
-    func reserve(_ bytes: Int) async {
+    package func reserve(_ bytes: Int) async {
         let weight = clamped(bytes)
         if waiters.isEmpty, weight <= capacity - reserved {
             reserved += weight
@@ -33,7 +33,7 @@ actor MemoryBudget {
     }
 
     /// Returns a reservation of `bytes` and wakes the waiters that now fit, in order.
-    func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         reserved = max(0, reserved - clamped(bytes))
         while let first = waiters.first, first.weight <= capacity - reserved {
             waiters.removeFirst()

@@ -1,5 +1,7 @@
 import FastJSON
 import Foundation
+import LocalForceHTTP
+import LocalForcePostgres
 
 @testable import LocalForce
 

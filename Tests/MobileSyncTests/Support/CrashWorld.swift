@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import LocalForceHTTP
 import MobileSync
 import SalesforceREST
 import SmartStore

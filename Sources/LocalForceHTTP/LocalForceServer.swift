@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+public import LocalForce
 import Logging
 import NIOCore
 import NIOPosix
@@ -123,36 +124,10 @@ public final class LocalForceServer: Sendable {
         }
         var apiRequest = head
         apiRequest.body = body
-        // The versions list stays reachable so clients can always discover the server.
-        guard apiRequest.segments.count > 2 || apiRequest.segments.first == "api" else {
-            return response(await localForce.handle(apiRequest))
+        switch await localForce.deliver(apiRequest) {
+        case .response(let answer): return response(answer)
+        case .dropConnection: return droppedConnection()
         }
-        let observer = await localForce.faults.observer
-        await observer?(apiRequest, .received)
-        let latency = await localForce.faults.latency
-        if latency > .zero { try? await Task.sleep(for: latency) }
-        switch await localForce.faults.fault(for: apiRequest) {
-        case nil:
-            let answer = await handle(apiRequest, with: localForce)
-            await observer?(apiRequest, .processed)
-            return response(answer)
-        case .dropAfter:
-            _ = await handle(apiRequest, with: localForce)
-            return droppedConnection()
-        case .dropBefore:
-            return droppedConnection()
-        case let kind?:
-            return response(FaultInjection.response(kind) ?? .error(APIError(500, "UNKNOWN_EXCEPTION", "injected fault")))
-        }
-    }
-
-    /// Handles the request, late when fault injection says so: its writes keep the time it
-    /// arrived, but happen (and it answers) only after the delay.
-    private static func handle(_ request: APIRequest, with localForce: LocalForce) async -> APIResponse {
-        guard let delay = await localForce.faults.lateCommit(for: request) else { return await localForce.handle(request) }
-        let arrival = localForce.currentTime()
-        try? await Task.sleep(for: delay)
-        return await LocalForce.$arrivalTime.withValue(arrival) { await localForce.handle(request) }
     }
 
     private struct DroppedConnection: Error {}

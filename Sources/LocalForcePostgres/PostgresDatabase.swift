@@ -1,4 +1,5 @@
 import Foundation
+public import LocalForce
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,0 +1,50 @@
+public import LocalForce
+public import SalesforceREST
+import SalesforceWire
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// A transport that hands each request to a ``LocalForce`` in the same process: no socket, no
+/// port, the same answers (headers, `Date` from the org's clock, fault injection) as over HTTP.
+///
+/// ```swift
+/// let org = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "t")
+/// let client = RestClient(instanceURL: URL(string: "http://localforce.invalid")!,
+///                         tokenProvider: StaticAccessToken("t"), transport: InProcessTransport(org))
+/// ```
+///
+/// A fault that drops the connection reaches the client as ``RestError/network(_:)``, as a lost
+/// connection does.
+public struct InProcessTransport: HTTPTransport {
+    /// The org requests go to.
+    public let localForce: LocalForce
+
+    /// A transport to `localForce`.
+    public init(_ localForce: LocalForce) {
+        self.localForce = localForce
+    }
+
+    /// Answers `request` from the org; header names in the answer are lower-case.
+    public func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
+        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw RestError.network("the request has no URL")
+        }
+        let apiRequest = APIRequest(
+            method: request.httpMethod ?? "GET", path: components.percentEncodedPath, query: components.percentEncodedQuery,
+            headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody.map { Array($0) } ?? [])
+        switch await localForce.deliver(apiRequest) {
+        case .response(let response):
+            var headers: [String: String] = [:]
+            for (name, value) in response.headers { headers[name.lowercased()] = value }
+            headers["date"] = HTTPDate.format(localForce.currentTime())
+            return (response.status, headers, response.body)
+        case .dropConnection:
+            throw RestError.network("the connection was lost (fault injection)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import LocalForce
+import LocalForceHTTP
+public import SalesforceREST
+
+/// An org for a test: LocalForce on in-memory SQLite and a ``RestClient`` signed in to it, in
+/// process or over HTTP on `127.0.0.1` (a free port).
+///
+/// ```swift
+/// let org = try await TestOrg.start()
+/// defer { Task { await org.stop() } }
+/// let id = try await org.client.create("Account", fields: ["Name": "Acme"])
+/// ```
+///
+/// ``withLocalForce(schema:transport:faults:clockOffset:_:)`` does the same for the length of
+/// a closure.
+public final class TestOrg: Sendable {
+    /// How the client reaches the org.
+    public enum Transport: Sendable {
+        /// Requests are handed to the org directly (``InProcessTransport``): fastest, no port.
+        case inProcess
+        /// Requests go over HTTP/1.1 to a ``LocalForceServer`` on `127.0.0.1` and a free port,
+        /// through `URLSession`: what an app on a device does.
+        case http
+    }
+
+    /// The token the client sends (and the org accepts).
+    public static let token = "localforce-test-token"
+
+    /// The org.
+    public let localForce: LocalForce
+    /// A client signed in to it (retries quickly: 10 ms initial backoff).
+    public let client: RestClient
+    private let server: LocalForceServer?
+
+    private init(localForce: LocalForce, client: RestClient, server: LocalForceServer?) {
+        self.localForce = localForce
+        self.client = client
+        self.server = server
+    }
+
+    /// Starts an org with `schema` (the standard objects by default) on a fresh in-memory
+    /// database.
+    ///
+    /// - Parameters:
+    ///   - faults: fault injection to configure the org with (errors, dropped connections,
+    ///     latency, late commits).
+    ///   - clockOffset: how far the org's clock is from the machine's.
+    public static func start(
+        schema: Schema = .standard, transport: Transport = .inProcess, faults: FaultInjection = FaultInjection(),
+        clockOffset: Duration = .zero
+    ) async throws -> TestOrg {
+        let localForce = try await LocalForce(
+            schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: token, faults: faults, clockOffset: clockOffset)
+        let retry = RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10))
+        switch transport {
+        case .inProcess:
+            // `.invalid` never resolves: nothing this client sends can leave the process.
+            let url = URL(string: "http://localforce.invalid") ?? URL(fileURLWithPath: "/")
+            let client = RestClient(
+                instanceURL: url, tokenProvider: StaticAccessToken(token), retryPolicy: retry, transport: InProcessTransport(localForce))
+            return TestOrg(localForce: localForce, client: client, server: nil)
+        case .http:
+            let server = try await LocalForceServer.start(localForce)
+            let client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token), retryPolicy: retry)
+            return TestOrg(localForce: localForce, client: client, server: server)
+        }
+    }
+
+    /// Stops the HTTP server, if any, and closes the org's database.
+    public func stop() async {
+        if let server {
+            await server.stop()
+        } else {
+            await localForce.database.close()
+        }
+    }
+}
+
+/// Runs `body` with a fresh org and a client signed in to it, then stops the org (also when
+/// `body` throws).
+///
+/// ```swift
+/// @Test func syncsDown() async throws {
+///     try await withLocalForce { org, client in
+///         _ = try await client.create("Account", fields: ["Name": "Acme"])
+///         #expect(try await client.query("SELECT Name FROM Account").records.count == 1)
+///     }
+/// }
+/// ```
+public func withLocalForce<Result: Sendable>(
+    schema: Schema = .standard, transport: TestOrg.Transport = .inProcess, faults: FaultInjection = FaultInjection(),
+    clockOffset: Duration = .zero, _ body: (LocalForce, RestClient) async throws -> Result
+) async throws -> Result {
+    let org = try await TestOrg.start(schema: schema, transport: transport, faults: faults, clockOffset: clockOffset)
+    do {
+        let result = try await body(org.localForce, org.client)
+        await org.stop()
+        return result
+    } catch {
+        await org.stop()
+        throw error
+    }
+}

@@ -1,0 +1,46 @@
+import FastJSON
+import LocalForce
+import LocalForceTesting
+import SalesforceREST
+import Testing
+
+/// The testing product works the same in process and over HTTP.
+@Suite struct TestOrgTests {
+    @Test(arguments: [TestOrg.Transport.inProcess, .http])
+    func recordsRoundTrip(transport: TestOrg.Transport) async throws {
+        let names = try await withLocalForce(transport: transport) { _, client in
+            let id = try await client.create("Account", fields: ["Name": "Acme", "Industry": "Energy"])
+            try await client.update("Account", id: id, fields: ["Name": "Acme Corp"])
+            let page = try await client.query("SELECT Id, Name FROM Account WHERE Industry = 'Energy'")
+            return try page.records().compactMap { $0["Name"]?.stringValue }
+        }
+        #expect(names == ["Acme Corp"])
+    }
+
+    @Test(arguments: [TestOrg.Transport.inProcess, .http])
+    func serverTimeFollowsTheOrgClock(transport: TestOrg.Transport) async throws {
+        try await withLocalForce(transport: transport, clockOffset: .seconds(3600)) { org, client in
+            let before = org.currentTime()
+            let time = try await client.serverTime()
+            #expect(time >= before - 1000 && time <= org.currentTime())
+        }
+    }
+
+    @Test func injectedDropsReachTheClientAsLostConnections() async throws {
+        let faults = FaultInjection()
+        try await withLocalForce(faults: faults) { _, client in
+            await faults.schedule(.dropAfter, matching: { $0.method == "POST" })
+            await #expect(throws: RestError.self) { _ = try await client.create("Account", fields: ["Name": "Lost"]) }
+            // The create was applied before the connection was lost.
+            let page = try await client.query("SELECT Name FROM Account")
+            #expect(try page.records().map { $0["Name"] } == ["Lost"])
+        }
+    }
+
+    @Test func aFailingBodyStillStopsTheOrg() async throws {
+        struct Failure: Error {}
+        await #expect(throws: Failure.self) {
+            try await withLocalForce { _, _ in throw Failure() }
+        }
+    }
+}
