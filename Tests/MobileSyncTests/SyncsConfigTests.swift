@@ -12,7 +12,7 @@ import Testing
 
     /// Every file parses. `rest-and-custom-usersyncs.json` holds target forms the SDK readers accept
     /// beyond its own config files (iOS `"type": "rest"`, `"custom"` targets, `SFCollectionSyncUpTarget`);
-    /// see `Tests/Fixtures/README.md` for which of them `SyncManager.apply` can build.
+    /// see `Tests/Fixtures/README.md`.
     @Test(arguments: ["usersyncs.json", "globalsyncs.json", "app-usersyncs.json", "rest-and-custom-usersyncs.json"])
     func sdkFormatFilesParse(_ file: String) throws {
         let config = try SyncsConfig(contentsOf: Self.fixtures.appendingPathComponent(file))
@@ -56,6 +56,44 @@ import Testing
             let again = try await harness.manager.apply(config)
             #expect(again.created.isEmpty && again.skipped.count == report.created.count)
         }
+    }
+
+    /// The iOS `"type": "rest"` is the standard target its impl names (collection by default),
+    /// and `"type": "custom"` targets resolve through the class names they were registered under.
+    @Test func restAndCustomTargetsResolveThroughTheRegistry() async throws {
+        try await withHarness { harness in
+            let config = try SyncsConfig(contentsOf: Self.fixtures.appendingPathComponent("rest-and-custom-usersyncs.json"))
+            for soup in Set(config.entries.map(\.soupName)) where try !harness.store.hasSoup(soup) {
+                try harness.store.registerSoup(soup, indexSpecs: [IndexSpec("Id", .string)])
+            }
+            // Unregistered custom targets are reported by the class names they carry.
+            let before = try await harness.manager.apply(config)
+            #expect(before.errors.count == 2)
+            #expect(
+                before.errors.contains { _, error in error.contains("AuditEventSyncUpTarget") && error.contains("register(syncUp:_:)") })
+            #expect(before.errors.map(\.name).sorted() == ["fetchNoteAttachments", "pushAuditEvents"])
+            // Registered under their class names (the Android form is checked below).
+            harness.manager.targets.register(syncUp: "AuditEventSyncUpTarget") { CollectionSyncUpTarget(json: $0) }
+            harness.manager.targets.register(syncDown: "NoteAttachmentSyncDownTarget") { _ in
+                try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Note")
+            }
+            let report = try await harness.manager.apply(config)
+            #expect(report.errors.isEmpty)
+            #expect(Set(before.created + report.created) == Set(config.entries.map(\.name)))
+            #expect(try await harness.manager.syncStatus(named: "pushNotesStandard")?.target["type"] == "collection")
+            #expect(try await harness.manager.syncStatus(named: "pushNotesBatchAsSerializedOnIOS")?.target["type"] == "batch")
+            #expect(try await harness.manager.syncStatus(named: "pushNotesCollectionByImpl")?.target["type"] == "collection")
+            #expect(try await harness.manager.syncStatus(named: "fetchNoteAttachments")?.target["type"] == "soql")
+        }
+    }
+
+    @Test func androidClassNamesResolveCustomTargets() throws {
+        let registry = SyncTargetRegistry()
+        registry.register(syncUp: "AuditEventSyncUpTarget") { SingleRecordSyncUpTarget(json: $0) }
+        let json: JSONValue = ["type": "custom", "androidImpl": "com.example.fieldapp.sync.AuditEventSyncUpTarget"]
+        #expect(try registry.syncUpTarget(json).json["type"] == "single")
+        #expect(throws: SyncError.self) { try registry.syncUpTarget(["type": "custom"]) }
+        #expect(throws: SyncError.self) { try registry.syncDownTarget(["type": "custom", "iOSImpl": "Nothing"]) }
     }
 
     @Test func badConfigsAreClearErrors() throws {

@@ -40,12 +40,14 @@ public final class SyncTargetRegistry: Sendable {
         register(syncDown: "refresh") { try RefreshSyncDownTarget(json: $0, store: reader) }
     }
 
-    /// Registers a sync down target type.
+    /// Registers a sync down target type: its `type`, or for `"type": "custom"` targets the
+    /// class name in their `iOSImpl` or `androidImpl` (the full Android name or its last part).
     public func register(syncDown type: String, _ factory: @escaping DownFactory) {
         factories.withLock { $0.down[type] = factory }
     }
 
-    /// Registers a sync up target type.
+    /// Registers a sync up target type: its `type`, or for `"type": "custom"` targets the class
+    /// name in their `iOSImpl` or `androidImpl` (the full Android name or its last part).
     public func register(syncUp type: String, _ factory: @escaping UpFactory) {
         factories.withLock { $0.up[type] = factory }
     }
@@ -58,26 +60,61 @@ public final class SyncTargetRegistry: Sendable {
         case "SFSyncUpTarget", "SyncUpTarget": return "single"
         case "SFBatchSyncUpTarget", "BatchSyncUpTarget": return "batch"
         case "SFParentChildrenSyncUpTarget", "ParentChildrenSyncUpTarget": return "parent_children"
-        case "CollectionSyncUpTarget": return "collection"
+        case "SFCollectionSyncUpTarget", "CollectionSyncUpTarget": return "collection"
         default: return name
         }
     }
 
+    /// The class names a custom target's JSON carries, in the order they are looked up:
+    /// `iOSImpl`, `androidImpl`, then the last part of `androidImpl`.
+    static func implementationNames(_ json: JSONValue) -> [String] {
+        var names: [String] = []
+        for key in ["iOSImpl", "androidImpl"] {
+            if let name = json[key]?.stringValue, !name.isEmpty { names.append(name) }
+        }
+        if let android = json["androidImpl"]?.stringValue, let last = android.split(separator: ".").last, String(last) != android {
+            names.append(String(last))
+        }
+        return names
+    }
+
+    /// Builds a sync down target from its JSON.
+    ///
+    /// - Throws: ``SyncError/invalidConfig(_:)`` when no factory is registered for its type
+    ///   (for a custom target: for any of its class names).
     public func syncDownTarget(_ json: JSONValue) throws -> any SyncDownTarget {
         let type = json["type"]?.stringValue ?? ""
-        guard let factory = factories.withLock({ $0.down[type] }) else {
-            throw SyncError.invalidConfig("Unknown sync down target type: \(type)")
+        let names = type == "custom" ? Self.implementationNames(json) : [type]
+        guard let factory = factories.withLock({ factories in names.compactMap { factories.down[$0] }.first }) else {
+            throw SyncError.invalidConfig(Self.unknown("sync down", type: type, names: names, register: "syncDown"))
         }
         return try factory(json)
     }
 
+    /// Builds a sync up target from its JSON. No `type`, or the iOS `"type": "rest"`, means the
+    /// standard target its impl class names (`SFBatchSyncUpTarget` → batch, …), by default the
+    /// collection target.
+    ///
+    /// - Throws: ``SyncError/invalidConfig(_:)`` when no factory is registered for its type
+    ///   (for a custom target: for any of its class names).
     public func syncUpTarget(_ json: JSONValue) throws -> any SyncUpTarget {
-        // No type means the default collection target; the SDK's impl class names map to types.
-        let type =
-            json["type"]?.stringValue ?? Self.syncUpType(implementation: json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue)
-        guard let factory = factories.withLock({ $0.up[type] }) else {
-            throw SyncError.invalidConfig("Unknown sync up target type: \(type)")
+        let implementation = json["iOSImpl"]?.stringValue ?? json["androidImpl"]?.stringValue
+        let type = json["type"]?.stringValue ?? "rest"
+        let names: [String] =
+            switch type {
+            case "rest": [Self.syncUpType(implementation: implementation)]
+            case "custom": Self.implementationNames(json)
+            default: [type]
+            }
+        guard let factory = factories.withLock({ factories in names.compactMap { factories.up[$0] }.first }) else {
+            throw SyncError.invalidConfig(Self.unknown("sync up", type: type, names: names, register: "syncUp"))
         }
         return try factory(json)
+    }
+
+    private static func unknown(_ kind: String, type: String, names: [String], register: String) -> String {
+        guard type == "custom" || names != [type] else { return "Unknown \(kind) target type: \(type)" }
+        let listed = names.isEmpty ? "no iOSImpl or androidImpl" : names.joined(separator: ", ")
+        return "Unknown \(kind) target type: \(type) (\(listed)); register it with SyncTargetRegistry.register(\(register):_:)"
     }
 }
