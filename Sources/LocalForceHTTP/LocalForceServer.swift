@@ -19,6 +19,7 @@ import ServiceLifecycle
 public final class LocalForceServer: Sendable {
     /// `http://host:port`, with the port actually bound.
     public let baseURL: URL
+    /// The org it serves.
     public let localForce: LocalForce
     private let task: Task<Void, any Error>
     private let services: ServiceGroup

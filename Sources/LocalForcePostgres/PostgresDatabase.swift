@@ -57,6 +57,8 @@ public final class PostgresDatabase: SQLDatabase {
         return "\(error.code)"
     }
 
+    /// Always `true`: other LocalForce processes may serve the same database, so query cursors
+    /// are kept in it.
     public var isShared: Bool { true }
 
     /// Closes every connection.
@@ -64,10 +66,13 @@ public final class PostgresDatabase: SQLDatabase {
         await pool.close()
     }
 
+    /// Runs `body` in a transaction at the server's default isolation (`READ COMMITTED`) on a
+    /// connection of the pool, committed when `body` returns and rolled back when it throws.
     public func write<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN", body)
     }
 
+    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: one consistent snapshot.
     public func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
