@@ -1,4 +1,3 @@
-public import FastJSON
 public import SalesforceWire
 
 /// Why a REST call failed.
