@@ -52,7 +52,7 @@ import Testing
     }
 
     /// A custom sync down target: records from anywhere, registered under its own type name.
-    struct FixedTarget: SyncDownTarget {
+    struct FixedTarget: FetchingSyncDownTarget {
         var records: [JSONValue]
         var json: JSONValue { ["type": "fixed", "records": .array(records)] }
         var idFieldName: String { "Id" }

@@ -71,6 +71,13 @@ public actor SyncManager {
         for continuation in listeners.values { continuation.yield(sync) }
     }
 
+    /// Saves a state a target advanced (see ``SyncContext/save(_:)``) and returns it as saved.
+    func saved(_ sync: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) throws -> SyncState {
+        var sync = sync
+        try save(&sync, onUpdate: onUpdate)
+        return sync
+    }
+
     // MARK: - Creating and finding syncs
 
     /// Creates a sync down (status NEW) without running it.
@@ -122,24 +129,26 @@ public actor SyncManager {
 
     // MARK: - Running
 
-    /// Creates and runs a sync down.
+    /// Creates and runs a sync down with `target`. Resyncs and ghost cleanups rebuild the
+    /// target from its ``SyncDownTarget/json`` through ``targets``: register a custom type there.
     @discardableResult
     public func syncDown(
         target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil,
         onUpdate: (@Sendable (SyncState) -> Void)? = nil
     ) async throws -> SyncState {
         let sync = try createSyncDown(target: target, options: options, soupName: soupName, name: name)
-        return try await run(sync, onUpdate: onUpdate)
+        return try await run(sync, down: target, onUpdate: onUpdate)
     }
 
-    /// Creates and runs a sync up.
+    /// Creates and runs a sync up with `target`. Resyncs rebuild the target from its
+    /// ``SyncUpTarget/json`` through ``targets``: register a custom type there.
     @discardableResult
     public func syncUp(
         target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
         name: String? = nil, onUpdate: (@Sendable (SyncState) -> Void)? = nil
     ) async throws -> SyncState {
         let sync = try createSyncUp(target: target, options: options, soupName: soupName, name: name)
-        return try await run(sync, onUpdate: onUpdate)
+        return try await run(sync, up: target, onUpdate: onUpdate)
     }
 
     /// Runs an existing sync again: a sync down fetches what changed since its last run
@@ -163,7 +172,12 @@ public actor SyncManager {
         return try await reSync(id: sync.id, onUpdate: onUpdate)
     }
 
-    private func run(_ initial: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> SyncState {
+    /// Runs a sync with the target given (its first run: a custom target need not be
+    /// registered), else the one its JSON resolves to through ``targets``.
+    private func run(
+        _ initial: SyncState, down: (any SyncDownTarget)? = nil, up: (any SyncUpTarget)? = nil,
+        onUpdate: (@Sendable (SyncState) -> Void)?
+    ) async throws -> SyncState {
         try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil)
         defer { finish(initial.id) }
         var sync = initial
@@ -175,9 +189,10 @@ public actor SyncManager {
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try save(&sync, onUpdate: onUpdate)
         do {
+            let context = SyncContext(manager: self, onUpdate: onUpdate)
             switch sync.kind {
-            case .syncDown: try await runSyncDown(&sync, onUpdate: onUpdate)
-            case .syncUp: try await runSyncUp(&sync, onUpdate: onUpdate)
+            case .syncDown: try await (down ?? targets.syncDownTarget(sync.target)).syncDown(&sync, context: context)
+            case .syncUp: try await (up ?? targets.syncUpTarget(sync.target)).syncUp(&sync, context: context)
             }
             sync.status = .done
             sync.progress = 100

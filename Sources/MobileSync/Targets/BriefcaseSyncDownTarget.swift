@@ -114,22 +114,6 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         return records
     }
 
-    /// The records of one priming page (`continuation`: its relay token), every type together
-    /// as a JSON array (each record says its type in `attributes`). ``SyncManager`` runs
-    /// briefcase syncs per soup itself; this serves custom callers.
-    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        let page = try await primingPage(client: client, relayToken: continuation, changedAfter: maxTimeStamp > 0 ? maxTimeStamp : nil)
-        var records: [JSONValue] = []
-        for info in infos { records += try await self.records(page.idsByType[info.objectType] ?? [], of: info, client: client) }
-        return SyncDownPage(
-            body: JSONValue.array(records).jsonBytes, recordsPath: "", totalSize: page.totalCount ?? records.count, next: page.relayToken)
-    }
-
-    /// Which of `localIds` the briefcase still holds (any type).
-    public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
-        Set(localIds).intersection(try await allIds(client: client).values.flatMap { $0 })
-    }
-
     /// Every id of the briefcase by type (all relay pages).
     func allIds(client: RestClient) async throws -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]

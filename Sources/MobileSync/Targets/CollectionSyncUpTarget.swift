@@ -9,7 +9,7 @@ import SalesforceWire
 /// collection retrieve per type); records changed on the server since are left dirty. The
 /// check and the write are two calls: a change landing between them is overwritten (the SDK
 /// has the same window; Collections accept no `If-Unmodified-Since`).
-public struct CollectionSyncUpTarget: SyncUpTarget {
+public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
     public var createFieldlist: [String]?
     public var updateFieldlist: [String]?
     /// When set, created records whose value here is a real (non-local) id are upserted by it.

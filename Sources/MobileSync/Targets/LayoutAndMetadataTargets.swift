@@ -4,7 +4,7 @@ public import SalesforceREST
 /// Syncs down one UI API layout (`GET /ui-api/layout/{type}`) as one soup entry whose `Id` is
 /// `{type}-{formFactor}-{layoutType}-{mode}-{recordTypeId}` (absent parts read `null`, as the
 /// SDK's Android target writes them). A resync fetches it again; ghost cleanup removes nothing.
-public struct LayoutSyncDownTarget: SyncDownTarget {
+public struct LayoutSyncDownTarget: FetchingSyncDownTarget {
     public let objectType: String
     public let formFactor: String?
     public let layoutType: String?
@@ -62,7 +62,7 @@ public struct LayoutSyncDownTarget: SyncDownTarget {
 
 /// Syncs down one object's describe (`GET /sobjects/{type}/describe`) as one soup entry whose
 /// `Id` is the object's name. A resync fetches it again; ghost cleanup removes nothing.
-public struct MetadataSyncDownTarget: SyncDownTarget {
+public struct MetadataSyncDownTarget: FetchingSyncDownTarget {
     public let objectType: String
 
     public init(objectType: String) {

@@ -6,7 +6,7 @@ public import SalesforceREST
 /// records sorted ascending by a key field.
 ///
 /// Each page is applied as it arrives: first the local records the page proves gone are
-/// deleted (key ranges, see ``SyncManager``), then the page's records are found by key with
+/// deleted (key ranges, see ``syncDown(_:context:)``), then the page's records are found by key with
 /// one lookup and created or updated. A full sync therefore also removes ghosts, with memory
 /// bounded by the page size.
 ///
@@ -46,7 +46,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// Whether the client's bearer token is sent. Defaults to true for instance paths and false
     /// for absolute URLs, so the token never leaks to another server unless asked.
     public var sendsAccessToken: Bool
-    /// Full passes allowed when pages shift under the sync (see ``SyncManager``); the sync fails
+    /// Full passes allowed when pages shift under the sync (see ``syncDown(_:context:)``); the sync fails
     /// after that many passes that each saw the server change.
     public var maximumPasses: Int
 
@@ -172,21 +172,6 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         }
         guard let base = URL(string: text) else { throw SyncError.invalidTarget("paging target: bad url \(text)") }
         return RestRequest(method: .get, path: "", queryItems: items, headers: headers, baseURL: base, sendsAccessToken: sendsAccessToken)
-    }
-
-    /// The page at `continuation` (a page index; the first page when nil), as raw JSON.
-    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        let index = continuation.flatMap(Int.init) ?? firstPageIndex
-        let page = try await self.page(index, client: client)
-        return SyncDownPage(
-            body: page.body, recordsPath: recordsPath ?? "", totalSize: page.totalSize ?? -1,
-            next: page.records.count < pageSize || index == .max ? nil : String(index + 1))
-    }
-
-    /// Not used: a paging sync removes ghosts as it pages (``SyncManager/cleanResyncGhosts(id:)``
-    /// runs a pass).
-    public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
-        throw SyncError.invalidTarget("a paging sync removes ghosts while it pages; run it again to clean them")
     }
 }
 

@@ -98,15 +98,6 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
             + conditions.joined(separator: " AND ") + " ORDER BY \(children.modificationDateFieldName)"
     }
 
-    /// The parent query's pages, raw (``SyncManager`` splits trees itself; this serves custom callers).
-    public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
-        let page =
-            if let continuation { try await client.queryMore(continuation) } else {
-                try await client.query(query(maxTimeStamp: maxTimeStamp), batchSize: maxBatchSize == 2000 ? nil : maxBatchSize)
-            }
-        return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
-    }
-
     /// Which of these local parent ids still exist and match the filter.
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         try await RefreshSyncDownTarget.existing(

@@ -1,10 +1,10 @@
 public import FastJSON
-public import SalesforceREST
+import SalesforceREST
 
 /// Syncs up trees: a parent and its children, one `/composite` request per tree whose parent
 /// or any child is dirty. The parent goes first (last when it is deleted); new children point
-/// at a new parent through `@{parent.id}`. Trees span two soups, so ``SyncManager`` runs them
-/// (`syncUp(target:…)` with this target); ``syncUp(_:options:client:)`` is not used.
+/// at a new parent through `@{parent.id}`. Trees span two soups: the target runs the whole sync
+/// up (``syncUp(_:context:)``), and the sync's soup is the parents' soup.
 ///
 /// LEAVE_IF_CHANGED checks the whole tree first (the server dates of the parent and of the
 /// children, read by id: every record must be unchanged on the server since it was synced
@@ -68,12 +68,6 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
 
     public var idFieldName: String { parent.idFieldName }
     public var modificationDateFieldName: String { parent.modificationDateFieldName }
-    public var maxBatchSize: Int { 1 }
-
-    /// Trees span two soups: ``SyncManager`` syncs them. Calling this directly is an error.
-    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
-        throw SyncError.invalidTarget("parent_children sync ups run through SyncManager.syncUp(target:…)")
-    }
 
     func fields(_ record: SyncUpRecord, creating: Bool, isChild: Bool, options: SyncOptions) throws -> [String: JSONValue] {
         let list = isChild ? (creating ? childrenCreateFieldlist : childrenUpdateFieldlist) : (creating ? createFieldlist : updateFieldlist)

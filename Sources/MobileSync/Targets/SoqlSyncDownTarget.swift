@@ -11,7 +11,7 @@ import SalesforceWire
 /// prepends it without parentheses, so `WHERE a OR b` over-fetches or is rejected) — then reads
 /// the ``lateCommitWindowMilliseconds`` behind that boundary again, which the SDK does not: a
 /// record a long transaction committed late, stamped before the boundary, is not missed.
-public struct SoqlSyncDownTarget: SyncDownTarget {
+public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     public let query: String
     public let idFieldName: String
     public let modificationDateFieldName: String

@@ -4,7 +4,7 @@ public import SalesforceREST
 import SalesforceWire
 
 /// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
-public struct SoslSyncDownTarget: SyncDownTarget {
+public struct SoslSyncDownTarget: FetchingSyncDownTarget {
     public let query: String
     public let idFieldName: String
     public let modificationDateFieldName: String
@@ -42,7 +42,7 @@ public struct SoslSyncDownTarget: SyncDownTarget {
 }
 
 /// Sync down of the user's most recently used records of an object (the SDK's `mru` target).
-public struct MruSyncDownTarget: SyncDownTarget {
+public struct MruSyncDownTarget: FetchingSyncDownTarget {
     public let objectType: String
     public let fieldlist: [String]
     public let idFieldName: String
@@ -91,7 +91,7 @@ public struct MruSyncDownTarget: SyncDownTarget {
 }
 
 /// Re-fetches the records already in a soup, by id, in slices (the SDK's `refresh` target).
-public struct RefreshSyncDownTarget: SyncDownTarget {
+public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
     public let objectType: String
     public let fieldlist: [String]
     public let soupName: String
@@ -99,8 +99,8 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     public let countIdsPerSoql: Int
     public let idFieldName: String
     public let modificationDateFieldName: String
-    /// Set by the sync manager: the store whose soup is refreshed.
-    let store: SoupReader?
+    /// The store whose soup is refreshed: the registry sets it, and a run binds the sync's own.
+    var store: SoupReader?
 
     public init(
         objectType: String, fieldlist: [String], soupName: String, countIdsPerSoql: Int = 500, idFieldName: String = "Id",
@@ -137,6 +137,13 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
             "countIdsPerSoql": .int(Int64(countIdsPerSoql)), "idFieldName": .string(idFieldName),
             "modificationDateFieldName": .string(modificationDateFieldName),
         ]
+    }
+
+    /// Refreshes the soup of the sync's store (the soup named by ``soupName``).
+    public func syncDown(_ sync: inout SyncState, context: SyncContext) async throws {
+        var bound = self
+        bound.store = store ?? SoupReader(store: context.store)
+        try await bound.fetchPages(&sync, context: context)
     }
 
     /// Continuation: the last local id refreshed. Each page re-fetches the next slice of local ids.

@@ -12,11 +12,39 @@ public enum SyncUpOutcome: Sendable, Equatable {
     case leftDirty(error: JSONValue?)
 }
 
-/// Where a sync up sends dirty records.
+/// Where a sync up sends dirty records, and how. Targets are values, persisted as JSON in the
+/// sync state; register custom types with ``SyncTargetRegistry``.
+///
+/// Most targets send the records of one soup in batches: adopt ``BatchedSyncUpTarget``, which
+/// runs the sync for you, or ``RecordSyncUpTarget`` for the SDK's per-record hooks. A target
+/// that spans several soups (``ParentChildrenSyncUpTarget``) implements ``syncUp(_:context:)``
+/// itself.
 public protocol SyncUpTarget: Sendable {
+    /// The target as JSON, with a `type` key (`collection`, …).
     var json: JSONValue { get }
+    /// The field holding a record's server id (`Id`); a local id (`local_…`) before its create.
     var idFieldName: String { get }
+    /// The field holding the record's modification date as last synced down, which LEAVE_IF_CHANGED compares with the server's.
     var modificationDateFieldName: String { get }
+
+    /// Runs the sync up: sends what is dirty, writes the outcomes locally, and advances `sync`
+    /// (``SyncState/totalSize``, progress, ``SyncState/failedRecordCount``, saved with
+    /// ``SyncContext/save(_:)``). Per-record server errors belong in the record's
+    /// `__last_error__`, not in a throw: throwing fails the whole sync, except
+    /// ``SyncError/stopped``, which stops it.
+    func syncUp(_ sync: inout SyncState, context: SyncContext) async throws
+}
+
+/// A sync up target that sends the dirty records of the sync's soup in batches; the sync itself
+/// comes with the protocol.
+///
+/// The sync it runs reads ``entryIdsToSyncUp(soupName:context:)``, then sends batches of
+/// ``maxBatchSize`` through ``syncUp(_:options:client:)`` — one batch prepared while the previous
+/// one is on the wire — and applies each outcome to the record as it is by then, so an edit made
+/// during the sync is kept. Unless ``createsAreIdempotent``, each create is recorded in the record
+/// before it is sent, so a create whose response was lost is recognised on the next sync up
+/// instead of being sent twice.
+public protocol BatchedSyncUpTarget: SyncUpTarget {
     /// Records per call to ``syncUp(_:options:client:)``.
     var maxBatchSize: Int { get }
     /// Sends a batch of dirty records; one outcome per record, in order.
@@ -26,11 +54,22 @@ public protocol SyncUpTarget: Sendable {
     var createsAreIdempotent: Bool { get }
     /// The fields sent when creating (used to recognise a create whose response was lost).
     func createFields(options: SyncOptions) -> [String]?
+    /// The entries to sync up, in the order to send them: the SDK's `getIdsOfRecordsToSyncUp`.
+    /// The default is every dirty entry of the soup (``SyncContext/dirtyEntryIds(soup:)``); a
+    /// target that syncs a chosen subset returns fewer. Entries returned that are not dirty
+    /// are read and left alone.
+    func entryIdsToSyncUp(soupName: String, context: SyncContext) async throws -> [Int64]
 }
 
-extension SyncUpTarget {
+extension BatchedSyncUpTarget {
+    /// Creates are plain creates: a lost response is reconciled on the next sync up.
     public var createsAreIdempotent: Bool { false }
+    /// The options' field list.
     public func createFields(options: SyncOptions) -> [String]? { options.fieldlist }
+    /// Every dirty entry of the soup, in entry-id order.
+    public func entryIdsToSyncUp(soupName: String, context: SyncContext) async throws -> [Int64] {
+        try context.dirtyEntryIds(soup: soupName)
+    }
 }
 
 /// The action a dirty record asks for.

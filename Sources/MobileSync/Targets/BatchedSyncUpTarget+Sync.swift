@@ -1,15 +1,15 @@
 import FastJSON
 import SmartStore
 
-extension SyncManager {
-    /// A batch whose request is under way.
-    private struct SentBatch {
-        let records: [JSONValue]
-        let size: Int
-        let idFieldName: String
-        let outcomes: Task<[SyncUpOutcome], any Error>
-    }
+/// A batch whose request is under way.
+struct SentBatch {
+    let records: [JSONValue]
+    let size: Int
+    let idFieldName: String
+    let outcomes: Task<[SyncUpOutcome], any Error>
+}
 
+extension BatchedSyncUpTarget {
     /// Sends dirty records in batches, in entry-id order (numeric, unlike the SDK's Android),
     /// and applies the outcomes locally. Per-record failures keep the record dirty with
     /// `__last_error__` and are counted in ``SyncState/failedRecordCount``; the sync still ends DONE.
@@ -17,48 +17,46 @@ extension SyncManager {
     /// One batch is prepared (read, stamped) while the previous one is on the wire; outcomes
     /// are applied in order, and a batch in flight is always applied before the sync ends,
     /// stops or fails.
-    func runSyncUp(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
-        let target = try targets.syncUpTarget(sync.target)
-        if let trees = target as? ParentChildrenSyncUpTarget {
-            return try await runParentChildrenSyncUp(&sync, target: trees, onUpdate: onUpdate)
-        }
+    public func syncUp(_ sync: inout SyncState, context: SyncContext) async throws {
+        let (store, client) = (context.store, context.client)
         let soup = sync.soupName
-        let ids = try dirtyEntryIds(soup: soup)
+        let ids = try await entryIdsToSyncUp(soupName: soup, context: context)
+        let batchSize = max(1, maxBatchSize)
         sync.totalSize = ids.count
-        try save(&sync, onUpdate: onUpdate)
+        try await context.save(&sync)
         var done = 0
         var inFlight: SentBatch?
         do {
-            for start in stride(from: 0, to: ids.count, by: target.maxBatchSize) {
-                try checkStop()
-                let batch = Array(ids[start..<min(ids.count, start + target.maxBatchSize)])
+            for start in stride(from: 0, to: ids.count, by: batchSize) {
+                try await context.checkStop()
+                let batch = Array(ids[start..<min(ids.count, start + batchSize)])
                 var records = try store.retrieve(batch, from: soup)
-                if !target.createsAreIdempotent {
+                if !createsAreIdempotent {
                     if records.contains(where: { $0[LocalFields.createAttempt] != nil }), let sent = inFlight {
                         // Adoption must not mistake the batch in flight's creates for earlier ones.
                         inFlight = nil
-                        try await apply(sent, to: &sync, done: &done, of: ids.count, onUpdate: onUpdate)
+                        try await apply(sent, to: &sync, done: &done, of: ids.count, context: context)
                     }
-                    records = try await reconcileCreates(records, target: target, sync: &sync)
+                    records = try await reconcileCreates(records, sync: &sync, context: context)
                 }
-                let (toSend, options, client) = (records, sync.options, self.client)
-                // Detached: the request must not wait for this actor, which goes on to apply the previous batch.
+                let (toSend, options) = (records, sync.options)
+                // A task of its own: the request is on the wire while the previous batch is applied.
                 let sending = SentBatch(
-                    records: toSend, size: batch.count, idFieldName: target.idFieldName,
+                    records: toSend, size: batch.count, idFieldName: idFieldName,
                     outcomes: Task.detached {
-                        try await target.syncUp(toSend, options: options, client: client)
+                        try await self.syncUp(toSend, options: options, client: client)
                     })
                 let previous = inFlight
                 inFlight = sending // first, so a failure applying the previous batch still applies this one
-                if let previous { try await apply(previous, to: &sync, done: &done, of: ids.count, onUpdate: onUpdate) }
+                if let previous { try await apply(previous, to: &sync, done: &done, of: ids.count, context: context) }
             }
             if let last = inFlight {
                 inFlight = nil
-                try await apply(last, to: &sync, done: &done, of: ids.count, onUpdate: onUpdate)
+                try await apply(last, to: &sync, done: &done, of: ids.count, context: context)
             }
         } catch {
             // Whatever ended the sync, what the server already did is recorded locally.
-            if let sent = inFlight { try? await apply(sent, to: &sync, done: &done, of: ids.count, onUpdate: nil) }
+            if let sent = inFlight { try? await apply(sent, to: &sync, done: &done, of: ids.count, context: nil, store: store) }
             throw error
         }
     }
@@ -67,19 +65,20 @@ extension SyncManager {
     /// when that cannot be told), then stamps the creates about to be sent. Resolutions are
     /// applied to the records as they are after the server was asked, so an edit made
     /// meanwhile is kept (dirty) like one made before.
-    private func reconcileCreates(_ batch: [JSONValue], target: any SyncUpTarget, sync: inout SyncState) async throws -> [JSONValue] {
+    private func reconcileCreates(_ batch: [JSONValue], sync: inout SyncState, context: SyncContext) async throws -> [JSONValue] {
+        let store = context.store
         var records = batch
-        let idField = target.idFieldName
+        let idField = idFieldName
         let reconciler = CreateReconciler(
-            store: store, client: client, soup: sync.soupName, idFieldName: idField,
-            modificationDateFieldName: target.modificationDateFieldName)
+            store: store, client: context.client, soup: sync.soupName, idFieldName: idField,
+            modificationDateFieldName: modificationDateFieldName)
         let isCreate = { (record: JSONValue) in
             SyncUpRecord(record: record, idFieldName: idField, modificationDateFieldName: "").action == .create
         }
-        let fields = target.createFields(options: sync.options)
+        let fields = createFields(options: sync.options)
         let resolutions = try await reconciler.reconcile(records.filter(isCreate))
         if !resolutions.isEmpty {
-            let current = try currentRecords(records, soup: sync.soupName)
+            let current = try Self.currentRecords(records, soup: sync.soupName, store: store)
             var (settled, copies, done): ([JSONValue], [Int64], Set<Int64>) = ([], [], [])
             for (index, record) in records.enumerated() {
                 guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
@@ -93,7 +92,7 @@ extension SyncManager {
                     sync.failedRecordCount += 1
                     done.insert(entryId)
                 case .adopt(let id, let date, let copy):
-                    let adopted = Self.adopted(now, id: id, modificationDate: date, target: target, fields: fields ?? [])
+                    let adopted = adopted(now, id: id, modificationDate: date, fields: fields ?? [])
                     settled.append(adopted)
                     if let copy { copies.append(copy) }
                     if SyncUpRecord(record: adopted, idFieldName: idField, modificationDateFieldName: "").action == .none {
@@ -112,13 +111,10 @@ extension SyncManager {
 
     /// A record whose create landed as server record `id`: clean if it still holds what was
     /// sent, else dirty, as an update (edited since) or a delete (deleted locally since).
-    static func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, target: any SyncUpTarget, fields: [String])
-        -> JSONValue
-    {
-        let local = SyncUpRecord(
-            record: record, idFieldName: target.idFieldName, modificationDateFieldName: target.modificationDateFieldName)
+    private func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, fields: [String]) -> JSONValue {
+        let local = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
         var adopted = local.cleaned(id: id)
-        if let modificationDate, !target.modificationDateFieldName.isEmpty { adopted[target.modificationDateFieldName] = modificationDate }
+        if let modificationDate, !modificationDateFieldName.isEmpty { adopted[modificationDateFieldName] = modificationDate }
         if local.action == .deleteLocalOnly || local.action == .delete {
             adopted[LocalFields.local] = true
             adopted[LocalFields.locallyDeleted] = true
@@ -134,12 +130,15 @@ extension SyncManager {
     /// Outcomes are applied to the records as they are now: a record edited while its request
     /// was on the wire keeps the edit and stays dirty (a create it made becomes an update of
     /// the new server record); one removed from the soup meanwhile is not brought back.
+    ///
+    /// `context` nil: the sync is ending on an error; the outcomes are stored (in `store`) and
+    /// no progress is saved.
     private func apply(
-        _ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int,
-        onUpdate: (@Sendable (SyncState) -> Void)?
+        _ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int, context: SyncContext?, store: SmartStore? = nil
     ) async throws {
+        guard let store = context?.store ?? store else { return }
         let outcomes = try await sent.outcomes.value
-        let current = try currentRecords(sent.records, soup: sync.soupName)
+        let current = try Self.currentRecords(sent.records, soup: sync.soupName, store: store)
         var deleted: [Int64] = []
         var saved: [JSONValue] = []
         for (record, outcome) in zip(sent.records, outcomes) {
@@ -148,8 +147,8 @@ extension SyncManager {
             case .synced(let synced):
                 guard let now = current[entryId] else { continue }
                 saved.append(
-                    Self.isUnchanged(now, since: record)
-                        ? synced : Self.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
+                    SyncUpMerge.isUnchanged(now, since: record)
+                        ? synced : SyncUpMerge.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
             case .deleted:
                 deleted.append(entryId)
             case .leftDirty(let error?):
@@ -165,20 +164,23 @@ extension SyncManager {
         try store.upsert(saved, in: sync.soupName)
         try store.delete(deleted, from: sync.soupName)
         done += sent.size
-        if done < total {
+        if done < total, let context {
             sync.progress = done * 100 / total
-            try save(&sync, onUpdate: onUpdate)
+            try await context.save(&sync)
         }
     }
 
     /// The records of a batch as the soup holds them now, by entry id.
-    private func currentRecords(_ records: [JSONValue], soup: String) throws -> [Int64: JSONValue] {
+    private static func currentRecords(_ records: [JSONValue], soup: String, store: SmartStore) throws -> [Int64: JSONValue] {
         let stored = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
         return Dictionary(
             stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first }
         )
     }
+}
 
+/// How an outcome meets a record edited while its change was on the wire.
+enum SyncUpMerge {
     /// Whether a record is as it was sent (bookkeeping the sync itself writes aside).
     static func isUnchanged(_ now: JSONValue, since sent: JSONValue) -> Bool {
         var (now, sent) = (now, sent)
@@ -202,19 +204,5 @@ extension SyncManager {
         merged[LocalFields.createAttempt] = nil
         merged[LocalFields.lastError] = nil
         return merged
-    }
-
-    /// `_soupEntryId`s of dirty entries, ascending.
-    func dirtyEntryIds(soup: String) throws -> [Int64] {
-        var ids: [Int64] = []
-        let spec = QuerySpec.smart(
-            "select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
-            pageSize: 5000)
-        while true {
-            let rows = try store.query(spec, arguments: [.int(ids.last ?? 0)])
-            let page = rows.compactMap { $0.arrayValue?.first?.int64Value }
-            guard !page.isEmpty else { return ids }
-            ids += page
-        }
     }
 }

@@ -1,0 +1,152 @@
+public import FastJSON
+public import SalesforceREST
+import SalesforceWire
+public import SmartStore
+
+/// What a running sync gives its target: the server, the store, and the sync's reporting.
+///
+/// ``SyncManager`` makes one for each run and passes it to
+/// ``SyncDownTarget/syncDown(_:context:)``, ``SyncDownTarget/cleanGhosts(_:context:)`` and
+/// ``SyncUpTarget/syncUp(_:context:)``. A target that writes the store itself (several soups,
+/// its own merge rules) uses the helpers below, which keep the SDK's bookkeeping: records
+/// written clean and marked with the sync's id, dirty records left alone in LEAVE_IF_CHANGED
+/// mode, ghosts removed only among the sync's own clean records.
+///
+/// ```swift
+/// func syncDown(_ sync: inout SyncState, context: SyncContext) async throws {
+///     for page in pages {
+///         try await context.checkStop()
+///         let latest = try context.saveRecords(page, in: sync.soupName, for: sync)
+///         sync.maxTimeStamp = max(sync.maxTimeStamp, latest ?? -1)
+///         try await context.save(&sync)
+///     }
+/// }
+/// ```
+public struct SyncContext: Sendable {
+    /// The client of the sync's manager.
+    public let client: RestClient
+    /// The store of the sync's manager.
+    public let store: SmartStore
+    private let manager: SyncManager
+    private let onUpdate: (@Sendable (SyncState) -> Void)?
+    /// Whether this run is a ghost cleanup: ``save(_:)`` then only checks for a stop, since the
+    /// sync's state describes its last run, not the cleanup.
+    let isCleanup: Bool
+
+    init(manager: SyncManager, onUpdate: (@Sendable (SyncState) -> Void)?, isCleanup: Bool = false) {
+        self.client = manager.client
+        self.store = manager.store
+        self.manager = manager
+        self.onUpdate = onUpdate
+        self.isCleanup = isCleanup
+    }
+
+    /// Saves the sync's state (progress, counters, ``SyncState/maxTimeStamp``) and tells the
+    /// run's `onUpdate` closure and every ``SyncManager/updates()`` listener. A target saves
+    /// after each page or batch; the manager saves the first and last states itself.
+    public func save(_ sync: inout SyncState) async throws {
+        guard !isCleanup else { return try await checkStop() }
+        sync = try await manager.saved(sync, onUpdate: onUpdate)
+    }
+
+    /// Throws ``SyncError/stopped`` when ``SyncManager/stop()`` was called or the task running
+    /// the sync was cancelled. Call it between pages and batches: the sync then ends STOPPED,
+    /// and a resync picks it up.
+    public func checkStop() async throws {
+        try await manager.checkStop()
+    }
+
+    /// Writes records received from the server into `soup`, as the SDK's
+    /// `saveRecordsToLocalStore`: each one clean (the four local flags false, no
+    /// `__last_error__`), marked with the sync's id, matched to an existing entry by
+    /// `idFieldName`; records dirty locally are skipped in LEAVE_IF_CHANGED mode.
+    ///
+    /// - Returns: the latest `modificationDateFieldName` of the records (epoch ms), or nil when
+    ///   there are none or one lacks a readable date (the SDK's rule: such a page does not
+    ///   advance ``SyncState/maxTimeStamp``).
+    @discardableResult
+    public func saveRecords(
+        _ records: [JSONValue], in soup: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
+        for sync: SyncState
+    ) throws -> Int64? {
+        guard !records.isEmpty else { return nil }
+        let result = try store.ingestPage(
+            JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: idFieldName, timestampPath: modificationDateFieldName,
+            skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
+            removeFields: [LocalFields.lastError])
+        guard result.recordsWithoutTimestamp == 0 else { return nil }
+        return result.maxTimestamp.flatMap(SalesforceTime.parse)
+    }
+
+    /// Deletes the sync's clean records of `soup` whose server ids `remote` does not return.
+    /// The soup is read 500 entries at a time in entry order, and `remote` is asked about each
+    /// slice, so memory does not grow with the soup; a stop is checked between slices.
+    ///
+    /// - Parameter remote: given server ids held locally, returns those the server still has
+    ///   (and that still match the target).
+    /// - Returns: how many entries were deleted.
+    public func deleteGhosts(
+        soup: String, idFieldName: String = "Id", syncId: Int64, remote: ([String]) async throws -> Set<String>
+    ) async throws -> Int {
+        let sql = """
+            select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
+            where {\(soup):\(LocalFields.syncId)} = ? and {\(soup):\(LocalFields.local)} = 0 and {\(soup):_soupEntryId} > ?
+            order by {\(soup):_soupEntryId}
+            """
+        var removed = 0
+        var after: Int64 = 0
+        while true {
+            try await checkStop()
+            let rows = try store.query(.smart(sql, pageSize: 500), arguments: [.int(syncId), .int(after)])
+            guard !rows.isEmpty else { break }
+            var local: [String: Int64] = [:]
+            for row in rows {
+                guard let values = row.arrayValue, let entryId = values.first?.int64Value else { continue }
+                after = entryId
+                if let remoteId = values.count > 1 ? values[1].stringValue : nil { local[remoteId] = entryId }
+            }
+            let existing = try await remote(Array(local.keys))
+            let ghosts = local.filter { !existing.contains($0.key) }.map(\.value)
+            try store.delete(ghosts, from: soup)
+            removed += ghosts.count
+        }
+        return removed
+    }
+
+    /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true), ascending: what a
+    /// sync up sends unless its target chooses otherwise
+    /// (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
+    public func dirtyEntryIds(soup: String) throws -> [Int64] {
+        var ids: [Int64] = []
+        let spec = QuerySpec.smart(
+            "select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
+            pageSize: 5000)
+        while true {
+            let rows = try store.query(spec, arguments: [.int(ids.last ?? 0)])
+            let page = rows.compactMap { $0.arrayValue?.first?.int64Value }
+            guard !page.isEmpty else { return ids }
+            ids += page
+        }
+    }
+
+    /// The values of `field` in the dirty entries of `soup`: the SDK's `getIdsToSkip` (with the
+    /// id field) for a sync down in LEAVE_IF_CHANGED mode. Read 1,000 entries at a time.
+    public func dirtyValues(of field: String, in soup: String) throws -> Set<String> {
+        let sql =
+            "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
+        var values: Set<String> = []
+        var after: Int64 = 0
+        while true {
+            let rows = try store.query(.smart(sql, pageSize: 1000), arguments: [.int(after)])
+            for row in rows { if let value = row.arrayValue?.first?.stringValue { values.insert(value) } }
+            guard rows.count == 1000, let last = rows.last?.arrayValue?.last?.int64Value else { return values }
+            after = last
+        }
+    }
+
+    /// Throws ``SmartStoreError/unknownSoup(_:)`` for the first of `soups` the store lacks:
+    /// checked before a target that writes several soups fetches anything.
+    public func requireSoups(_ soups: [String]) throws {
+        for soup in soups where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }
+    }
+}

@@ -1,0 +1,216 @@
+import FastJSON
+import Foundation
+import SalesforceREST
+import SalesforceWire
+import SmartStore
+
+/// Parent/children sync ups: see ``ParentChildrenSyncUpTarget`` for the rules.
+extension ParentChildrenSyncUpTarget {
+    /// Syncs up every tree with a dirty record, one after the other, in parent id order.
+    public func syncUp(_ sync: inout SyncState, context: SyncContext) async throws {
+        try context.requireSoups([parent.soupName, children.soupName])
+        let parentIds = try context.dirtyTreeIds(parent: parent, children: children).sorted()
+        sync.totalSize = parentIds.count
+        try await context.save(&sync)
+        for (index, parentId) in parentIds.enumerated() {
+            try await context.checkStop()
+            guard let tree = try loadTree(parentId, store: context.store) else { continue }
+            sync.failedRecordCount += try await syncTree(tree.parent, tree.children, options: sync.options, context: context, pass: 1)
+            if index + 1 < parentIds.count {
+                sync.progress = (index + 1) * 100 / parentIds.count
+                try await context.save(&sync)
+            }
+        }
+    }
+
+    private func loadTree(_ parentId: String, store: SmartStore) throws -> (parent: JSONValue, children: [JSONValue])? {
+        func entries(_ soup: String, _ field: String) throws -> [JSONValue] {
+            try store.query(
+                .smart(
+                    "select {\(soup):_soup} from {\(soup)} where {\(soup):\(field)} = ? order by {\(soup):_soupEntryId}", pageSize: 100_000),
+                arguments: [.string(parentId)]
+            ).compactMap { $0.arrayValue?.first }
+        }
+        guard let entry = try entries(parent.soupName, parent.idFieldName).first else { return nil }
+        return (entry, try entries(children.soupName, children.parentIdFieldName))
+    }
+
+    /// One tree, one composite request (more when OVERWRITE must recreate what the server lost:
+    /// a child first, then its parent, at most three passes): plan, send, apply. Returns how
+    /// many records failed.
+    private func syncTree(
+        _ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext, pass: Int
+    ) async throws -> Int {
+        let store = context.store
+        let parentRecord = SyncUpRecord(
+            record: parentEntry, idFieldName: parent.idFieldName, modificationDateFieldName: parent.modificationDateFieldName)
+        // Records the check found deleted on the server (and deleted locally): no request for them.
+        var knownGone: Set<String> = []
+        if options.mergeMode == .leaveIfChanged, parentRecord.action != .create, parentRecord.action != .deleteLocalOnly {
+            let kids = childEntries.map {
+                SyncUpRecord(record: $0, idFieldName: children.idFieldName, modificationDateFieldName: children.modificationDateFieldName)
+            }
+            guard let missing = try await treeIsUnchangedOnServer(parentRecord, kids, client: context.client) else { return 0 }
+            knownGone = missing
+        }
+        let plan = try TreePlan(
+            parent: parentEntry, children: childEntries, target: self, options: options, knownGone: knownGone,
+            apiVersion: context.client.apiVersion, pass: pass)
+        try store.delete(plan.childDeletes, from: children.soupName)
+        try store.delete(plan.parentDeletes, from: parent.soupName)
+        guard !plan.subrequests.isEmpty else { return 0 }
+
+        let responses = try await sendTree(
+            plan.subrequests, parentCreated: plan.parent.action == .create, parentIdField: children.parentIdFieldName,
+            allOrNone: plan.allOrNone, client: context.client)
+        let outcome = plan.outcome(of: responses)
+        try store.upsert(outcome.parentUpserts + outcome.parentErrors, in: parent.soupName)
+        try store.delete(outcome.parentDeletes, from: parent.soupName)
+        try store.delete(outcome.childDeletes, from: children.soupName)
+        try store.upsert(outcome.childUpserts + outcome.childErrors, in: children.soupName)
+        if outcome.recreateParent || !outcome.recreateChildren.isEmpty {
+            return outcome.failed
+                + (try await recreate(
+                    plan.parentEntryId, parentAgain: outcome.recreateParent, children: outcome.recreateChildren, childIds: plan.childIds,
+                    options: options, context: context, pass: pass))
+        }
+        return outcome.failed
+    }
+
+    /// Sends a tree's subrequests, 25 per composite request (Salesforce's limit): the first
+    /// request carries the parent; when it creates the parent, later requests name its new id
+    /// instead of `@{parent.id}`. A tree of more than 25 changes is not atomic (each request
+    /// is); a failed parent create or an all-or-none failure stops the rest.
+    private func sendTree(
+        _ subrequests: [CompositeSubrequest], parentCreated: Bool, parentIdField: String, allOrNone: Bool, client: RestClient
+    ) async throws -> [CompositeSubresponse] {
+        var responses: [CompositeSubresponse] = []
+        var newParentId: String?
+        for start in stride(from: 0, to: subrequests.count, by: 25) {
+            var chunk = Array(subrequests[start..<min(subrequests.count, start + 25)])
+            if let newParentId {
+                chunk = chunk.map { request in
+                    var request = request
+                    if request.body?[parentIdField] == "@{parent.id}" { request.body?[parentIdField] = .string(newParentId) }
+                    return request
+                }
+            }
+            let part = try await client.composite(chunk, allOrNone: allOrNone)
+            responses += part
+            let failed = part.contains { !$0.isSuccess }
+            if start == 0, parentCreated {
+                guard let created = part.first(where: { $0.referenceId == "parent" }), created.isSuccess,
+                    let id = created.body["id"]?.stringValue
+                else { break }
+                newParentId = id
+            }
+            if failed && allOrNone { break }
+        }
+        return responses
+    }
+
+    /// Marks what the server lost as locally created (new local ids, children re-pointed) and
+    /// runs the tree once more.
+    private func recreate(
+        _ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64], options: SyncOptions, context: SyncContext,
+        pass: Int
+    ) async throws -> Int {
+        let (store, client) = (context.store, context.client)
+        let (info, childInfo) = (self.parent, self.children)
+        var kids = try store.retrieve(childIds, from: childInfo.soupName)
+        guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else {
+            // The parent was deleted (LOOKUP): lost children come back on their own, without a parent.
+            var failed = 0
+            for index in children where index < kids.count {
+                var kid = kids[index]
+                kid[childInfo.parentIdFieldName] = .null
+                let record = SyncUpRecord(
+                    record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
+                var sent = try fields(record, creating: true, isChild: true, options: options)
+                sent[childInfo.parentIdFieldName] = .null
+                do {
+                    let id = try await client.create(childInfo.objectType, fields: .object(sent))
+                    try store.upsert(record.cleaned(id: id), in: childInfo.soupName)
+                } catch RestError.http(_, let errors, _) {
+                    let body = JSONValue.array(errors.map(\.json))
+                    guard TreePlan.isOwnError(body) else { continue }
+                    kid[LocalFields.lastError] = .string(body.jsonString)
+                    try store.upsert(kid, in: childInfo.soupName)
+                    failed += 1
+                }
+            }
+            return failed
+        }
+        if parentAgain {
+            let localId = LocalFields.newLocalId()
+            parent[info.idFieldName] = .string(localId)
+            parent[LocalFields.local] = true
+            parent[LocalFields.locallyCreated] = true
+            for index in kids.indices {
+                kids[index][childInfo.parentIdFieldName] = .string(localId)
+                let deleted = kids[index][LocalFields.locallyDeleted] == true
+                if relationshipType == .masterDetail && !deleted {
+                    // The server deleted these with their parent.
+                    kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
+                    kids[index][LocalFields.locallyCreated] = true
+                    kids[index][LocalFields.local] = true
+                } else if !deleted {
+                    kids[index][LocalFields.locallyUpdated] = true
+                    kids[index][LocalFields.local] = true
+                }
+            }
+        } else {
+            for index in children where index < kids.count {
+                kids[index][childInfo.parentIdFieldName] = parent[info.idFieldName]
+                kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
+                kids[index][LocalFields.locallyCreated] = true
+                kids[index][LocalFields.local] = true
+            }
+        }
+        let savedParent = try store.upsert(parent, in: info.soupName)
+        let savedKids = try store.upsert(kids, in: childInfo.soupName)
+        return try await syncTree(savedParent, savedKids, options: options, context: context, pass: pass + 1)
+    }
+
+    /// LEAVE_IF_CHANGED: whether no record of the tree changed on the server since it was synced
+    /// down. A remote delete only matches a local delete — or, under a MASTER_DETAIL parent
+    /// deleted locally, the cascade that delete brings anyway. Children created locally do not count.
+    /// Returns nil when something changed, else the ids of records deleted on both sides.
+    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], client: RestClient) async throws -> Set<String>? {
+        let (info, childInfo) = (self.parent, self.children)
+        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return [] }
+        let parentDates = try await remoteDates(
+            info.objectType, idField: info.idFieldName, dateField: info.modificationDateFieldName, ids: [parentId], client: client)
+        let serverIds = kids.compactMap { kid in kid.id.flatMap { LocalFields.isLocalId($0) || kid.action == .deleteLocalOnly ? nil : $0 } }
+        let childDates = try await remoteDates(
+            childInfo.objectType, idField: childInfo.idFieldName, dateField: childInfo.modificationDateFieldName, ids: serverIds,
+            client: client)
+        let cascading = relationshipType == .masterDetail && parent.action == .delete
+        func unchanged(_ local: SyncUpRecord, _ remote: Int64??, deletedWithParent: Bool) -> Bool {
+            guard let remote else { return local.action == .delete || deletedWithParent }
+            guard let localDate = local.lastModified, let remoteDate = remote else { return true }
+            return localDate >= remoteDate
+        }
+        guard unchanged(parent, parentDates[parentId], deletedWithParent: false) else { return nil }
+        var missing: Set<String> = parentDates[parentId] == nil ? [parentId] : []
+        for kid in kids {
+            guard let id = kid.id, serverIds.contains(id) else { continue }
+            guard unchanged(kid, childDates[id], deletedWithParent: cascading) else { return nil }
+            if childDates[id] == nil { missing.insert(id) }
+        }
+        return missing
+    }
+
+    /// Modification dates on the server of these ids (absent: deleted; nil date: none).
+    private func remoteDates(_ objectType: String, idField: String, dateField: String, ids: [String], client: RestClient) async throws
+        -> [String: Int64?]
+    {
+        var dates: [String: Int64?] = [:]
+        for record in try await RefreshSyncDownTarget.records(
+            objectType, fields: [idField, dateField], idFieldName: idField, ids: ids, client: client)
+        {
+            if let id = record[idField]?.stringValue { dates[id] = record[dateField]?.stringValue.flatMap(SalesforceTime.parse) }
+        }
+        return dates
+    }
+}
