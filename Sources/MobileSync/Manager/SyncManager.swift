@@ -22,10 +22,14 @@ public actor SyncManager {
         case stopped = "STOPPED"
     }
 
+    /// The store whose soups the syncs read and write; sync states live in its `syncs_soup`.
     public nonisolated let store: SmartStore
+    /// The client the syncs talk to the server through.
     public nonisolated let client: RestClient
+    /// Resolves targets from their JSON when a sync runs again; register custom target types here.
     public nonisolated let targets: SyncTargetRegistry
     static let soupName = "syncs_soup"
+    /// Whether syncs are accepted, a stop is under way, or the manager is stopped.
     private(set) public var state: State = .acceptingSyncs
     private var active: Set<Int64> = []
     /// The soup of each running sync up (one per soup: each would take the other's creates in
@@ -33,10 +37,14 @@ public actor SyncManager {
     private(set) var syncUpSoups: [Int64: String] = [:]
     private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
 
+    /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
+    ///
+    /// - Parameter targets: the registry for target JSON; nil: a new one with the built-in types.
+    /// - Throws: the store's error when `syncs_soup` cannot be registered or read.
     public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws {
         self.store = store
         self.client = client
-        self.targets = targets ?? SyncTargetRegistry(store: store)
+        self.targets = targets ?? SyncTargetRegistry()
         try Self.setUpSyncsSoup(store)
     }
 
@@ -112,11 +120,15 @@ public actor SyncManager {
         try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first.map(SyncState.init(document:))
     }
 
+    /// Whether a sync with this name exists.
     public func hasSync(named name: String) throws -> Bool { try syncStatus(named: name) != nil }
 
     /// Deletes a sync's state (its records stay).
     public func deleteSync(id: Int64) throws { try store.delete([id], from: Self.soupName) }
 
+    /// Deletes the named sync's state (its records stay).
+    ///
+    /// - Throws: ``SyncError/notFound(_:)`` when there is no sync of that name.
     public func deleteSync(named name: String) throws {
         guard let sync = try syncStatus(named: name) else { throw SyncError.notFound(name) }
         try deleteSync(id: sync.id)
@@ -247,7 +259,9 @@ public actor SyncManager {
         state = active.isEmpty ? .stopped : .stopRequested
     }
 
+    /// Whether a stop was asked while syncs still run (they end at their next page or batch).
     public var isStopping: Bool { state == .stopRequested }
+    /// Whether the manager is stopped: no sync runs and new ones are refused until ``restart(restartStoppedSyncs:onUpdate:)``.
     public var isStopped: Bool { state == .stopped }
 
     /// Accepts syncs again and, if asked, resyncs every STOPPED sync.

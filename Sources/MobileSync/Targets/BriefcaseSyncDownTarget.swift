@@ -4,12 +4,18 @@ import SalesforceWire
 
 /// One object type of a briefcase sync: where its records go and which fields to fetch.
 public struct BriefcaseObjectInfo: Sendable, Equatable {
+    /// The sObject type (`sobjectType` in `usersyncs.json`), as the briefcase groups its ids.
     public var objectType: String
+    /// The soup the records of this type are written to.
     public var soupName: String
+    /// The fields retrieved, besides the id and modification date (always added).
     public var fieldlist: [String]
+    /// The field holding the record's id (`Id`).
     public var idFieldName: String
+    /// The field holding the record's last modification date (`LastModifiedDate`), which drives resyncs.
     public var modificationDateFieldName: String
 
+    /// One object type; see the properties.
     public init(
         objectType: String, soupName: String, fieldlist: [String], idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
@@ -35,10 +41,14 @@ public struct BriefcaseObjectInfo: Sendable, Equatable {
 /// asks only for records changed after the sync's `maxTimeStamp` (`changedAfterTimestamp`);
 /// ghost cleanup compares each soup with the briefcase's ids of its type.
 public struct BriefcaseSyncDownTarget: SyncDownTarget {
+    /// The object types of the briefcase to sync, each into its soup; types not listed are ignored.
     public var infos: [BriefcaseObjectInfo]
     /// Ids per collections retrieve (1…2000).
     public var countIdsPerRetrieve: Int
 
+    /// A briefcase target.
+    ///
+    /// - Throws: ``SyncError/invalidTarget(_:)`` without infos, or with `countIdsPerRetrieve` outside 1…2000.
     public init(infos: [BriefcaseObjectInfo], countIdsPerRetrieve: Int = 500) throws {
         guard !infos.isEmpty else { throw SyncError.invalidTarget("briefcase target needs at least one info") }
         guard (1...2000).contains(countIdsPerRetrieve) else {
@@ -63,6 +73,7 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         try self.init(infos: infos, countIdsPerRetrieve: json["countIdsPerRetrieve"]?.int64Value.map(Int.init) ?? 500)
     }
 
+    /// The target as JSON: `{"type": "briefcase", "infos": […], "countIdsPerRetrieve": N}`, the SDK's keys.
     public var json: JSONValue {
         let infos: [JSONValue] = self.infos.map { info in
             [
@@ -77,14 +88,19 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         ]
     }
 
+    /// `Id`: briefcase records are matched by their Salesforce id in every soup.
     public var idFieldName: String { "Id" }
+    /// `LastModifiedDate`, the date `changedAfterTimestamp` compares on a resync.
     public var modificationDateFieldName: String { "LastModifiedDate" }
 
     /// One page of priming records: ids by object type, the relay token for the next page, and
     /// the total the server reports for the whole briefcase.
     public struct PrimingPage: Sendable {
+        /// The record ids of the page, by sObject type (record types merged).
         public var idsByType: [String: [String]]
+        /// The token that asks for the next page; nil on the last one.
         public var relayToken: String?
+        /// The total number of records of the briefcase, when the server reports it (`stats.recordCountTotal`).
         public var totalCount: Int?
     }
 

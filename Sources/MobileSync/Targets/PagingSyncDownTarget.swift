@@ -30,12 +30,17 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// The resource: a path on the client's instance (`/api/Account`) or an absolute URL. It may
     /// hold `{pageIndex}` and `{pageSize}`; otherwise both are added as query parameters.
     public var url: String
+    /// The top-level field the API sorts by, unique per record: records are matched by it.
     public var keyField: String
+    /// How keys compare: numerically or byte-wise.
     public var keyType: KeyType
+    /// Records per page requested (1…10,000); a shorter page is the last.
     public var pageSize: Int
     /// The index of the first page (0 or 1 in most APIs).
     public var firstPageIndex: Int
+    /// The query parameter carrying the page index (`pageIndex`).
     public var pageIndexParameter: String
+    /// The query parameter carrying the page size (`pageSize`).
     public var pageSizeParameter: String
     /// Dotted path to the records array in a response; nil when the response is the array.
     public var recordsPath: String?
@@ -50,6 +55,9 @@ public struct PagingSyncDownTarget: SyncDownTarget {
     /// after that many passes that each saw the server change.
     public var maximumPasses: Int
 
+    /// A paging target.
+    ///
+    /// - Throws: ``SyncError/invalidTarget(_:)`` for a URL that is neither an instance path nor http(s), a dotted or empty key field, or a number out of its range.
     public init(
         url: String, keyField: String, keyType: KeyType, pageSize: Int = 100, firstPageIndex: Int = 0,
         pageIndexParameter: String = "pageIndex", pageSizeParameter: String = "pageSize", recordsPath: String? = nil,
@@ -101,6 +109,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             sendsAccessToken: json["sendsAccessToken"]?.boolValue, maximumPasses: json["maximumPasses"]?.int64Value.map(Int.init) ?? 3)
     }
 
+    /// The target as JSON, `"type": "paging"` with every setting (see the type's documentation for the keys).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "paging", "url": .string(url), "keyField": .string(keyField), "keyType": .string(keyType.rawValue),
@@ -115,7 +124,9 @@ public struct PagingSyncDownTarget: SyncDownTarget {
         return .object(json)
     }
 
+    /// The key field, which identifies records locally.
     public var idFieldName: String { keyField }
+    /// Empty: a paging API has no modification date, so every sync is a full pass.
     public var modificationDateFieldName: String { "" }
 
     /// One page of a paging API.
@@ -190,6 +201,7 @@ public enum PagingKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The key as JSON: a number or a string.
     public var json: JSONValue {
         switch self {
         case .integer(let int): .int(int)
@@ -197,6 +209,7 @@ public enum PagingKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The key as text: an integer, or a quoted string.
     public var description: String {
         switch self {
         case .integer(let int): String(int)
@@ -204,6 +217,7 @@ public enum PagingKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Integers numerically, strings byte-wise by UTF-8; an integer orders before any string.
     public static func < (lhs: PagingKey, rhs: PagingKey) -> Bool {
         switch (lhs, rhs) {
         case (.integer(let a), .integer(let b)): a < b

@@ -13,16 +13,22 @@ import SalesforceWire
 /// "parentSoqlFilter": "…", "children": {…, "sobjectTypePlural", "parentIdFieldName"},
 /// "childrenFieldlist": […], "relationshipType": "MASTER_DETAIL"|"LOOKUP"}`.
 public struct ParentChildrenSyncDownTarget: SyncDownTarget {
+    /// The parents: their type, soup, id and modification date fields.
     public var parent: ParentInfo
+    /// The parent fields queried (the id and modification date are always added).
     public var parentFieldlist: [String]
     /// A SOQL condition on the parents (without WHERE), or nil for all of them.
     public var parentSoqlFilter: String?
+    /// The children: their type, relationship name (`objectTypePlural`), soup, and the field set to the parent's id.
     public var children: ChildrenInfo
+    /// The child fields queried in the subquery (the id and modification date are always added).
     public var childrenFieldlist: [String]
+    /// MASTER_DETAIL or LOOKUP; sync down treats both alike (it matters to ghost cleanup and sync up).
     public var relationshipType: RelationshipType
     /// Parents per page (200…2000).
     public var maxBatchSize: Int
 
+    /// A parent/children sync down. `maxBatchSize` is clamped to 200…2000.
     public init(
         parent: ParentInfo, parentFieldlist: [String], parentSoqlFilter: String? = nil, children: ChildrenInfo,
         childrenFieldlist: [String], relationshipType: RelationshipType, maxBatchSize: Int = 2000
@@ -49,6 +55,7 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
             maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
     }
 
+    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `parentFieldlist`, `parentSoqlFilter`, `children`, `childrenFieldlist`, `relationshipType`, `maxBatchSize`).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "parent_children", "parent": .object(parent.json), "parentFieldlist": .array(parentFieldlist.map(JSONValue.string)),
@@ -60,9 +67,10 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
         return .object(json)
     }
 
+    /// The parents' id field.
     public var idFieldName: String { parent.idFieldName }
+    /// The parents' modification date field: the query is sorted by it, so the boundary advances per page.
     public var modificationDateFieldName: String { parent.modificationDateFieldName }
-    public var isSortedByModificationDate: Bool { true }
 
     private static func fields(_ list: [String], id: String, date: String, extra: [String] = []) -> String {
         var fields = [id, date]

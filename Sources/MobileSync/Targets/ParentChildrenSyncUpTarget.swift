@@ -18,14 +18,22 @@ import SalesforceREST
 /// server deleted bring the parent back. A MASTER_DETAIL parent deleted locally takes its
 /// children with it, locally and on the server.
 public struct ParentChildrenSyncUpTarget: SyncUpTarget {
+    /// The parents: their type, soup, id, modification date and external-id fields.
     public var parent: ParentInfo
+    /// The children: their type, soup, and the field that points at the parent (`parentIdFieldName`).
     public var children: ChildrenInfo
+    /// MASTER_DETAIL (children are deleted with their parent) or LOOKUP.
     public var relationshipType: RelationshipType
+    /// The fields sent when creating a parent; nil: the sync options' field list.
     public var createFieldlist: [String]?
+    /// The fields sent when updating a parent; nil: the sync options' field list.
     public var updateFieldlist: [String]?
+    /// The fields sent when creating a child (the parent id field is added); nil: the sync options' field list.
     public var childrenCreateFieldlist: [String]?
+    /// The fields sent when updating a child; nil: the sync options' field list.
     public var childrenUpdateFieldlist: [String]?
 
+    /// A parent/children sync up; the field lists default to the sync options' `fieldlist`.
     public init(
         parent: ParentInfo, children: ChildrenInfo, relationshipType: RelationshipType, createFieldlist: [String]? = nil,
         updateFieldlist: [String]? = nil, childrenCreateFieldlist: [String]? = nil, childrenUpdateFieldlist: [String]? = nil
@@ -51,6 +59,7 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
             childrenCreateFieldlist: list("childrenCreateFieldlist"), childrenUpdateFieldlist: list("childrenUpdateFieldlist"))
     }
 
+    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `children`, `relationshipType`, the four field lists).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "parent_children", "parent": .object(parent.json), "children": .object(children.json),
@@ -66,7 +75,9 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
         return .object(json)
     }
 
+    /// The parents' id field.
     public var idFieldName: String { parent.idFieldName }
+    /// The parents' modification date field.
     public var modificationDateFieldName: String { parent.modificationDateFieldName }
 
     func fields(_ record: SyncUpRecord, creating: Bool, isChild: Bool, options: SyncOptions) throws -> [String: JSONValue] {

@@ -99,7 +99,7 @@ public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
     public let countIdsPerSoql: Int
     public let idFieldName: String
     public let modificationDateFieldName: String
-    /// The store whose soup is refreshed: the registry sets it, and a run binds the sync's own.
+    /// The store whose soup is refreshed: bound to the sync's store when it runs.
     var store: SoupReader?
 
     public init(

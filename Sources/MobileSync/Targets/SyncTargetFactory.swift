@@ -1,11 +1,12 @@
 public import FastJSON
 import Locking
-import SmartStore
 
 /// Builds targets from their JSON (sync states and `usersyncs.json`). Custom target types can
 /// be registered under their `type` name.
 public final class SyncTargetRegistry: Sendable {
+    /// Builds a sync down target from its JSON; throws ``SyncError`` for JSON it cannot use.
     public typealias DownFactory = @Sendable (JSONValue) throws -> any SyncDownTarget
+    /// Builds a sync up target from its JSON; throws ``SyncError`` for JSON it cannot use.
     public typealias UpFactory = @Sendable (JSONValue) throws -> any SyncUpTarget
 
     private struct Factories {
@@ -15,6 +16,7 @@ public final class SyncTargetRegistry: Sendable {
 
     private let factories: Locked<Factories>
 
+    /// A registry of the built-in types: `soql`, `sosl`, `mru`, `refresh`, `paging`, `layout`, `metadata`, `briefcase`, `parent_children` down; `collection`, `single`, `batch`, `parent_children` up.
     public init() {
         var down: [String: DownFactory] = [:]
         var up: [String: UpFactory] = [:]
@@ -26,18 +28,12 @@ public final class SyncTargetRegistry: Sendable {
         down["metadata"] = { try MetadataSyncDownTarget(json: $0) }
         down["briefcase"] = { try BriefcaseSyncDownTarget(json: $0) }
         down["parent_children"] = { try ParentChildrenSyncDownTarget(json: $0) }
+        down["refresh"] = { try RefreshSyncDownTarget(json: $0, store: nil) }
         up["collection"] = { CollectionSyncUpTarget(json: $0) }
         up["single"] = { SingleRecordSyncUpTarget(json: $0) }
         up["batch"] = { BatchSyncUpTarget(json: $0) }
         up["parent_children"] = { try ParentChildrenSyncUpTarget(json: $0) }
         factories = Locked(Factories(down: down, up: up))
-    }
-
-    /// A registry whose store-reading targets (refresh) read `store`.
-    convenience init(store: SmartStore) {
-        self.init()
-        let reader = SoupReader(store: store)
-        register(syncDown: "refresh") { try RefreshSyncDownTarget(json: $0, store: reader) }
     }
 
     /// Registers a sync down target type: its `type`, or for `"type": "custom"` targets the
