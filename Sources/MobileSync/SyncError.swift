@@ -19,6 +19,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The entry has no create attempt to settle.
     case noCreateAttempt(soup: String, entryId: Int64)
 
+    /// The error as the SDK words it, where its tests assert the text.
     public var description: String {
         switch self {
         case .stillRunning(let id): "Cannot run reSync \(id) - sync is still running"

@@ -3,7 +3,9 @@ import SmartStore
 
 /// A sync's persisted state: the SDK's `syncs_soup` document, with the same keys and statuses.
 public struct SyncState: Sendable, Equatable {
+    /// Sync down or sync up (`type` in the document: `syncDown`, `syncUp`).
     public enum Kind: String, Sendable { case syncDown, syncUp }
+    /// The SDK's statuses.
     public enum Status: String, Sendable {
         case new = "NEW"
         case stopped = "STOPPED"
@@ -14,12 +16,17 @@ public struct SyncState: Sendable, Equatable {
 
     /// The sync's id (`_soupEntryId` of its document).
     public internal(set) var id: Int64
+    /// Sync down or sync up.
     public var kind: Kind
+    /// The sync's name, unique in the store, or nil.
     public var name: String?
     /// The target as JSON (`{"type":"soql","query":…}`, …).
     public var target: JSONValue
+    /// The merge mode and the field list.
     public var options: SyncOptions
+    /// The soup the sync reads or writes (the parents' soup for parent/children targets).
     public var soupName: String
+    /// NEW, RUNNING, then DONE, FAILED or STOPPED.
     public var status: Status
     /// 0…100.
     public var progress: Int
@@ -27,15 +34,20 @@ public struct SyncState: Sendable, Equatable {
     public var totalSize: Int
     /// Latest modification date seen (epoch ms), -1 before the first sync.
     public var maxTimeStamp: Int64
+    /// When the last run started (epoch ms), or -1.
     public var startTime: Int64
+    /// When the last run ended (epoch ms), or -1.
     public var endTime: Int64
+    /// Why the last run FAILED (empty otherwise).
     public var error: String
     /// Records whose sync up failed in the last run (the SDK only leaves `__last_error__` on them).
     public var failedRecordCount: Int
     /// Sync downs, last run: pages received, records received, and local records deleted because
     /// the server no longer has them (paging targets delete as they page).
     public var pagesFetched: Int = 0
+    /// Records received in the last run (sync downs).
     public var recordsFetched: Int = 0
+    /// Local records the last run deleted because the server no longer has them.
     public var recordsDeleted: Int = 0
 
     /// The document stored in `syncs_soup`.
@@ -111,10 +123,12 @@ public enum MergeMode: String, Sendable {
 
 /// Options of a sync (`{"mergeMode": …, "fieldlist": […]}`).
 public struct SyncOptions: Sendable, Equatable {
+    /// OVERWRITE (the default) or LEAVE_IF_CHANGED.
     public var mergeMode: MergeMode
     /// Fields sent on sync up (when the target has no create/update lists).
     public var fieldlist: [String]?
 
+    /// Options; the SDK's default is OVERWRITE with no field list.
     public init(mergeMode: MergeMode = .overwrite, fieldlist: [String]? = nil) {
         self.mergeMode = mergeMode
         self.fieldlist = fieldlist

@@ -11,13 +11,19 @@ public import Foundation
 public struct SyncsConfig: Sendable {
     /// One sync of the file.
     public struct Entry: Sendable {
+        /// The sync's name (`syncName`), unique in the store.
         public var name: String
+        /// `syncDown` or `syncUp` (`syncType`).
         public var kind: SyncState.Kind
+        /// The soup the sync reads or writes (`soupName`).
         public var soupName: String
+        /// The target as JSON (`target`), resolved through a ``SyncTargetRegistry`` when the entry is applied.
         public var target: JSONValue
+        /// The merge mode and field list (`options`).
         public var options: SyncOptions
     }
 
+    /// The syncs of the file, in order.
     public var entries: [Entry]
 
     /// Reads a config. Every entry must have `syncName`, a valid `syncType`, `soupName`,
@@ -46,6 +52,9 @@ public struct SyncsConfig: Sendable {
         }
     }
 
+    /// Reads a config file.
+    ///
+    /// - Throws: ``SyncError/invalidConfig(_:)`` when the file cannot be read or is not a valid config.
     public init(contentsOf url: URL) throws {
         let data: Data
         do {

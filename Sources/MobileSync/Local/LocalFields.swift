@@ -3,11 +3,17 @@ import Foundation
 
 /// The bookkeeping fields Mobile Sync keeps in each record, with the SDK's names.
 public enum LocalFields {
+    /// true when the record has a local change to sync up (any of the three below).
     public static let local = "__local__"
+    /// true when the record was created locally and has no server record yet.
     public static let locallyCreated = "__locally_created__"
+    /// true when the record was changed locally since it was synced.
     public static let locallyUpdated = "__locally_updated__"
+    /// true when the record was deleted locally (it stays in the soup until the sync up).
     public static let locallyDeleted = "__locally_deleted__"
+    /// The id of the sync down that last wrote the record: ghost cleanup only removes its own records.
     public static let syncId = "__sync_id__"
+    /// The server's error from the record's last failed sync up, as JSON text.
     public static let lastError = "__last_error__"
     /// A create sent whose outcome is not known yet: the server time before it was sent and
     /// the fields sent (`{"notBefore": ms, "sent": {…}}`); see the README's guarantees.

@@ -10,7 +10,9 @@ import SalesforceWire
 /// check and the write are two calls: a change landing between them is overwritten (the SDK
 /// has the same window; Collections accept no `If-Unmodified-Since`).
 public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
+    /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
+    /// The fields sent on update; nil: the sync options' field list.
     public var updateFieldlist: [String]?
     /// When set, created records whose value here is a real (non-local) id are upserted by it.
     public var externalIdFieldName: String?
@@ -18,10 +20,15 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
     /// then become upserts by that field: repeating one (after a lost response, a crash, a
     /// retry) finds the record made the first time instead of creating a duplicate.
     public var idempotencyFieldName: String?
+    /// The field holding a record's server id (`Id`).
     public var idFieldName: String
+    /// The field holding the record's modification date as synced down, compared in LEAVE_IF_CHANGED mode.
     public var modificationDateFieldName: String
+    /// Records per request (1…200, the collections limit).
     public var maxBatchSize: Int
 
+    /// A collection target; `maxBatchSize` is clamped to 1…200, the field lists default to the sync options'
+    /// `fieldlist`.
     public init(
         createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
         idempotencyFieldName: String? = nil, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
@@ -47,6 +54,8 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
             maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
     }
 
+    /// `{"type": "collection", "maxBatchSize": N}` with the field lists and names (the default for SDK files without an
+    /// impl).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "collection", "idFieldName": .string(idFieldName),
@@ -59,8 +68,10 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
         return .object(json)
     }
 
+    /// true with an ``idempotencyFieldName``: creates are upserts by it, so no reconciliation is needed.
     public var createsAreIdempotent: Bool { idempotencyFieldName != nil }
 
+    /// The create field list, else the options' field list.
     public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
 
     private func fieldlist(_ specific: [String]?, _ options: SyncOptions) throws -> [String] {
@@ -68,6 +79,8 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
         return list
     }
 
+    /// Sends a batch: creates, updates, upserts and deletes each in one collections call, after the LEAVE_IF_CHANGED
+    /// date check.
     public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         let items = records.map { SyncUpRecord(record: $0, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName) }
         var outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)

@@ -2,12 +2,18 @@ import FastJSON
 
 /// The parent side of a parent/children sync: its object, soup and field names.
 public struct ParentInfo: Sendable, Equatable {
+    /// The parents' sObject type (`sobjectType`).
     public var objectType: String
+    /// The soup the parents are stored in.
     public var soupName: String
+    /// The parents' id field (`Id`).
     public var idFieldName: String
+    /// The parents' modification date field (`LastModifiedDate`).
     public var modificationDateFieldName: String
+    /// A field holding an external id: a parent created locally with a real value there is upserted by it.
     public var externalIdFieldName: String?
 
+    /// The parent side; the field names default to the SDK's.
     public init(
         objectType: String, soupName: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
         externalIdFieldName: String? = nil
@@ -42,14 +48,22 @@ public struct ParentInfo: Sendable, Equatable {
 /// The children side: like ``ParentInfo``, plus the child relationship's plural name (the
 /// subquery's FROM, `Contacts`) and the field that holds the parent's id (`AccountId`).
 public struct ChildrenInfo: Sendable, Equatable {
+    /// The children's sObject type (`sobjectType`).
     public var objectType: String
+    /// The child relationship's name, used as the subquery's FROM (`Contacts`).
     public var objectTypePlural: String
+    /// The soup the children are stored in.
     public var soupName: String
+    /// The child field holding its parent's id (`AccountId`); sync down sets it, sync up re-points it.
     public var parentIdFieldName: String
+    /// The children's id field (`Id`).
     public var idFieldName: String
+    /// The children's modification date field (`LastModifiedDate`).
     public var modificationDateFieldName: String
+    /// A field holding an external id: a child created locally with a real value there is upserted by it.
     public var externalIdFieldName: String?
 
+    /// The children side; the field names default to the SDK's.
     public init(
         objectType: String, objectTypePlural: String, soupName: String, parentIdFieldName: String, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate", externalIdFieldName: String? = nil

@@ -55,7 +55,8 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
             maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
     }
 
-    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `parentFieldlist`, `parentSoqlFilter`, `children`, `childrenFieldlist`, `relationshipType`, `maxBatchSize`).
+    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `parentFieldlist`,
+    /// `parentSoqlFilter`, `children`, `childrenFieldlist`, `relationshipType`, `maxBatchSize`).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "parent_children", "parent": .object(parent.json), "parentFieldlist": .array(parentFieldlist.map(JSONValue.string)),

@@ -59,7 +59,8 @@ public struct ParentChildrenSyncUpTarget: SyncUpTarget {
             childrenCreateFieldlist: list("childrenCreateFieldlist"), childrenUpdateFieldlist: list("childrenUpdateFieldlist"))
     }
 
-    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `children`, `relationshipType`, the four field lists).
+    /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `children`, `relationshipType`,
+    /// the four field lists).
     public var json: JSONValue {
         var json: [String: JSONValue] = [
             "type": "parent_children", "parent": .object(parent.json), "children": .object(children.json),

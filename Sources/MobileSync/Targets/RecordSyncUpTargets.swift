@@ -5,13 +5,20 @@ import SalesforceWire
 
 /// One REST call per record (the SDK's `SyncUpTarget`): slowest, and the baseline of the sync-up benchmark.
 public struct SingleRecordSyncUpTarget: RecordSyncUpTarget {
+    /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
+    /// The fields sent on update; nil: the sync options' field list.
     public var updateFieldlist: [String]?
+    /// A field holding an external id: a record created locally with a real value there is upserted by it.
     public var externalIdFieldName: String?
+    /// The field holding a record's server id (`Id`).
     public var idFieldName: String
+    /// The field holding the record's modification date as synced down, compared in LEAVE_IF_CHANGED mode.
     public var modificationDateFieldName: String
+    /// Records read and stamped per step of the sync (each still goes up in its own request).
     public var maxBatchSize: Int { 50 }
 
+    /// A single-record target; the field lists default to the sync options' `fieldlist`.
     public init(
         createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
         idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate"
@@ -31,6 +38,7 @@ public struct SingleRecordSyncUpTarget: RecordSyncUpTarget {
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
+    /// `{"type": "single"}` with the field lists and names (`iOSImpl: SFSyncUpTarget` in SDK files maps here).
     public var json: JSONValue {
         recordTargetJSON(
             type: "single", self, createFieldlist: createFieldlist, updateFieldlist: updateFieldlist,
@@ -41,13 +49,20 @@ public struct SingleRecordSyncUpTarget: RecordSyncUpTarget {
 /// Up to 25 records per `/composite` call (the SDK's `BatchSyncUpTarget`); conditional updates
 /// carry `If-Unmodified-Since` in their subrequest headers.
 public struct BatchSyncUpTarget: BatchedSyncUpTarget {
+    /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
+    /// The fields sent on update; nil: the sync options' field list.
     public var updateFieldlist: [String]?
+    /// A field holding an external id: a record created locally with a real value there is upserted by it.
     public var externalIdFieldName: String?
+    /// The field holding a record's server id (`Id`).
     public var idFieldName: String
+    /// The field holding the record's modification date as synced down, compared in LEAVE_IF_CHANGED mode.
     public var modificationDateFieldName: String
+    /// Records per `/composite` request (1…25).
     public var maxBatchSize: Int
 
+    /// A batch target; `maxBatchSize` is clamped to 1…25.
     public init(
         createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
         idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 25
@@ -69,6 +84,8 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
             maxBatchSize: Int(json["maxBatchSize"]?.int64Value ?? 25))
     }
 
+    /// `{"type": "batch", "maxBatchSize": N}` with the field lists and names (`iOSImpl: SFBatchSyncUpTarget` maps
+    /// here).
     public var json: JSONValue {
         guard
             case .object(var json) = recordTargetJSON(

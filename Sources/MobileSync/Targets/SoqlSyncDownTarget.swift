@@ -12,8 +12,12 @@ import SalesforceWire
 /// the ``lateCommitWindowMilliseconds`` behind that boundary again, which the SDK does not: a
 /// record a long transaction committed late, stamped before the boundary, is not missed.
 public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
+    /// The query as given (see ``completedQuery`` for what is sent).
     public let query: String
+    /// The field holding a record's id (`Id`), added to the SELECT if missing.
     public let idFieldName: String
+    /// The field holding a record's modification date (`LastModifiedDate`), added to the SELECT and ORDER BY if
+    /// missing.
     public let modificationDateFieldName: String
     /// Records per page (200…2000).
     public let maxBatchSize: Int
@@ -28,6 +32,9 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     public static let defaultLateCommitWindow: Int64 = 300_000
     private let parsed: Query
 
+    /// A SOQL target. `maxBatchSize` is clamped to 200…2000 and the window to 0…1 day.
+    ///
+    /// - Throws: ``SyncError/invalidTarget(_:)`` for a query the SOQL parser refuses (with its position).
     public init(
         query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000,
         lateCommitWindowMilliseconds: Int64 = SoqlSyncDownTarget.defaultLateCommitWindow
@@ -55,6 +62,7 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
             lateCommitWindowMilliseconds: json["lateCommitWindowMilliseconds"]?.int64Value ?? Self.defaultLateCommitWindow)
     }
 
+    /// `{"type": "soql", "query": …, "maxBatchSize": N}` with the field names and the late-commit window.
     public var json: JSONValue {
         [
             "type": "soql", "query": .string(query), "idFieldName": .string(idFieldName),
@@ -66,6 +74,7 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     /// The query as sent: completed with id, modification date and ordering.
     public var completedQuery: String { parsed.description }
 
+    /// Whether the query is ordered by the modification date alone, so the boundary advances per page (the SDK's rule).
     public var isSortedByModificationDate: Bool {
         parsed.orderBy.count == 1 && parsed.orderBy[0].field.description.lowercased() == modificationDateFieldName.lowercased()
             && parsed.orderBy[0].direction != .descending
@@ -90,6 +99,8 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         return query
     }
 
+    /// The records modified within ``lateCommitWindowMilliseconds`` up to the boundary; nil when
+    /// the window is 0 or on a first sync.
     public func fetchLateCommits(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage? {
         guard lateCommitWindowMilliseconds > 0, maxTimeStamp > 0 else { return nil }
         let page: QueryPage
@@ -105,6 +116,7 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 
+    /// The completed query, with the resync filter after a boundary; then its `nextRecordsUrl` pages.
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let page =
             if let continuation {
@@ -115,6 +127,9 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 
+    /// Which of `localIds` the query still returns: the query with `SELECT Id` and no ORDER BY,
+    /// restricted to those ids — unless it has a LIMIT or OFFSET, which are kept, and the whole
+    /// result is read.
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         var query = parsed
         query.selectItems = [.field(FieldPath([idFieldName]))]

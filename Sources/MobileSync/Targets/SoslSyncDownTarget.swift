@@ -5,10 +5,14 @@ import SalesforceWire
 
 /// Sync down with a SOSL search (the SDK's `sosl` target): one page, no incremental resync.
 public struct SoslSyncDownTarget: FetchingSyncDownTarget {
+    /// The SOSL search (`FIND {…} IN … RETURNING …`).
     public let query: String
+    /// The field holding a record's id (`Id`).
     public let idFieldName: String
+    /// The field holding a record's modification date (`LastModifiedDate`).
     public let modificationDateFieldName: String
 
+    /// A SOSL target; the field names default to the SDK's.
     public init(query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate") {
         self.query = query
         self.idFieldName = idFieldName
@@ -22,6 +26,7 @@ public struct SoslSyncDownTarget: FetchingSyncDownTarget {
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
+    /// `{"type": "sosl", "query": …}` with the field names.
     public var json: JSONValue {
         [
             "type": "sosl", "query": .string(query), "idFieldName": .string(idFieldName),
@@ -29,12 +34,14 @@ public struct SoslSyncDownTarget: FetchingSyncDownTarget {
         ]
     }
 
+    /// Runs the search: one page of `searchRecords`, whatever the boundary.
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let body = try await client.search(query)
         let count = try JSONValue(parsing: body)["searchRecords"]?.arrayValue?.count ?? 0
         return SyncDownPage(body: body, recordsPath: "searchRecords", totalSize: count, next: nil)
     }
 
+    /// The search's current results among `localIds` (the search is run again).
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         let records = try JSONValue(parsing: try await client.search(query))["searchRecords"]?.arrayValue ?? []
         return Set(records.compactMap { $0[idFieldName]?.stringValue })
@@ -43,11 +50,16 @@ public struct SoslSyncDownTarget: FetchingSyncDownTarget {
 
 /// Sync down of the user's most recently used records of an object (the SDK's `mru` target).
 public struct MruSyncDownTarget: FetchingSyncDownTarget {
+    /// The sObject type whose recent items are synced.
     public let objectType: String
+    /// The fields queried (the id and modification date are always added).
     public let fieldlist: [String]
+    /// The field holding a record's id (`Id`).
     public let idFieldName: String
+    /// The field holding a record's modification date (`LastModifiedDate`).
     public let modificationDateFieldName: String
 
+    /// An MRU target; the field names default to the SDK's.
     public init(objectType: String, fieldlist: [String], idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate")
     {
         self.objectType = objectType
@@ -65,6 +77,7 @@ public struct MruSyncDownTarget: FetchingSyncDownTarget {
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
     }
 
+    /// `{"type": "mru", "sobjectType": …, "fieldlist": […]}` with the field names.
     public var json: JSONValue {
         [
             "type": "mru", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
@@ -78,6 +91,8 @@ public struct MruSyncDownTarget: FetchingSyncDownTarget {
         return fields.joined(separator: ", ")
     }
 
+    /// The user's recent items of the type (`GET /sobjects/{type}`), then their fields by one SOQL `Id IN (…)` query:
+    /// one page.
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         let ids = try await client.recentItemIds(objectType)
         let list = ids.isEmpty ? "''" : ids.map { Literal.string($0).description }.joined(separator: ", ")
@@ -85,6 +100,7 @@ public struct MruSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: nil)
     }
 
+    /// Which of `localIds` still exist on the server (SOQL `Id IN`, 500 at a time).
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         try await RefreshSyncDownTarget.existing(objectType, idFieldName: idFieldName, ids: localIds, client: client)
     }
@@ -92,16 +108,22 @@ public struct MruSyncDownTarget: FetchingSyncDownTarget {
 
 /// Re-fetches the records already in a soup, by id, in slices (the SDK's `refresh` target).
 public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
+    /// The sObject type of the soup's records.
     public let objectType: String
+    /// The fields re-fetched (the id and modification date are always added).
     public let fieldlist: [String]
+    /// The soup whose records are refreshed.
     public let soupName: String
     /// Ids per SOQL query (≤ 500: longer URLs are refused by some proxies).
     public let countIdsPerSoql: Int
+    /// The field holding a record's id (`Id`), which the soup is read by.
     public let idFieldName: String
+    /// The field holding a record's modification date: a resync re-fetches only records changed after the boundary.
     public let modificationDateFieldName: String
     /// The store whose soup is refreshed: bound to the sync's store when it runs.
     var store: SoupReader?
 
+    /// A refresh target; `countIdsPerSoql` is clamped to 1…500.
     public init(
         objectType: String, fieldlist: [String], soupName: String, countIdsPerSoql: Int = 500, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
@@ -130,6 +152,8 @@ public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
         self.store = store
     }
 
+    /// `{"type": "refresh", "sobjectType": …, "fieldlist": […], "soupName": …, "countIdsPerSoql": N}` with the field
+    /// names.
     public var json: JSONValue {
         [
             "type": "refresh", "sobjectType": .string(objectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
@@ -164,6 +188,7 @@ public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: page.body, totalSize: total, next: more ? last : nil)
     }
 
+    /// Which of `localIds` still exist on the server (SOQL `Id IN`, 500 at a time).
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> {
         try await Self.existing(objectType, idFieldName: idFieldName, ids: localIds, client: client)
     }

@@ -16,7 +16,8 @@ public final class SyncTargetRegistry: Sendable {
 
     private let factories: Locked<Factories>
 
-    /// A registry of the built-in types: `soql`, `sosl`, `mru`, `refresh`, `paging`, `layout`, `metadata`, `briefcase`, `parent_children` down; `collection`, `single`, `batch`, `parent_children` up.
+    /// A registry of the built-in types: `soql`, `sosl`, `mru`, `refresh`, `paging`, `layout`, `metadata`, `briefcase`,
+    /// `parent_children` down; `collection`, `single`, `batch`, `parent_children` up.
     public init() {
         var down: [String: DownFactory] = [:]
         var up: [String: UpFactory] = [:]
