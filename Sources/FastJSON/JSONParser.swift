@@ -5,6 +5,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Byte offset in the input where the problem was found.
     public var offset: Int
 
+    /// `Malformed JSON at byte N: reason`.
     public var description: String { "Malformed JSON at byte \(offset): \(reason)" }
 }
 

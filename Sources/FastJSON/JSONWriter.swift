@@ -8,6 +8,7 @@ public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public var bytes: [UInt8] = []
 
+    /// An empty writer whose buffer can hold `capacity` bytes before it grows.
     public init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
@@ -150,5 +151,6 @@ extension JSONValue {
 }
 
 extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text.
     public var description: String { jsonString }
 }

@@ -10,12 +10,15 @@ public protocol AccessTokenProvider: Sendable {
 public struct StaticAccessToken: AccessTokenProvider {
     let token: String
 
+    /// A provider that always answers `token`.
     public init(_ token: String) {
         self.token = token
     }
 
+    /// The token given at creation.
     public func accessToken() async throws -> String { token }
 
+    /// Always throws ``RestError/authentication(_:)``: a static token cannot be refreshed.
     public func refreshedAccessToken(rejected: String) async throws -> String {
         throw RestError.authentication("Session expired or invalid, and the token is static")
     }

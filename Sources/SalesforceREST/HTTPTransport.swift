@@ -14,6 +14,7 @@ public protocol HTTPTransport: Sendable {
 public struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
+    /// A transport over `session` (ephemeral by default: no cookies or cache kept).
     public init(session: URLSession = URLSession(configuration: .ephemeral)) {
         self.session = session
     }

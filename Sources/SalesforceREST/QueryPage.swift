@@ -5,7 +5,9 @@ public import SalesforceWire
 public struct QueryPage: Sendable {
     /// The response body as received: `{"totalSize","done","nextRecordsUrl","records":[…]}`.
     public let body: [UInt8]
+    /// Records the whole query returns (all pages).
     public let totalSize: Int
+    /// Whether this is the last page.
     public let done: Bool
     /// Relative URL of the next page, when not done.
     public let nextRecordsURL: String?
@@ -33,12 +35,16 @@ public struct QueryPage: Sendable {
 
 /// A create/update/upsert/delete outcome, per record.
 public struct SaveResult: Sendable, Hashable {
+    /// The record's id, when the server has one for it (nil for failures of records it never saw).
     public var id: String?
+    /// Whether the operation succeeded.
     public var success: Bool
     /// For upserts: whether the record was created.
     public var created: Bool?
+    /// Salesforce's errors when it failed.
     public var errors: [SalesforceErrorItem]
 
+    /// A result; see the properties.
     public init(id: String?, success: Bool, created: Bool? = nil, errors: [SalesforceErrorItem] = []) {
         self.id = id
         self.success = success

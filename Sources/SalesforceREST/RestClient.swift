@@ -17,15 +17,23 @@ import Locking
 /// and 5xx with backoff; a POST that creates is never repeated blindly. A 401 asks the token
 /// provider for a fresh token once.
 public final class RestClient: Sendable {
+    /// The org's instance (`https://yourorg.my.salesforce.com`, or a LocalForce URL); paths are resolved against it.
     public let instanceURL: URL
     /// `66.0`.
     public let apiVersion: String
+    /// Supplies the bearer token and refreshes it after a 401.
     public let tokenProvider: any AccessTokenProvider
+    /// How transient failures are retried.
     public let retryPolicy: RetryPolicy
     let transport: any HTTPTransport
     private let counter = RequestCounter()
     let identity = ClientIdentity()
 
+    /// A client of one instance.
+    ///
+    /// - Parameters:
+    ///   - apiVersion: the REST API version in every `/services/data/vNN.N` path.
+    ///   - transport: how requests go out; `URLSession` by default, an in-process transport in tests.
     public init(
         instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,
         retryPolicy: RetryPolicy = RetryPolicy(), transport: any HTTPTransport = URLSessionTransport()

@@ -11,6 +11,7 @@ public enum RestError: Error, Sendable, CustomStringConvertible {
     /// The access token was rejected and could not be refreshed.
     case authentication(String)
 
+    /// The error in words: the status and Salesforce's error items (or the start of the body), or the failure.
     public var description: String {
         switch self {
         case .http(let status, let errors, let body):

@@ -4,6 +4,7 @@ public import Foundation
 /// One REST call: method, path under the instance (usually `/services/data/vNN.N/…`), query
 /// parameters, headers and an optional JSON body.
 public struct RestRequest: Sendable {
+    /// The HTTP methods the REST API uses.
     public enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
@@ -11,11 +12,15 @@ public struct RestRequest: Sendable {
         case delete = "DELETE"
     }
 
+    /// The HTTP method.
     public var method: Method
     /// Path from the instance root, starting with `/`.
     public var path: String
+    /// Query parameters, in order, unencoded (the client percent-encodes them).
     public var queryItems: [(String, String)]
+    /// Extra headers; the client adds `Authorization` (when ``sendsAccessToken``) and `Accept`.
     public var headers: [String: String]
+    /// The body, or nil.
     public var body: [UInt8]?
     /// Whether repeating the call is harmless, so it may be retried after a network error or
     /// a 5xx. GET, DELETE and PATCH are; a POST that creates is not (it could create twice).
@@ -27,6 +32,7 @@ public struct RestRequest: Sendable {
     /// with their own headers; the token is then never sent to that server).
     public var sendsAccessToken: Bool
 
+    /// A request. `isIdempotent` defaults to true for every method but POST.
     public init(
         method: Method, path: String, queryItems: [(String, String)] = [], headers: [String: String] = [:],
         body: [UInt8]? = nil, isIdempotent: Bool? = nil, baseURL: URL? = nil, sendsAccessToken: Bool = true
@@ -51,10 +57,14 @@ public struct RestRequest: Sendable {
 
 /// A response: status, headers (lower-cased names) and the raw body.
 public struct RestResponse: Sendable {
+    /// The HTTP status.
     public var status: Int
+    /// The headers, names lower-cased.
     public var headers: [String: String]
+    /// The body as received.
     public var body: [UInt8]
 
+    /// A response; see the properties.
     public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = headers

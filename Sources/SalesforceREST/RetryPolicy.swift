@@ -4,8 +4,10 @@ public struct RetryPolicy: Sendable {
     public var maximumAttempts: Int
     /// Delay before the second attempt; doubles each time.
     public var initialDelay: Duration
+    /// The longest delay between two attempts.
     public var maximumDelay: Duration
 
+    /// A policy; `maximumAttempts` is at least 1 (1: no retries).
     public init(maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(100), maximumDelay: Duration = .seconds(5)) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.initialDelay = initialDelay

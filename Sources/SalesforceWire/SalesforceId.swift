@@ -40,6 +40,7 @@ public struct SalesforceId: Sendable, Hashable, CustomStringConvertible {
     /// The key prefix (`001` for Account).
     public var keyPrefix: String { String(value.prefix(3)) }
 
+    /// The 18-character form.
     public var description: String { value }
 
     /// The case-safe suffix: for each 5-character chunk, a bit per uppercase letter.

@@ -9,10 +9,13 @@ public import Foundation
 public struct StoreConfig: Sendable, Equatable, Decodable {
     /// One soup of the file.
     public struct SoupConfig: Sendable, Equatable, Decodable {
+        /// The soup's name.
         public var soupName: String
+        /// The soup's index specs (`{"path": …, "type": "string"|"integer"|"floating"|"full_text"|"json1"}`).
         public var indexes: [IndexSpec]
     }
 
+    /// The soups of the file, in order.
     public var soups: [SoupConfig]
 
     /// Reads a configuration from JSON bytes.

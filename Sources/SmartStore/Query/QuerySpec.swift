@@ -22,6 +22,7 @@ public struct QuerySpec: Sendable, Hashable {
         var sql: String { self == .ascending ? "ASC" : "DESC" }
     }
 
+    /// Which query this is: all, exact, range, like, match or smart.
     public let kind: Kind
     /// The soup queried (`nil` for smart queries, which name soups in their SQL).
     public let soupName: String?
@@ -29,11 +30,17 @@ public struct QuerySpec: Sendable, Hashable {
     public let selectPaths: [String]?
     /// The path filtered on (the full-text path for match; `nil` there means all full-text columns).
     public let path: String?
+    /// Exact and match queries: the value (match: the full-text expression) compared with `path`.
     public let matchKey: String?
+    /// Range queries: the lower bound, inclusive; nil for none.
     public let beginKey: JSONValue?
+    /// Range queries: the upper bound, inclusive; nil for none.
     public let endKey: JSONValue?
+    /// Like queries: the SQL `LIKE` pattern.
     public let likeKey: String?
+    /// The path results are sorted by; nil: entry order.
     public let orderPath: String?
+    /// Ascending or descending.
     public let order: Order
     /// Entries per page (at least 1).
     public let pageSize: Int

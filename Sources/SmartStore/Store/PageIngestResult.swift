@@ -13,6 +13,7 @@ public struct PageIngestResult: Sendable, Equatable {
     /// How many records had no value at the timestamp path.
     public var recordsWithoutTimestamp: Int
 
+    /// A result; see the properties.
     public init(received: Int, written: Int, skipped: Int, maxTimestamp: String?, recordsWithoutTimestamp: Int) {
         self.received = received
         self.written = written

@@ -33,6 +33,7 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// A failure of the underlying database.
     case database(String)
 
+    /// The error in words, naming the soup, path or query at fault.
     public var description: String {
         switch self {
         case .unknownSoup(let soup): "Soup: \(soup) does not exist"

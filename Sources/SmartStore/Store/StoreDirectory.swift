@@ -19,6 +19,7 @@ public final class StoreDirectory: Sendable {
     /// The stores handed out, by file path.
     private let open = Locked([String: SmartStore]())
 
+    /// A directory of stores under `root` (folders are created when a store first opens).
     public init(root: URL) {
         self.root = root
     }
