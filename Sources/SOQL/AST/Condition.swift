@@ -30,10 +30,14 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 
 /// The inner query of a semi-join: `SELECT field FROM object [WHERE condition]`.
 public struct SemiJoin: Sendable, Hashable {
+    /// The field of the inner query's object whose values the outer field is compared with.
     public var field: FieldPath
+    /// The inner query's object.
     public var object: String
+    /// The inner query's WHERE condition, if any.
     public var condition: Condition?
 
+    /// A semi-join; see the properties.
     public init(field: FieldPath, object: String, condition: Condition?) {
         self.field = field
         self.object = object

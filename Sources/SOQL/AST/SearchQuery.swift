@@ -13,12 +13,16 @@ public struct SearchQuery: Sendable, Hashable {
     public var searchText: String
     /// The search terms as an expression.
     public var expression: SearchExpression
+    /// The fields searched (`IN … FIELDS`; ALL by default).
     public var scope: Scope
     /// The objects to return (empty: every searchable object, `Id` only).
     public var returning: [ReturningObject]
+    /// The LIMIT over all objects, if any.
     public var limit: Int?
+    /// The OFFSET, if any.
     public var offset: Int?
 
+    /// A search; see the properties.
     public init(
         searchText: String, expression: SearchExpression, scope: Scope = .all, returning: [ReturningObject] = [],
         limit: Int? = nil, offset: Int? = nil
@@ -34,13 +38,20 @@ public struct SearchQuery: Sendable, Hashable {
 
 /// One object of a RETURNING clause, with its optional field list and filters.
 public struct ReturningObject: Sendable, Hashable {
+    /// The object returned.
     public var object: String
+    /// Its fields to return (empty: `Id` only).
     public var fields: [FieldPath]
+    /// Its WHERE condition, if any.
     public var condition: Condition?
+    /// Its ORDER BY items.
     public var orderBy: [OrderItem]
+    /// Its LIMIT, if any.
     public var limit: Int?
+    /// Its OFFSET, if any.
     public var offset: Int?
 
+    /// One RETURNING object; see the properties.
     public init(
         object: String, fields: [FieldPath] = [], condition: Condition? = nil, orderBy: [OrderItem] = [],
         limit: Int? = nil, offset: Int? = nil

@@ -45,6 +45,7 @@ public enum DateLiteral: Sendable, Hashable, CustomStringConvertible {
         return 1_095_000
     }
 
+    /// The literal as written in SOQL (`LAST_N_DAYS:7`, `TODAY`).
     public var description: String {
         switch self {
         case .lastNDays(let n): "LAST_N_DAYS:\(n)"

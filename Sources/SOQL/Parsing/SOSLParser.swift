@@ -1,6 +1,9 @@
 /// Parses SOSL: `FIND {terms} [IN ALL|NAME|EMAIL|PHONE|SIDEBAR FIELDS]
 /// [RETURNING Object [(fields [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET n])], …] [LIMIT n] [OFFSET n]`.
 public enum SOSLParser {
+    /// Parses a SOSL search.
+    ///
+    /// - Throws: ``SOQLError`` with Salesforce's code and the position of the problem.
     public static func parse(_ text: String) throws(SOQLError) -> SearchQuery {
         var bytes = Array(text.utf8)
         let (searchText, braces) = try extractSearchText(bytes)

@@ -1,5 +1,6 @@
 /// Prints the AST back to SOQL text. Parsing the printed text gives the same AST.
 extension Query: CustomStringConvertible {
+    /// The query as SOQL text, keywords upper-case; parsing it gives the same query.
     public var description: String {
         var text = "SELECT " + selectItems.map(\.description).joined(separator: ", ") + " FROM " + object
         if let alias { text += " " + alias }
@@ -13,6 +14,7 @@ extension Query: CustomStringConvertible {
 }
 
 extension SelectItem: CustomStringConvertible {
+    /// The item as SOQL text.
     public var description: String {
         switch self {
         case .field(let path): path.description
@@ -23,6 +25,7 @@ extension SelectItem: CustomStringConvertible {
 }
 
 extension Subquery: CustomStringConvertible {
+    /// The subquery as SOQL text, without its parentheses.
     public var description: String {
         var text = "SELECT " + fields.map(\.description).joined(separator: ", ") + " FROM " + relationship
         if let condition { text += " WHERE " + condition.description }
@@ -33,6 +36,7 @@ extension Subquery: CustomStringConvertible {
 }
 
 extension OrderItem: CustomStringConvertible {
+    /// The item as SOQL text (`Name DESC NULLS LAST`), only the parts written.
     public var description: String {
         var text = field.description
         if let direction { text += " " + direction.rawValue }
@@ -42,6 +46,7 @@ extension OrderItem: CustomStringConvertible {
 }
 
 extension Condition: CustomStringConvertible {
+    /// The condition as SOQL text, grouping kept where it was written.
     public var description: String {
         switch self {
         case .and(let operands): operands.map(\.description).joined(separator: " AND ")
@@ -62,6 +67,7 @@ extension Condition: CustomStringConvertible {
 }
 
 extension Literal: CustomStringConvertible {
+    /// The literal as SOQL text: strings quoted and escaped, dates and date literals as written.
     public var description: String {
         switch self {
         case .null: "null"

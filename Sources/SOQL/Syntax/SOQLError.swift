@@ -20,18 +20,21 @@ public struct SOQLError: Error, Sendable, Hashable, CustomStringConvertible {
             .queryTooComplicated, "Query is either selecting too many fields or the filter conditions are too complicated.", at: location)
     }
 
+    /// Salesforce's error code (`MALFORMED_QUERY`, …), as the API answers it.
     public var code: Code
     /// The message, e.g. `unexpected token: SELEKT`.
     public var message: String
     /// Where the problem is, when known.
     public var location: SourceLocation?
 
+    /// An error with its code, message and, when known, position.
     public init(_ code: Code, _ message: String, at location: SourceLocation? = nil) {
         self.code = code
         self.message = message
         self.location = location
     }
 
+    /// The message, followed by the position when known (`… at Row:1:Column:8`).
     public var description: String {
         location.map { "\(message) at \($0)" } ?? message
     }

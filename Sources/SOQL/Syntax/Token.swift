@@ -1,5 +1,6 @@
 /// A lexical token of SOQL or SOSL.
 public struct Token: Sendable, Hashable {
+    /// What a token is, with its text.
     public enum Kind: Sendable, Hashable {
         /// A word: keyword or identifier (keywords are recognised by the parser, case-insensitively).
         case word(String)
@@ -14,10 +15,13 @@ public struct Token: Sendable, Hashable {
         case dateTime(String)
         /// Punctuation and operators: `( ) , . : = != <> < <= > >=`.
         case symbol(String)
+        /// The end of the text.
         case endOfInput
     }
 
+    /// What the token is.
     public var kind: Kind
+    /// Where it starts in the query text.
     public var location: SourceLocation
 
     /// How the token reads in an error message (`unexpected token: X`).
