@@ -3,15 +3,20 @@
 /// On a resource it is written as `[{"message":…,"errorCode":…,"fields":[…]}]`; inside save
 /// results as `{"statusCode":…,"message":…,"fields":[…]}`.
 public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status of the answer.
     public var status: Int
+    /// Salesforce's error code (`NOT_FOUND`, `MALFORMED_QUERY`, …).
     public var errorCode: String
+    /// The message, at most ``maximumMessageLength`` characters.
     public var message: String
+    /// The fields at fault, when the error names some.
     public var fields: [String]?
 
     /// The longest message an error carries; longer ones are cut (an error never echoes a whole
     /// oversized value back).
     public static let maximumMessageLength = 2000
 
+    /// An error; the message is cut to ``maximumMessageLength`` and at most 100 fields are kept.
     public init(_ status: Int, _ errorCode: String, _ message: String, fields: [String]? = nil) {
         self.status = status
         self.errorCode = errorCode
@@ -19,6 +24,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         self.fields = fields.map { Array($0.prefix(100).map(\.clippedForMessage)) }
     }
 
+    /// `status errorCode: message`.
     public var description: String { "\(status) \(errorCode): \(message)" }
 
     static let notFound = APIError(404, "NOT_FOUND", "The requested resource does not exist")

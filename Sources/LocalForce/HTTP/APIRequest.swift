@@ -2,6 +2,7 @@ import FastJSON
 
 /// An HTTP request as the API layer sees it: decoded path segments, query parameters, headers.
 public struct APIRequest: Sendable {
+    /// The HTTP method, upper-cased.
     public var method: String
     /// Path segments (`services`, `data`, `v66.0`, …), split on `/` first and percent-decoded after, so an
     /// encoded `%2F` stays inside its segment. Empty segments (trailing `/`) are dropped.
@@ -10,8 +11,10 @@ public struct APIRequest: Sendable {
     public var query: [(String, String)]
     /// Header names lower-cased.
     public var headers: [String: String]
+    /// The body as received.
     public var body: [UInt8]
 
+    /// A request from its raw parts: `path` is split into segments, `query` (without `?`) into parameters.
     public init(method: String, path: String, query: String?, headers: [String: String], body: [UInt8]) {
         self.method = method.uppercased()
         self.segments = APIRequest.segments(of: path)

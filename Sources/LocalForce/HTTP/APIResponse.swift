@@ -3,10 +3,14 @@ import SalesforceWire
 
 /// An HTTP response produced by the API layer.
 public struct APIResponse: Sendable {
+    /// The HTTP status.
     public var status: Int
+    /// The headers to send.
     public var headers: [String: String]
+    /// The body (JSON for every API answer).
     public var body: [UInt8]
 
+    /// A response; see the properties.
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

@@ -34,7 +34,9 @@ public protocol SQLDatabase: Sendable {
 }
 
 extension SQLDatabase {
+    /// Nothing to release by default.
     public func close() async {}
+    /// Not shared by default: cursors stay in memory.
     public var isShared: Bool { false }
 }
 
@@ -44,8 +46,11 @@ public struct SQLDialect: Sendable {
     public var placeholder: @Sendable (Int) -> String
     /// Column type for each kind of stored value.
     public var textType: String
+    /// Column type for text compared case-insensitively, as Salesforce compares names and ids' text.
     public var caseInsensitiveTextType: String
+    /// Column type for integers (64-bit).
     public var integerType: String
+    /// Column type for floating-point numbers.
     public var realType: String
     /// A query returning the column names of the table named by its one argument.
     public var tableColumnsSQL: String

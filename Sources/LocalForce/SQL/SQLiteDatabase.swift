@@ -31,11 +31,13 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// Runs `body` in a write transaction (rolled back if it throws); writes are serialized.
     public func write<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
         let statements = self.statements
         return try await writer.write { db in try body(GRDBConnection(db: db, statements: statements)) }
     }
 
+    /// Runs `body` with a consistent read view (for a file, a WAL snapshot that does not wait for writes).
     public func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
         let statements = self.statements
         return try await writer.read { db in try body(GRDBConnection(db: db, statements: statements)) }

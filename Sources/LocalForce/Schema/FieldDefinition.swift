@@ -5,8 +5,11 @@ public struct FieldDefinition: Sendable, Hashable {
         case lookup, masterDetail
     }
 
+    /// The API name (`Name`, `Amount__c`).
     public var name: String
+    /// The label describe reports.
     public var label: String
+    /// The field's type (text, number, date, reference, …).
     public var type: FieldType
     /// Maximum length for text types.
     public var length: Int
@@ -14,7 +17,9 @@ public struct FieldDefinition: Sendable, Hashable {
     public var required: Bool
     /// Set by the server only (system fields, computed names, auto numbers).
     public var readOnly: Bool
+    /// Whether the field is an external id: records can be upserted by it.
     public var externalId: Bool
+    /// Whether two records may not hold the same value.
     public var unique: Bool
     /// Value used on create when none is given.
     public var defaultValue: String?
@@ -26,11 +31,14 @@ public struct FieldDefinition: Sendable, Hashable {
     public var relationshipName: String?
     /// For references: the child relationship name on the parent (`Contacts`).
     public var childRelationshipName: String?
+    /// For references: lookup or master-detail.
     public var relationshipKind: RelationshipKind?
     /// Whether the field is the object's name field.
     public var isNameField: Bool
+    /// Whether the field is custom (its name ends in `__c`).
     public var custom: Bool
 
+    /// A field; the label defaults to one derived from the name, and `custom` follows the name.
     public init(
         _ name: String, _ type: FieldType, label: String? = nil, length: Int? = nil, required: Bool = false,
         readOnly: Bool = false, externalId: Bool = false, unique: Bool = false, defaultValue: String? = nil,

@@ -1,10 +1,14 @@
 /// One sObject type: its name, key prefix and fields.
 public struct ObjectDefinition: Sendable, Hashable {
+    /// The API name (`Account`, `Invoice__c`).
     public var name: String
+    /// The label describe reports.
     public var label: String
+    /// The plural label describe reports.
     public var labelPlural: String
     /// The 3-character id prefix (`001`).
     public var keyPrefix: String
+    /// The fields, in order.
     public var fields: [FieldDefinition] {
         didSet { reindex() }
     }
@@ -13,8 +17,10 @@ public struct ObjectDefinition: Sendable, Hashable {
     private var byRelationship: [String: Int] = [:]
     /// Whether the object appears in MRU lists (recently viewed).
     public var mruEnabled: Bool
+    /// Whether the object is custom (its name ends in `__c`).
     public var custom: Bool { name.hasSuffix("__c") }
 
+    /// An object; the labels default to ones derived from the name.
     public init(
         name: String, label: String? = nil, labelPlural: String? = nil, keyPrefix: String, fields: [FieldDefinition],
         mruEnabled: Bool = true

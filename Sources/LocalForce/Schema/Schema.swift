@@ -2,9 +2,13 @@
 public struct Schema: Sendable {
     /// A child relationship as seen from the parent (`Account.Contacts`).
     public struct ChildRelationship: Sendable, Hashable {
+        /// The relationship name (`Contacts`), used as a subquery's FROM.
         public var name: String
+        /// The child object (`Contact`).
         public var childObject: String
+        /// The child's reference field (`AccountId`).
         public var field: String
+        /// Lookup or master-detail.
         public var kind: FieldDefinition.RelationshipKind
     }
 
@@ -109,6 +113,7 @@ public struct Schema: Sendable {
 
 /// A schema that cannot be used, with what is wrong.
 public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the schema.
     public var description: String
     init(_ description: String) { self.description = description }
 

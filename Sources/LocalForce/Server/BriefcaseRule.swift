@@ -3,10 +3,12 @@ public import Foundation
 /// One rule of the briefcase served by `/connect/briefcase/priming-records`: the records of an
 /// object matching a SOQL condition.
 public struct BriefcaseRule: Sendable, Hashable, Decodable {
+    /// The sObject type whose records the briefcase holds.
     public var object: String
     /// A SOQL WHERE condition (without `WHERE`), or nil for every record.
     public var condition: String?
 
+    /// A rule; nil `condition` takes every record of `object`.
     public init(object: String, condition: String? = nil) {
         self.object = object
         self.condition = condition

@@ -20,6 +20,7 @@ public actor FaultInjection {
 
     /// A share of requests (0…1) that fail with one of `kinds`, chosen at random.
     public var rate: Double
+    /// The faults `rate` picks from (all of them by default).
     public var kinds: [Kind]
     /// Added before every request is answered.
     public var latency: Duration
@@ -37,6 +38,7 @@ public actor FaultInjection {
     /// outcome it does not know yet (crash tests snapshot the client and the server there).
     public private(set) var observer: (@Sendable (APIRequest, Moment) async -> Void)?
 
+    /// Faults at `rate` (0: none) of `kinds` (empty: all), and `latency` before every answer.
     public init(rate: Double = 0, kinds: [Kind] = Kind.allCases, latency: Duration = .zero) {
         self.rate = rate
         self.kinds = kinds.isEmpty ? Kind.allCases : kinds

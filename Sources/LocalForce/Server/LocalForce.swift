@@ -13,7 +13,9 @@ import SalesforceWire
 /// print(server.baseURL)  // http://127.0.0.1:54321
 /// ```
 public final class LocalForce: Sendable {
+    /// The objects served: the standard ones plus those of the schema file.
     public let schema: Schema
+    /// Where the records are kept (SQLite, or PostgreSQL through `LocalForcePostgres`).
     public let database: any SQLDatabase
     /// The bearer token every endpoint but the versions list requires.
     public let token: String
