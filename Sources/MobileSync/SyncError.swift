@@ -6,11 +6,15 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// A sync with this name exists already.
     case duplicateName(String)
-    /// The manager is stopping or stopped (`sync manager has state: …`).
+    /// The manager is stopping or stopped (`sync manager has state:<state>`).
     case managerStopped(String)
     /// The sync was stopped cooperatively.
     case stopped
+    /// The operation cannot run in the current state: a ghost cleanup of a sync that is active, a second
+    /// sync up of one soup, a create attempt that cannot be settled, a stored sync or entry that is
+    /// incomplete, a paging sync whose server pages kept shifting.
     case invalidSyncState(String)
+    /// A syncs config, target JSON or options that cannot be read (missing keys, unknown type or merge mode…).
     case invalidConfig(String)
     /// A target that cannot run (missing fields, bad query…).
     case invalidTarget(String)

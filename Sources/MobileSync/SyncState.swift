@@ -7,10 +7,15 @@ public struct SyncState: Sendable, Equatable {
     public enum Kind: String, Sendable { case syncDown, syncUp }
     /// The SDK's statuses.
     public enum Status: String, Sendable {
+        /// Created, never run.
         case new = "NEW"
+        /// The last run was stopped (``SyncManager/stop()`` or task cancellation); ``SyncManager/reSync(id:onUpdate:)`` resumes it.
         case stopped = "STOPPED"
+        /// Running now.
         case running = "RUNNING"
+        /// The last run finished.
         case done = "DONE"
+        /// The last run failed; ``SyncState/error`` says why.
         case failed = "FAILED"
     }
 
@@ -34,20 +39,19 @@ public struct SyncState: Sendable, Equatable {
     public var totalSize: Int
     /// Latest modification date seen (epoch ms), -1 before the first sync.
     public var maxTimeStamp: Int64
-    /// When the last run started (epoch ms), or -1.
+    /// When the last run started (epoch ms), 0 before the first run.
     public var startTime: Int64
-    /// When the last run ended (epoch ms), or -1.
+    /// When the last run ended (epoch ms), 0 before the first run ends.
     public var endTime: Int64
     /// Why the last run FAILED (empty otherwise).
     public var error: String
     /// Records whose sync up failed in the last run (the SDK only leaves `__last_error__` on them).
     public var failedRecordCount: Int
-    /// Sync downs, last run: pages received, records received, and local records deleted because
-    /// the server no longer has them (paging targets delete as they page).
+    /// Pages received in the last run (sync downs).
     public var pagesFetched: Int = 0
     /// Records received in the last run (sync downs).
     public var recordsFetched: Int = 0
-    /// Local records the last run deleted because the server no longer has them.
+    /// Local records the last run deleted because the server no longer has them (paging targets delete as they page).
     public var recordsDeleted: Int = 0
 
     /// The document stored in `syncs_soup`.
@@ -117,7 +121,8 @@ public struct SyncState: Sendable, Equatable {
 public enum MergeMode: String, Sendable {
     /// The incoming side wins.
     case overwrite = "OVERWRITE"
-    /// Records changed on the other side are left alone.
+    /// Records changed on the receiving side are left alone: a sync down keeps locally modified
+    /// (`__local__`) records, a sync up leaves records changed on the server since dirty.
     case leaveIfChanged = "LEAVE_IF_CHANGED"
 }
 

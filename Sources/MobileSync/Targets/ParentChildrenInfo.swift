@@ -101,6 +101,8 @@ public struct ChildrenInfo: Sendable, Equatable {
 
 /// How children depend on their parent: deleting a MASTER_DETAIL parent deletes its children.
 public enum RelationshipType: String, Sendable {
+    /// `LOOKUP`: the children do not go with their parent (the default when `relationshipType` is absent).
     case lookup = "LOOKUP"
+    /// `MASTER_DETAIL`: the server deletes the children with their parent.
     case masterDetail = "MASTER_DETAIL"
 }
