@@ -16,7 +16,7 @@ public import SmartStore
 /// func syncDown(_ sync: inout SyncState, context: SyncContext) async throws {
 ///     for page in pages {
 ///         try await context.checkStop()
-///         let latest = try context.saveRecords(page, in: sync.soupName, for: sync)
+///         let latest = try await context.saveRecords(page, in: sync.soupName, for: sync)
 ///         sync.maxTimeStamp = max(sync.maxTimeStamp, latest ?? -1)
 ///         try await context.save(&sync)
 ///     }
@@ -68,9 +68,9 @@ public struct SyncContext: Sendable {
     public func saveRecords(
         _ records: [JSONValue], in soup: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate",
         for sync: SyncState
-    ) throws -> Int64? {
+    ) async throws -> Int64? {
         guard !records.isEmpty else { return nil }
-        let result = try store.ingestPage(
+        let result = try await store.ingestPage(
             JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: idFieldName, timestampPath: modificationDateFieldName,
             skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
             removeFields: [LocalFields.lastError])
@@ -97,7 +97,7 @@ public struct SyncContext: Sendable {
         var after: Int64 = 0
         while true {
             try await checkStop()
-            let rows = try store.query(.smart(sql, pageSize: 500), arguments: [.int(syncId), .int(after)])
+            let rows = try await store.query(.smart(sql, pageSize: 500), arguments: [.int(syncId), .int(after)])
             guard !rows.isEmpty else { break }
             var local: [String: Int64] = [:]
             for row in rows {
@@ -107,7 +107,7 @@ public struct SyncContext: Sendable {
             }
             let existing = try await remote(Array(local.keys))
             let ghosts = local.filter { !existing.contains($0.key) }.map(\.value)
-            try store.delete(ghosts, from: soup)
+            try await store.delete(ghosts, from: soup)
             removed += ghosts.count
         }
         return removed
@@ -116,13 +116,13 @@ public struct SyncContext: Sendable {
     /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true), ascending: what a
     /// sync up sends unless its target chooses otherwise
     /// (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
-    public func dirtyEntryIds(soup: String) throws -> [Int64] {
+    public func dirtyEntryIds(soup: String) async throws -> [Int64] {
         var ids: [Int64] = []
         let spec = QuerySpec.smart(
             "select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
             pageSize: 5000)
         while true {
-            let rows = try store.query(spec, arguments: [.int(ids.last ?? 0)])
+            let rows = try await store.query(spec, arguments: [.int(ids.last ?? 0)])
             let page = rows.compactMap { $0.arrayValue?.first?.int64Value }
             guard !page.isEmpty else { return ids }
             ids += page
@@ -131,13 +131,13 @@ public struct SyncContext: Sendable {
 
     /// The values of `field` in the dirty entries of `soup`: the SDK's `getIdsToSkip` (with the
     /// id field) for a sync down in LEAVE_IF_CHANGED mode. Read 1,000 entries at a time.
-    public func dirtyValues(of field: String, in soup: String) throws -> Set<String> {
+    public func dirtyValues(of field: String, in soup: String) async throws -> Set<String> {
         let sql =
             "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
         var values: Set<String> = []
         var after: Int64 = 0
         while true {
-            let rows = try store.query(.smart(sql, pageSize: 1000), arguments: [.int(after)])
+            let rows = try await store.query(.smart(sql, pageSize: 1000), arguments: [.int(after)])
             for row in rows { if let value = row.arrayValue?.first?.stringValue { values.insert(value) } }
             guard rows.count == 1000, let last = rows.last?.arrayValue?.last?.int64Value else { return values }
             after = last

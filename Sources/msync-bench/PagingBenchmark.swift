@@ -37,7 +37,7 @@ struct PagingBenchmark: AsyncParsableCommand {
         let seconds = try await BenchReport.asyncTime {
             full = try await bench.manager.syncDown(target: target, soupName: "accounts", name: "paging")
         }
-        guard full?.status == .done, try bench.store.count(.all(soup: "accounts", pageSize: 1)) == records else {
+        guard full?.status == .done, try await bench.store.count(.all(soup: "accounts", pageSize: 1)) == records else {
             throw BenchError("paging sync did not complete: \(full?.error ?? "")")
         }
         BenchReport.throughput(

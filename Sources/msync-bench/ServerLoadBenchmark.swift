@@ -153,7 +153,7 @@ struct LoadClient {
         while Date() < deadline {
             let down = try await manager.reSync(named: "down")
             guard down.status == .done else { throw BenchError("client \(index): sync down \(down.error)") }
-            let entries = try store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000))
+            let entries = try await store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000))
             for offset in 0..<2 where !entries.isEmpty {
                 let entry = entries[(cycles * 2 + offset) % entries.count]
                 _ = try store.updateLocally(
@@ -170,7 +170,7 @@ struct LoadClient {
         // A last resync so the soup holds the server's dates and nothing is dirty.
         _ = try await manager.reSync(named: "down")
         var local: [String: String] = [:]
-        for entry in try store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000)) {
+        for entry in try await store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000)) {
             if let name = entry["Name"]?.stringValue { local[name] = entry["Description"]?.stringValue ?? "" }
         }
         return Result(index: index, cycles: cycles, creates: creates, local: local)

@@ -43,7 +43,7 @@ struct SyncDownBenchmark: AsyncParsableCommand {
             full = try await bench.manager.syncDown(
                 target: try SoqlSyncDownTarget(query: SyncBench.query), soupName: "accounts", name: "accounts")
         }
-        guard full?.status == .done, try bench.store.count(.all(soup: "accounts", pageSize: 1)) == records else {
+        guard full?.status == .done, try await bench.store.count(.all(soup: "accounts", pageSize: 1)) == records else {
             throw BenchError("sync down did not complete: \(full?.error ?? "")")
         }
         BenchReport.throughput(
@@ -221,7 +221,7 @@ struct GhostsBenchmark: AsyncParsableCommand {
             var local: [String] = []
             var index = 0
             while true {
-                let rows = try bench.store.query(
+                let rows = try await bench.store.query(
                     .all(soup: "accounts", selectPaths: ["Id"], orderPath: "Id", pageSize: 10_000), pageIndex: index)
                 local += rows.compactMap { $0.arrayValue?.first?.stringValue }
                 if rows.count < 10_000 { break }

@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
             out.update("sync down contacts", $0)
         }
         out.line(
-            "stored \(try smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts"
+            "stored \(try await smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try await smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts"
         )
 
         // 2. Offline edits.
@@ -86,7 +86,7 @@ struct DemoCommand: AsyncParsableCommand {
             try smartStore.createLocally(
                 ["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
         }
-        let page = try smartStore.query(.all(soup: "accounts", orderPath: "Name", pageSize: 13))
+        let page = try await smartStore.query(.all(soup: "accounts", orderPath: "Name", pageSize: 13))
         for entry in page.prefix(10) {
             try smartStore.updateLocally(
                 ["Description": "Edited offline"], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
@@ -119,10 +119,10 @@ struct DemoCommand: AsyncParsableCommand {
 
         // 5. Do store and org agree?
         let serverCount = try await client.query("SELECT COUNT() FROM Account").totalSize
-        let localCount = try smartStore.count(.all(soup: "accounts", pageSize: 1))
-        let dirty = try smartStore.count(
+        let localCount = try await smartStore.count(.all(soup: "accounts", pageSize: 1))
+        let dirty = try await smartStore.count(
             .smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 1", pageSize: 1))
-        let media = try smartStore.count(.exact(soup: "accounts", path: "Industry", key: "Media", pageSize: 1))
+        let media = try await smartStore.count(.exact(soup: "accounts", path: "Industry", key: "Media", pageSize: 1))
         out.line(
             String(
                 format:

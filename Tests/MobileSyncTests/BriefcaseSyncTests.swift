@@ -56,8 +56,8 @@ import Testing
             #expect(sync.totalSize == 2400 && sync.pagesFetched == 2 && sync.recordsFetched == 2400)
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 2400", "RUNNING 83 2400", "DONE 100 2400"])
             #expect(try harness.localRecords().count == 2100)
-            #expect(try harness.store.count(.all(soup: "contacts", pageSize: 1)) == 300)
-            let contact = try #require(
+            await #expect(try harness.store.count(.all(soup: "contacts", pageSize: 1)) == 300)
+            let contact = try await #require(
                 try harness.store.query(.exact(soup: "contacts", path: "Id", key: .string(contacts[7]), pageSize: 1)).first)
             #expect(contact["LastName"] == "Contact 7" && contact["__local__"] == false && contact["__sync_id__"] == .int(sync.id))
 
@@ -72,13 +72,13 @@ import Testing
             let resync = try await harness.manager.reSync(named: "briefcase")
             #expect(resync.status == .done && resync.totalSize == 6 && resync.recordsFetched == 6, "\(resync.totalSize) \(resync.error)")
             #expect(try harness.localRecords().values.filter { $0["Name"] == "Renamed" }.count == 3)
-            #expect(try harness.store.count(.exact(soup: "contacts", path: "LastName", key: "Renamed", pageSize: 10)) == 2)
+            await #expect(try harness.store.count(.exact(soup: "contacts", path: "LastName", key: "Renamed", pageSize: 10)) == 2)
             #expect(try harness.localRecords().count == 2101)
 
             #expect(try await harness.manager.cleanResyncGhosts(named: "briefcase") == 2)
             let remaining = try harness.localRecords()
             #expect(remaining[accounts[10]] == nil && remaining.count == 2100)
-            #expect(try harness.store.count(.all(soup: "contacts", pageSize: 1)) == 299)
+            await #expect(try harness.store.count(.all(soup: "contacts", pageSize: 1)) == 299)
         }
     }
 
@@ -88,7 +88,7 @@ import Testing
             let options = SyncOptions(mergeMode: .leaveIfChanged)
             try await harness.manager.syncDown(target: try Self.target(), options: options, soupName: "accounts", name: "briefcase")
             _ = try harness.store.updateLocally(["Name": "Mine"], entryId: try harness.localEntryId(accounts[0]), in: "accounts")
-            let contactEntry = try harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(contacts[0])) ?? -1
+            let contactEntry = try await harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(contacts[0])) ?? -1
             _ = try harness.store.updateLocally(["LastName": "Mine"], entryId: contactEntry, in: "contacts")
             try await harness.client.update("Account", id: accounts[0], fields: ["Name": "Theirs"])
             try await harness.client.update("Contact", id: contacts[0], fields: ["LastName": "Theirs"])
@@ -97,7 +97,7 @@ import Testing
             #expect(resync.status == .done)
             let local = try harness.localRecords()
             #expect(local[accounts[0]]?["Name"] == "Mine" && local[accounts[1]]?["Name"] == "Theirs")
-            #expect(try harness.store.retrieve([contactEntry], from: "contacts").first?["LastName"] == "Mine")
+            await #expect(try harness.store.retrieve([contactEntry], from: "contacts").first?["LastName"] == "Mine")
         }
     }
 

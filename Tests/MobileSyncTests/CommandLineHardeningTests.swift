@@ -46,7 +46,7 @@ import Testing
         do {
             let store = try SmartStore(path: path)
             try store.registerSoup("accounts", indexSpecs: [IndexSpec("Name", .string)])
-            _ = try store.create(["Name": "Acme"], in: "accounts")
+            _ = try await store.create(["Name": "Acme"], in: "accounts")
         }
         let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -59,7 +59,7 @@ import Testing
         let down = try await manager.syncDown(
             target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts", name: "down")
         #expect(down.status == .done)
-        let entries = try world.store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 300))
+        let entries = try await world.store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 300))
         for (index, entry) in entries.enumerated() {
             guard let entryId = entry["_soupEntryId"]?.int64Value else { continue }
             if index < 100 {
@@ -132,7 +132,7 @@ import Testing
                 #expect(try harness.localRecords().count == page * 200)
                 let resumed = try await manager.reSync(id: sync.id)
                 #expect(resumed.status == .done)
-                #expect(try harness.store.count(.all(soup: "accounts", pageSize: 10)) == 1000)
+                await #expect(try harness.store.count(.all(soup: "accounts", pageSize: 10)) == 1000)
             }
         }
     }

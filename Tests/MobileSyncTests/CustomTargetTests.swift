@@ -24,7 +24,7 @@ import Testing
                 try await context.checkStop()
                 let records = try page.records()
                 for record in records { counts[record["Industry"]?.stringValue ?? "None", default: 0] += 1 }
-                let latest = try context.saveRecords(records, in: sync.soupName, for: sync)
+                let latest = try await context.saveRecords(records, in: sync.soupName, for: sync)
                 sync.maxTimeStamp = max(sync.maxTimeStamp, latest ?? -1)
                 sync.recordsFetched += records.count
                 guard !page.done, let next = page.nextRecordsURL else { break }
@@ -34,7 +34,7 @@ import Testing
             let industries: [JSONValue] = counts.map { name, count in
                 ["Id": .string(name), "Name": .string(name), "Accounts": .int(count), "LastModifiedDate": "2026-01-01T00:00:00.000+0000"]
             }
-            try context.saveRecords(industries, in: "industries", for: sync)
+            try await context.saveRecords(industries, in: "industries", for: sync)
         }
 
         func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int {
@@ -60,7 +60,7 @@ import Testing
             #expect(sync.status == .done && sync.recordsFetched == 3, "\(sync.error)")
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 3", "DONE 100 3"])
             #expect(try harness.localRecords().count == 3)
-            let industries = try harness.store.query(.all(soup: "industries", orderPath: "Id", pageSize: 10))
+            let industries = try await harness.store.query(.all(soup: "industries", orderPath: "Id", pageSize: 10))
             #expect(industries.map { $0["Id"] } == ["Energy", "Retail"])
             #expect(industries.map { $0["Accounts"] } == [2, 1])
             #expect(industries.allSatisfy { $0["__sync_id__"]?.int64Value == sync.id && $0["__local__"] == false })
@@ -86,8 +86,8 @@ import Testing
         var externalIdFieldName: String? { nil }
 
         func entryIdsToSyncUp(soupName: String, context: SyncContext) async throws -> [Int64] {
-            let dirty = try context.dirtyEntryIds(soup: soupName)
-            return try context.store.retrieve(dirty, from: soupName).compactMap { record in
+            let dirty = try await context.dirtyEntryIds(soup: soupName)
+            return try await context.store.retrieve(dirty, from: soupName).compactMap { record in
                 record["Name"]?.stringValue?.hasPrefix("Push") == true ? record["_soupEntryId"]?.int64Value : nil
             }
         }

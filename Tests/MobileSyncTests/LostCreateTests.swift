@@ -32,7 +32,7 @@ import Testing
             // The update of the adopted record fails every attempt: the rename must survive, dirty.
             await harness.localForce.faults.schedule(.serverError, count: 4) { $0.method == "PATCH" }
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
-            let pending = try #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
+            let pending = try await #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
             let serverId = try #require(pending["Id"]?.stringValue)
             #expect(serverId.hasPrefix("001") && pending["Name"] == "Final" && pending["__local__"] == true)
             #expect(
@@ -41,7 +41,7 @@ import Testing
             let settled = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(settled.status == .done && settled.failedRecordCount == 0)
             #expect(try await Self.serverNames(harness) == ["Final"])
-            let local = try #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
+            let local = try await #require(try harness.store.retrieve([Self.entryId(draft)], from: "accounts").first)
             #expect(local["Id"]?.stringValue == serverId && local["__local__"] == false)
         }
     }
@@ -59,7 +59,7 @@ import Testing
             #expect(try await Self.serverNames(harness) == ["Same"])
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             #expect(try await Self.serverNames(harness) == ["Same", "Same"])
-            let local = try #require(try harness.store.retrieve([Self.entryId(mine)], from: "accounts").first)
+            let local = try await #require(try harness.store.retrieve([Self.entryId(mine)], from: "accounts").first)
             let id = try #require(local["Id"]?.stringValue)
             #expect(id != other && id.hasPrefix("001") && local["__local__"] == false)
         }
@@ -81,7 +81,7 @@ import Testing
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(sync.status == .done && sync.failedRecordCount == 2)
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 4)
-            for record in try harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts") {
+            for record in try await harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts") {
                 let error = try #require(record["__last_error__"]?.stringValue)
                 #expect(error.contains("CREATE_OUTCOME_UNKNOWN") && error.contains("2 records created by this user"), "\(error)")
                 #expect(LocalFields.isLocalId(record["Id"]?.stringValue) && record["__create_attempt__"] != nil)
@@ -96,7 +96,7 @@ import Testing
             let settled = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(settled.status == .done && settled.failedRecordCount == 0)
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 5)
-            let records = try harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts")
+            let records = try await harness.store.retrieve([Self.entryId(first), Self.entryId(second)], from: "accounts")
             #expect(records.first?["Id"]?.stringValue == elsewhere[0])
             #expect(
                 records.allSatisfy {
@@ -117,12 +117,12 @@ import Testing
             }
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             await harness.localForce.faults.observe(nil)
-            let local = try #require(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first)
+            let local = try await #require(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first)
             #expect(local["Name"] == "During" && local["__local__"] == true && local["__locally_updated__"] == true)
             #expect(try await Self.serverNames(harness) == ["Before"])
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             #expect(try await Self.serverNames(harness) == ["During"])
-            #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
+            await #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
         }
     }
 
@@ -136,7 +136,7 @@ import Testing
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             #expect(try await harness.manager.reSync(named: "accounts").status == .done)
-            #expect(try harness.store.count(.all(soup: "accounts", pageSize: 1)) == 2) // the record and the server's copy
+            await #expect(try harness.store.count(.all(soup: "accounts", pageSize: 1)) == 2) // the record and the server's copy
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             #expect(try await Self.serverNames(harness) == ["Landed"])
             let local = try harness.localRecords()
@@ -155,7 +155,7 @@ import Testing
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(sync.failedRecordCount == 2)
-            let records = try harness.store.retrieve([Self.entryId(short), Self.entryId(long)], from: "accounts")
+            let records = try await harness.store.retrieve([Self.entryId(short), Self.entryId(long)], from: "accounts")
             #expect(
                 records.allSatisfy {
                     LocalFields.isLocalId($0["Id"]?.stringValue)
@@ -179,7 +179,7 @@ import Testing
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .done)
             await harness.localForce.faults.observe(nil)
             #expect(try await Self.serverNames(harness) == ["Edited while checked"])
-            #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
+            await #expect(try harness.store.retrieve([Self.entryId(record)], from: "accounts").first?["__local__"] == false)
         }
     }
 

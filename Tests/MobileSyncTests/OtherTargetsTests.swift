@@ -39,7 +39,7 @@ import Testing
             let ids = try await harness.createAccounts(7)
             // The soup knows 5 of them, with stale names.
             for id in ids.prefix(5) {
-                try harness.store.create(
+                try await harness.store.create(
                     ["Id": .string(id), "Name": "stale", "attributes": ["type": "Account"], "__local__": false], in: "accounts")
             }
             let target = RefreshSyncDownTarget(objectType: "Account", fieldlist: ["Name"], soupName: "accounts", countIdsPerSoql: 2)
@@ -53,6 +53,28 @@ import Testing
             #expect(again.status == .done)
             records = try harness.localRecords()
             #expect(records[ids[1]]?["Name"] == "changed" && records.count == 5)
+        }
+    }
+
+    /// Local ids sort before these server ids ("m0W…" > "local_…"): a slice of local ids only, or
+    /// with fewer server ids than the slice size, must not end the refresh.
+    @Test func refreshSkipsLocalIdsWithoutStopping() async throws {
+        let schema = try SchemaFile.load(Data(#"{"objects": [{"name": "Widget__c", "keyPrefix": "m0W"}]}"#.utf8))
+        try await withHarness(schema: schema) { harness in
+            let records: [JSONValue] = (0..<3).map { ["attributes": ["type": "Widget__c"], "Name": .string("fresh \($0)")] }
+            let ids = try await harness.client.createRecords(records).compactMap(\.id)
+            try #require(ids.count == 3 && ids.allSatisfy { $0 > "local_" })
+            for id in ["local_1", "local_2", "local_3"] + ids {
+                try await harness.store.create(
+                    ["Id": .string(id), "Name": "stale", "attributes": ["type": "Widget__c"], "__local__": .bool(id.hasPrefix("local_"))],
+                    in: "accounts")
+            }
+            let target = RefreshSyncDownTarget(objectType: "Widget__c", fieldlist: ["Name"], soupName: "accounts", countIdsPerSoql: 2)
+            let sync = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "refresh")
+            #expect(sync.status == .done)
+            let local = try harness.localRecords()
+            #expect(ids.map { local[$0]?["Name"]?.stringValue } == ["fresh 0", "fresh 1", "fresh 2"])
+            #expect(["local_1", "local_2", "local_3"].map { local[$0]?["Name"]?.stringValue } == ["stale", "stale", "stale"])
         }
     }
 }

@@ -231,7 +231,7 @@ import Testing
                 keyField: "NumberOfEmployees", keyType: .integer, pageSize: 2)
             let sync = try await harness.manager.syncDown(target: target, soupName: "byEmployees", name: "employees")
             #expect(sync.status == .done && sync.recordsFetched == 5, "\(sync.error)")
-            let keys = try harness.store.query(.all(soup: "byEmployees", orderPath: "NumberOfEmployees", pageSize: 10)).compactMap {
+            let keys = try await harness.store.query(.all(soup: "byEmployees", orderPath: "NumberOfEmployees", pageSize: 10)).compactMap {
                 $0["NumberOfEmployees"]?.int64Value
             }
             #expect(keys == [5, 12, 30, 200, 1000])
@@ -239,7 +239,7 @@ import Testing
             let ids = try await Self.server(harness).ids
             try await harness.client.delete("Account", id: ids["E200"] ?? "")
             #expect(try await harness.manager.cleanResyncGhosts(named: "employees") == 1)
-            #expect(try harness.store.count(.all(soup: "byEmployees", pageSize: 10)) == 4)
+            await #expect(try harness.store.count(.all(soup: "byEmployees", pageSize: 10)) == 4)
         }
     }
 
@@ -292,7 +292,7 @@ import Testing
             #expect(throws: SyncError.self) { try PagingSyncDownTarget(url: "/api/Account", keyField: "a.b", keyType: .string) }
             #expect(throws: SyncError.self) { try PagingSyncDownTarget(url: "/api/Account", keyField: "Id", keyType: .string, pageSize: 0) }
             // Nothing was written by the failed syncs.
-            #expect(try harness.store.count(.all(soup: "accounts", pageSize: 10)) == 0)
+            await #expect(try harness.store.count(.all(soup: "accounts", pageSize: 10)) == 0)
         }
     }
 

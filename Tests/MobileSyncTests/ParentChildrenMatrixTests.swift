@@ -177,7 +177,7 @@ import Testing
             )
             for (index, (combination, tree)) in zip(Self.combinations, trees).enumerated() where combination.isDirty {
                 let label = "OVERWRITE \(model.type) #\(index) \(combination)"
-                let localParent = try store.query(
+                let localParent = try await store.query(
                     .smart("select {parents:_soup} from {parents} where {parents:Name} = ? or {parents:Name} = ?", pageSize: 2),
                     arguments: [.string("P\(index)"), .string("P\(index) local")]
                 ).first?.arrayValue?.first
@@ -185,7 +185,7 @@ import Testing
                     #expect(localParent == nil, "\(label): parent gone locally")
                     #expect(try await Self.exists(client, model.parent.objectType, tree.parent) == false, "\(label): parent gone remotely")
                     if model.type == .masterDetail {
-                        #expect(
+                        await #expect(
                             try store.count(
                                 .exact(soup: "children", path: model.children.parentIdFieldName, key: .string(tree.parent), pageSize: 5))
                                 == 0, "\(label)")
@@ -206,7 +206,7 @@ import Testing
                         try await Self.exists(client, model.children.objectType, tree.changed) == false, "\(label): child deleted remotely")
                     #expect(try entryId("children", tree.changed) == -1, "\(label): child deleted locally")
                 case .update:
-                    let child = try #require(
+                    let child = try await #require(
                         try store.query(
                             .smart("select {children:_soup} from {children} where {children:\(model.childName)} = ?", pageSize: 2),
                             arguments: [.string("C\(index) local")]

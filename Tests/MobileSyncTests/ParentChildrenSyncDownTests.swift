@@ -106,7 +106,7 @@ import Testing
                 target: Self.target(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts", name: "trees")
             // Tree 0: a local child edit. Tree 1: a local child edit, parent unchanged on the server. Tree 2: clean.
             for id in [contacts[0][0], contacts[1][0]] {
-                let entry = try harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(id)) ?? -1
+                let entry = try await harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(id)) ?? -1
                 _ = try harness.store.updateLocally(["LastName": "Mine"], entryId: entry, in: "contacts")
             }
             for account in [accounts[0], accounts[2]] {
@@ -167,11 +167,11 @@ import Testing
             let sync = try await harness.manager.syncDown(target: target, soupName: "invoices", name: "invoices")
             #expect(sync.status == .done && sync.recordsFetched == 2 + 451, "\(sync.error)")
             #expect(harness.client.requestCount - requests > 1, "the 450 lines come in more than one nested page")
-            #expect(try harness.store.count(.exact(soup: "lines", path: "Invoice__c", key: .string(invoice), pageSize: 10)) == 450)
+            await #expect(try harness.store.count(.exact(soup: "lines", path: "Invoice__c", key: .string(invoice), pageSize: 10)) == 450)
             // Deleting a master-detail parent on the server removes its lines; ghost cleanup follows.
             try await harness.client.delete("Invoice__c", id: invoice)
             #expect(try await harness.manager.cleanResyncGhosts(named: "invoices") == 1 + 450)
-            #expect(try harness.store.count(.all(soup: "lines", pageSize: 10)) == 1)
+            await #expect(try harness.store.count(.all(soup: "lines", pageSize: 10)) == 1)
         }
     }
 

@@ -161,10 +161,10 @@ import Testing
                 childrenCreateFieldlist: ["Name", "Line_Key__c"])
             let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
             #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
-            #expect(try harness.store.query(.all(soup: "invoices", pageSize: 5)).first?["Id"] == .string(existing))
+            await #expect(try harness.store.query(.all(soup: "invoices", pageSize: 5)).first?["Id"] == .string(existing))
             #expect(try await harness.client.query("SELECT COUNT() FROM Invoice__c").totalSize == 1)
             #expect(try await harness.client.retrieve("Invoice__c", id: existing, fields: ["Name"])["Name"] == "New name")
-            let lines = try harness.store.query(.all(soup: "lines", orderPath: "Id", pageSize: 5))
+            let lines = try await harness.store.query(.all(soup: "lines", orderPath: "Id", pageSize: 5))
             #expect(lines.contains { $0["Id"] == .string(existingLine) && $0["Invoice__c"] == .string(existing) })
             #expect(try await harness.client.query("SELECT COUNT() FROM Invoice_Line__c WHERE Invoice__c = '\(existing)'").totalSize == 2)
         }
@@ -184,7 +184,7 @@ import Testing
             try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
             try await Task.sleep(for: .milliseconds(1100)) // If-Unmodified-Since has second precision
             _ = try harness.store.updateLocally(["Name": "Wide local"], entryId: try harness.localEntryId(account), in: "accounts")
-            let children = try harness.store.query(.all(soup: "contacts", pageSize: 100))
+            let children = try await harness.store.query(.all(soup: "contacts", pageSize: 100))
                 .sorted { ($0["_soupEntryId"]?.int64Value ?? 0) < ($1["_soupEntryId"]?.int64Value ?? 0) }
             for child in children {
                 _ = try harness.store.updateLocally(
@@ -242,15 +242,15 @@ import Testing
                     parent: parent, parentFieldlist: ["Name"], children: children,
                     childrenFieldlist: ["Name"], relationshipType: .masterDetail),
                 soupName: "invoices", name: "down")
-            let entry = try harness.store.lookupSoupEntryId(soup: "invoices", path: "Id", value: .string(invoice)) ?? -1
+            let entry = try await harness.store.lookupSoupEntryId(soup: "invoices", path: "Id", value: .string(invoice)) ?? -1
             _ = try harness.store.deleteLocally(entryId: entry, in: "invoices")
             let target = ParentChildrenSyncUpTarget(
                 parent: parent, children: children, relationshipType: .masterDetail, createFieldlist: ["Name"],
                 updateFieldlist: ["Name"], childrenCreateFieldlist: ["Name"], childrenUpdateFieldlist: ["Name"])
             let sync = try await harness.manager.syncUp(target: target, soupName: "invoices")
             #expect(sync.status == .done && sync.failedRecordCount == 0, "\(sync.error)")
-            #expect(try harness.store.count(.all(soup: "invoices", pageSize: 10)) == 0)
-            #expect(try harness.store.count(.all(soup: "lines", pageSize: 10)) == 0)
+            await #expect(try harness.store.count(.all(soup: "invoices", pageSize: 10)) == 0)
+            await #expect(try harness.store.count(.all(soup: "lines", pageSize: 10)) == 0)
             #expect(try await harness.client.query("SELECT COUNT() FROM Invoice_Line__c").totalSize == 0)
             #expect(try await harness.client.query("SELECT COUNT() FROM Invoice__c").totalSize == 0)
         }

@@ -83,7 +83,7 @@ import Testing
             let failed = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(failed.status == .failed)
             let server = try await Self.serverCount(harness)
-            let clean = try harness.store.count(
+            let clean = try await harness.store.count(
                 .smart("select {accounts:_soupEntryId} from {accounts} where {accounts:__local__} = 0", pageSize: 1))
             #expect(server == clean && server >= 200 && server < 450, "server \(server), clean locally \(clean)")
             let settled = try await harness.manager.syncUp(target: target, options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")

@@ -95,7 +95,7 @@ import Testing
             var state = try await harness.manager.createSyncDown(
                 target: try SoqlSyncDownTarget(query: "SELECT Id FROM Account"), soupName: "accounts", name: "s")
             state.status = .running
-            try harness.store.upsert(state.document, in: "syncs_soup")
+            try await harness.store.upsert(state.document, in: "syncs_soup")
             let reopened = try SyncManager(store: harness.store, client: harness.client)
             #expect(try await reopened.syncStatus(named: "s")?.status == .stopped)
         }

@@ -50,6 +50,28 @@ import Testing
     }
 
     /// Scenario 21: per-record errors do not fail the sync; they stay dirty with __last_error__, and are counted.
+    /// A record deleted locally that never had an id (written without one, not flagged as
+    /// created) is deleted locally only; the other deletes of its batch keep their own results.
+    @Test func deleteOfRecordWithoutIdStaysLocal() async throws {
+        try await withHarness { harness in
+            let orphan = try await harness.store.create(
+                [
+                    "Name": "No id", "attributes": ["type": "Account"], "__local__": true, "__locally_deleted__": true,
+                    "__locally_created__": false, "__locally_updated__": false,
+                ], in: "accounts")
+            let ids = try await harness.createAccounts(2)
+            try await Self.syncDown(harness)
+            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(sync.status == .done && sync.failedRecordCount == 0)
+            #expect(try await harness.store.retrieve([orphan["_soupEntryId"]?.int64Value ?? -1], from: "accounts").isEmpty)
+            let local = try harness.localRecords()
+            #expect(local[ids[1]] == nil && local[ids[0]]?["__local__"] == false)
+            let remote = try await harness.client.allRecords("SELECT Id FROM Account").compactMap { $0["Id"]?.stringValue }
+            #expect(remote == [ids[0]])
+        }
+    }
+
     @Test func perRecordErrors() async throws {
         try await withHarness { harness in
             for name in ["Good 1", "Good 2", "Good 3", String(repeating: "x", count: 256), ""] {
@@ -65,7 +87,8 @@ import Testing
             #expect(errors.contains("Required fields are missing: [Name]"))
             #expect(failed.allSatisfy { $0["__locally_created__"] == true })
             // No type: the server's error, same shape.
-            try harness.store.create(["Id": "local_notype", "Name": "x", "__local__": true, "__locally_created__": true], in: "accounts")
+            try await harness.store.create(
+                ["Id": "local_notype", "Name": "x", "__local__": true, "__locally_created__": true], in: "accounts")
             let again = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(again.failedRecordCount == 3)
             let notype = try harness.localRecords()["local_notype"]?["__last_error__"]?.stringValue ?? ""
@@ -149,7 +172,7 @@ import Testing
             #expect(server.map { $0["Name"] } == ["Account 00000", "Created"])
             #expect(server.map { $0["Description"] } == ["sent", .null])
             // externalIdFieldName = Id: a "created" record carrying an existing server id updates it.
-            try harness.store.create(
+            try await harness.store.create(
                 [
                     "Id": .string(ids[0]), "Name": "Via upsert", "attributes": ["type": "Account"],
                     "__local__": true, "__locally_created__": true,

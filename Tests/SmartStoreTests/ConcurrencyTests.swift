@@ -23,7 +23,7 @@ import Testing
                 group.addTask {
                     var seen: [Int] = []
                     for _ in 0..<60 {
-                        let count = try store.count(.all(soup: "items", pageSize: 1))
+                        let count = try await store.count(.all(soup: "items", pageSize: 1))
                         seen.append(count)
                         await Task.yield()
                     }
@@ -36,7 +36,7 @@ import Testing
                 #expect(seen == seen.sorted())
             }
         }
-        #expect(try store.count(.all(soup: "items", pageSize: 1)) == batches * perBatch)
+        await #expect(try store.count(.all(soup: "items", pageSize: 1)) == batches * perBatch)
     }
 
     @Test func concurrentWritersFromManyTasks() async throws {
@@ -54,8 +54,8 @@ import Testing
             }
             try await group.waitForAll()
         }
-        #expect(try store.count(.all(soup: "items", pageSize: 1)) == 400)
-        let ids = try store.query(.all(soup: "items", selectPaths: ["_soupEntryId"], pageSize: 500)).compactMap {
+        await #expect(try store.count(.all(soup: "items", pageSize: 1)) == 400)
+        let ids = try await store.query(.all(soup: "items", selectPaths: ["_soupEntryId"], pageSize: 500)).compactMap {
             $0.arrayValue?.first?.int64Value
         }
         #expect(Set(ids).count == 400)

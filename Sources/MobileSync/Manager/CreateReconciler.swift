@@ -149,9 +149,9 @@ struct CreateReconciler {
                 let created = record["CreatedDate"]?.stringValue.flatMap(SalesforceTime.parse)
             else { continue }
             var copy: Int64?
-            if let holder = try store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) {
+            if let holder = try await store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id)) {
                 // Held by a sync up's record: claimed. A sync down's clean copy (it has a sync id) may be our lost create.
-                guard let entry = try store.retrieve([holder], from: soup).first,
+                guard let entry = try await store.retrieve([holder], from: soup).first,
                     SyncUpRecord(record: entry, idFieldName: idFieldName, modificationDateFieldName: "").action == .none,
                     !(entry[LocalFields.local]?.boolValue ?? false), entry[LocalFields.syncId]?.int64Value != nil
                 else { continue }
@@ -180,7 +180,7 @@ struct CreateReconciler {
             result[index][LocalFields.createAttempt] = attempt
             stamps[id] = attempt
         }
-        try store.setField(LocalFields.createAttempt, values: stamps, in: soup)
+        try await store.setField(LocalFields.createAttempt, values: stamps, in: soup)
         return result
     }
 

@@ -72,17 +72,22 @@ public actor SyncManager {
     private func removeListener(_ id: UUID) { listeners[id] = nil }
 
     /// Saves the state and tells listeners.
-    func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) throws {
-        let saved = try store.upsert(sync.document, in: Self.soupName)
+    func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+        let saved = try await store.upsert(sync.document, in: Self.soupName)
+        announce(&sync, saved: saved, onUpdate: onUpdate)
+    }
+
+    /// Takes the entry id the store gave the state and tells listeners.
+    private func announce(_ sync: inout SyncState, saved: JSONValue, onUpdate: (@Sendable (SyncState) -> Void)?) {
         sync.id = saved["_soupEntryId"]?.int64Value ?? sync.id
         onUpdate?(sync)
         for continuation in listeners.values { continuation.yield(sync) }
     }
 
     /// Saves a state a target advanced (see ``SyncContext/save(_:)``) and returns it as saved.
-    func saved(_ sync: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) throws -> SyncState {
+    func saved(_ sync: SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws -> SyncState {
         var sync = sync
-        try save(&sync, onUpdate: onUpdate)
+        try await save(&sync, onUpdate: onUpdate)
         return sync
     }
 
@@ -106,7 +111,7 @@ public actor SyncManager {
         if let name = sync.name, try hasSync(named: name) { throw SyncError.duplicateName(name) }
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
         var created = sync
-        try save(&created, onUpdate: nil)
+        announce(&created, saved: try store.upsert(sync.document, in: Self.soupName), onUpdate: nil)
         return created
     }
 
@@ -199,7 +204,7 @@ public actor SyncManager {
         sync.error = ""
         sync.failedRecordCount = 0
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
-        try save(&sync, onUpdate: onUpdate)
+        try await save(&sync, onUpdate: onUpdate)
         do {
             let context = SyncContext(manager: self, onUpdate: onUpdate)
             switch sync.kind {
@@ -218,7 +223,7 @@ public actor SyncManager {
             sync.error = "\(error)"
         }
         sync.endTime = Self.now()
-        try save(&sync, onUpdate: onUpdate)
+        try await save(&sync, onUpdate: onUpdate)
         return sync
     }
 
@@ -270,7 +275,7 @@ public actor SyncManager {
         state = .acceptingSyncs
         guard restartStoppedSyncs else { return [] }
         var results: [SyncState] = []
-        for document in try store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {
+        for document in try await store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {
             let sync = try SyncState(document: document)
             results.append(try await reSync(id: sync.id, onUpdate: onUpdate))
         }

@@ -30,7 +30,7 @@ extension BatchedSyncUpTarget {
             for start in stride(from: 0, to: ids.count, by: batchSize) {
                 try await context.checkStop()
                 let batch = Array(ids[start..<min(ids.count, start + batchSize)])
-                var records = try store.retrieve(batch, from: soup)
+                var records = try await store.retrieve(batch, from: soup)
                 if !createsAreIdempotent {
                     if records.contains(where: { $0[LocalFields.createAttempt] != nil }), let sent = inFlight {
                         // Adoption must not mistake the batch in flight's creates for earlier ones.
@@ -78,7 +78,7 @@ extension BatchedSyncUpTarget {
         let fields = createFields(options: sync.options)
         let resolutions = try await reconciler.reconcile(records.filter(isCreate))
         if !resolutions.isEmpty {
-            let current = try Self.currentRecords(records, soup: sync.soupName, store: store)
+            let current = try await Self.currentRecords(records, soup: sync.soupName, store: store)
             var (settled, copies, done): ([JSONValue], [Int64], Set<Int64>) = ([], [], [])
             for (index, record) in records.enumerated() {
                 guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
@@ -102,8 +102,8 @@ extension BatchedSyncUpTarget {
                     }
                 }
             }
-            try store.delete(copies, from: sync.soupName)
-            try store.upsert(settled, in: sync.soupName)
+            try await store.delete(copies, from: sync.soupName)
+            try await store.upsert(settled, in: sync.soupName)
             records.removeAll { done.contains($0["_soupEntryId"]?.int64Value ?? -1) }
         }
         return try await reconciler.stamp(records, where: isCreate, fields: fields)
@@ -138,7 +138,7 @@ extension BatchedSyncUpTarget {
     ) async throws {
         guard let store = context?.store ?? store else { return }
         let outcomes = try await sent.outcomes.value
-        let current = try Self.currentRecords(sent.records, soup: sync.soupName, store: store)
+        let current = try await Self.currentRecords(sent.records, soup: sync.soupName, store: store)
         var deleted: [Int64] = []
         var saved: [JSONValue] = []
         for (record, outcome) in zip(sent.records, outcomes) {
@@ -161,8 +161,8 @@ extension BatchedSyncUpTarget {
                 continue
             }
         }
-        try store.upsert(saved, in: sync.soupName)
-        try store.delete(deleted, from: sync.soupName)
+        try await store.upsert(saved, in: sync.soupName)
+        try await store.delete(deleted, from: sync.soupName)
         done += sent.size
         if done < total, let context {
             sync.progress = done * 100 / total
@@ -171,8 +171,8 @@ extension BatchedSyncUpTarget {
     }
 
     /// The records of a batch as the soup holds them now, by entry id.
-    private static func currentRecords(_ records: [JSONValue], soup: String, store: SmartStore) throws -> [Int64: JSONValue] {
-        let stored = try store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
+    private static func currentRecords(_ records: [JSONValue], soup: String, store: SmartStore) async throws -> [Int64: JSONValue] {
+        let stored = try await store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
         return Dictionary(
             stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first }
         )

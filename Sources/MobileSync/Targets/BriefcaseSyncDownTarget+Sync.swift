@@ -25,7 +25,7 @@ extension BriefcaseSyncDownTarget {
                 let ids = page.idsByType[info.objectType] ?? []
                 guard !ids.isEmpty else { continue }
                 let records = try await self.records(ids, of: info, client: client)
-                let result = try context.store.ingestPage(
+                let result = try await context.store.ingestPage(
                     JSONValue.array(records).jsonBytes, into: info.soupName, recordsPath: "", idPath: info.idFieldName,
                     timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
                     setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])

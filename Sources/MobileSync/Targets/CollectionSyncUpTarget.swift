@@ -157,7 +157,9 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
                 client: client, into: &outcomes)
         }
         if !deletes.isEmpty {
-            for (index, result) in zip(deletes, try await client.deleteRecords(deletes.compactMap { items[$0].id })) {
+            // Every delete has a server id (see SyncUpRecord.action); pairs keep results aligned regardless.
+            let sent = deletes.compactMap { index in items[index].id.map { (index, $0) } }
+            for ((index, _), result) in zip(sent, try await client.deleteRecords(sent.map(\.1))) {
                 if result.success || result.errors.first?.meansRecordDoesNotExist == true {
                     outcomes[index] = .deleted
                 } else {

@@ -29,7 +29,7 @@ extension FetchingSyncDownTarget {
                 continuation == nil
                 ? nil
                 : fetch(client: client, maxTimeStamp: boundary, continuation: continuation)
-            let result = try ingest(page, into: &sync, store: context.store, skipUnchanged: false)
+            let result = try await ingest(page, into: &sync, store: context.store, skipUnchanged: false)
             fetched += result.received
             // As the SDK: a page with a record lacking the date does not advance the boundary.
             if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(SalesforceTime.parse) {
@@ -57,17 +57,17 @@ extension FetchingSyncDownTarget {
             guard let page = try await fetchLateCommits(client: context.client, maxTimeStamp: boundary, continuation: continuation) else {
                 return
             }
-            let result = try ingest(page, into: &sync, store: context.store, skipUnchanged: true)
+            let result = try await ingest(page, into: &sync, store: context.store, skipUnchanged: true)
             sync.recordsFetched += result.written - result.received
             continuation = page.next
         } while continuation != nil
     }
 
     /// Writes one page into the sync's soup, clean and marked with the sync's id.
-    private func ingest(_ page: SyncDownPage, into sync: inout SyncState, store: SmartStore, skipUnchanged: Bool) throws
+    private func ingest(_ page: SyncDownPage, into sync: inout SyncState, store: SmartStore, skipUnchanged: Bool) async throws
         -> PageIngestResult
     {
-        let result = try store.ingestPage(
+        let result = try await store.ingestPage(
             page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: idFieldName,
             timestampPath: modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
             skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil,

@@ -18,29 +18,29 @@ struct PagingRanges {
     }
 
     /// Deletes owned records with `lower < key < upper` (open ends when nil). Returns how many.
-    func delete(above lower: PagingKey?, below upper: PagingKey?) throws -> Int {
-        try deleteRange(from: lower, inclusive: false, to: upper.map { ($0, false) }, keeping: [])
+    func delete(above lower: PagingKey?, below upper: PagingKey?) async throws -> Int {
+        try await deleteRange(from: lower, inclusive: false, to: upper.map { ($0, false) }, keeping: [])
     }
 
     /// Deletes owned records with `first <= key <= last` that are not in `keeping`.
-    func delete(from first: PagingKey, through last: PagingKey, keeping: Set<PagingKey>) throws -> Int {
-        try deleteRange(from: first, inclusive: true, to: (last, true), keeping: keeping)
+    func delete(from first: PagingKey, through last: PagingKey, keeping: Set<PagingKey>) async throws -> Int {
+        try await deleteRange(from: first, inclusive: true, to: (last, true), keeping: keeping)
     }
 
     /// Whether owned records exist with `lower < key < upper`.
-    func hasRecords(above lower: PagingKey, below upper: PagingKey?) throws -> Bool {
-        try !keys(from: lower, inclusive: false, to: upper.map { ($0, false) }, limit: 1).isEmpty
+    func hasRecords(above lower: PagingKey, below upper: PagingKey?) async throws -> Bool {
+        try await !keys(from: lower, inclusive: false, to: upper.map { ($0, false) }, limit: 1).isEmpty
     }
 
     /// Local entries (any owner) by key, for these keys; several entries of one key in entry-id order.
-    func entries(withKeys keys: [PagingKey]) throws -> [PagingKey: [JSONValue]] {
+    func entries(withKeys keys: [PagingKey]) async throws -> [PagingKey: [JSONValue]] {
         guard !keys.isEmpty else { return [:] }
         let type: PagingSyncDownTarget.KeyType = if case .integer = keys[0] { .integer } else { .string }
         // No ORDER BY: sorting by entry id would tempt SQLite into a table scan instead of the key index.
         let sql =
             "select {\(soup):_soup} from {\(soup)} where {\(soup):\(keyField)} in (" + keys.map { _ in "?" }.joined(separator: ",") + ")"
         var result: [PagingKey: [JSONValue]] = [:]
-        for row in try store.query(.smart(sql, pageSize: keys.count * 2 + 10), arguments: keys.map(\.json)) {
+        for row in try await store.query(.smart(sql, pageSize: keys.count * 2 + 10), arguments: keys.map(\.json)) {
             guard let entry = row.arrayValue?.first, let key = PagingKey(entry[keyField], type: type) else { continue }
             result[key, default: []].append(entry)
         }
@@ -48,7 +48,7 @@ struct PagingRanges {
     }
 
     /// Owned entries in a key range, in key order, at most `limit`: (entry id, key).
-    private func keys(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, limit: Int) throws -> [(
+    private func keys(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, limit: Int) async throws -> [(
         Int64, PagingKey?
     )] {
         let column = "{\(soup):\(keyField)}"
@@ -63,7 +63,7 @@ struct PagingRanges {
         }
         let sql =
             "select {\(soup):_soupEntryId}, \(column) from {\(soup)} where " + conditions.joined(separator: " and ") + " order by \(column)"
-        return try store.query(.smart(sql, pageSize: limit), arguments: arguments).compactMap { row in
+        return try await store.query(.smart(sql, pageSize: limit), arguments: arguments).compactMap { row in
             guard let values = row.arrayValue, let id = values.first?.int64Value else { return nil }
             let key = values.count > 1 ? PagingKey(values[1], type: .integer) ?? PagingKey(values[1], type: .string) : nil
             return (id, key)
@@ -73,14 +73,14 @@ struct PagingRanges {
     /// Deletes owned records in a key range whose key is not kept, 1,000 at a time in key order
     /// (each query uses the key's index and costs the range, not the soup).
     private func deleteRange(from lower: PagingKey?, inclusive: Bool, to upper: (key: PagingKey, inclusive: Bool)?, keeping: Set<PagingKey>)
-        throws -> Int
+        async throws -> Int
     {
         var deleted = 0
         var (from, fromInclusive) = (lower, inclusive)
         while true {
-            let rows = try keys(from: from, inclusive: fromInclusive, to: upper, limit: 1000)
+            let rows = try await keys(from: from, inclusive: fromInclusive, to: upper, limit: 1000)
             let ids = rows.filter { row in row.1.map { !keeping.contains($0) } ?? true }.map(\.0)
-            try store.delete(ids, from: soup)
+            try await store.delete(ids, from: soup)
             deleted += ids.count
             guard rows.count == 1000, let last = rows.last?.1 else { return deleted }
             (from, fromInclusive) = (last, false)

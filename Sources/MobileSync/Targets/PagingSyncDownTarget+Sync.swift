@@ -57,7 +57,7 @@ extension PagingSyncDownTarget {
             if let total = page.totalSize { sync.totalSize = total }
             guard let first = page.records.first?.key, let last = page.records.last?.key else {
                 if try await boundaryHolds(after: previous, upTo: nil, pageIndex: index, client: client, ranges: ranges) {
-                    sync.recordsDeleted += try ranges.delete(above: previous, below: nil)
+                    await sync.recordsDeleted += try ranges.delete(above: previous, below: nil)
                 } else {
                     shifted = true
                 }
@@ -66,14 +66,14 @@ extension PagingSyncDownTarget {
             if let previous, first <= previous {
                 shifted = true // rows inserted before the position: this page repeats some
             } else if try await boundaryHolds(after: previous, upTo: first, pageIndex: index, client: client, ranges: ranges) {
-                sync.recordsDeleted += try ranges.delete(above: previous, below: first)
+                await sync.recordsDeleted += try ranges.delete(above: previous, below: first)
             } else {
                 shifted = true
             }
-            sync.recordsDeleted += try ranges.delete(from: first, through: last, keeping: Set(page.records.map(\.key)))
-            try findOrCreate(page, ranges: ranges, sync: sync, store: context.store)
+            await sync.recordsDeleted += try ranges.delete(from: first, through: last, keeping: Set(page.records.map(\.key)))
+            try await findOrCreate(page, ranges: ranges, sync: sync, store: context.store)
             if page.records.count < pageSize {
-                sync.recordsDeleted += try ranges.delete(above: last, below: nil)
+                await sync.recordsDeleted += try ranges.delete(above: last, below: nil)
                 break
             }
             previous = max(previous ?? last, last)
@@ -89,19 +89,19 @@ extension PagingSyncDownTarget {
     private func boundaryHolds(
         after previous: PagingKey?, upTo upper: PagingKey?, pageIndex: Int, client: RestClient, ranges: PagingRanges
     ) async throws -> Bool {
-        guard let previous, pageIndex > firstPageIndex, try ranges.hasRecords(above: previous, below: upper) else { return true }
+        guard let previous, pageIndex > firstPageIndex, try await ranges.hasRecords(above: previous, below: upper) else { return true }
         return try await page(pageIndex - 1, client: client).records.last?.key == previous
     }
 
     /// Creates the page's records that are missing locally and updates those whose content
     /// changed, after one lookup by key. A page with no local match at all (a first sync) goes
     /// to the store's bulk ingest as received.
-    private func findOrCreate(_ page: Page, ranges: PagingRanges, sync: SyncState, store: SmartStore) throws {
+    private func findOrCreate(_ page: Page, ranges: PagingRanges, sync: SyncState, store: SmartStore) async throws {
         let records = page.records
-        let local = try ranges.entries(withKeys: records.map(\.key))
+        let local = try await ranges.entries(withKeys: records.map(\.key))
         let clean = LocalFields.clean(syncId: sync.id)
         if local.isEmpty {
-            try store.ingestPage(
+            try await store.ingestPage(
                 page.body, into: sync.soupName, recordsPath: recordsPath ?? "", idPath: keyField, timestampPath: nil, setFields: clean)
             return
         }
@@ -120,7 +120,7 @@ extension PagingSyncDownTarget {
             members.merge(clean) { $1 }
             writes.append(.object(members))
         }
-        try store.upsert(writes, in: sync.soupName)
-        try store.delete(duplicates, from: sync.soupName)
+        try await store.upsert(writes, in: sync.soupName)
+        try await store.delete(duplicates, from: sync.soupName)
     }
 }

@@ -17,7 +17,7 @@ extension ParentChildrenSyncDownTarget {
         try context.requireSoups([parent.soupName, children.soupName])
         let client = context.client
         let leaveIfChanged = sync.options.mergeMode == .leaveIfChanged
-        let dirtyTrees = leaveIfChanged ? try context.dirtyTreeIds(parent: parent, children: children) : []
+        let dirtyTrees = await leaveIfChanged ? try context.dirtyTreeIds(parent: parent, children: children) : []
         let boundary = sync.maxTimeStamp
         var latest = boundary
         var page = try await client.query(query(maxTimeStamp: boundary), batchSize: maxBatchSize == 2000 ? nil : maxBatchSize)
@@ -41,10 +41,10 @@ extension ParentChildrenSyncDownTarget {
                     kids.append(child)
                 }
             }
-            let parentDates = try context.saveRecords(
+            let parentDates = try await context.saveRecords(
                 parents, in: parent.soupName, idFieldName: parent.idFieldName, modificationDateFieldName: parent.modificationDateFieldName,
                 for: sync)
-            let childDates = try context.saveRecords(
+            let childDates = try await context.saveRecords(
                 kids, in: children.soupName, idFieldName: children.idFieldName,
                 modificationDateFieldName: children.modificationDateFieldName, for: sync)
             if let newest = parentDates { sync.maxTimeStamp = max(sync.maxTimeStamp, newest) }
@@ -75,7 +75,7 @@ extension ParentChildrenSyncDownTarget {
             let records = try page.records().filter { record in
                 !dirtyTrees.contains(record[children.parentIdFieldName]?.stringValue ?? "")
             }
-            latest = max(
+            latest = await max(
                 latest,
                 try context.saveRecords(
                     records, in: children.soupName, idFieldName: children.idFieldName,
@@ -110,8 +110,8 @@ extension ParentChildrenSyncDownTarget {
 
 extension SyncContext {
     /// Ids of parents whose tree holds a dirty record: dirty parents, and parents of dirty children.
-    func dirtyTreeIds(parent: ParentInfo, children: ChildrenInfo) throws -> Set<String> {
-        try dirtyValues(of: parent.idFieldName, in: parent.soupName).union(
+    func dirtyTreeIds(parent: ParentInfo, children: ChildrenInfo) async throws -> Set<String> {
+        try await dirtyValues(of: parent.idFieldName, in: parent.soupName).union(
             dirtyValues(of: children.parentIdFieldName, in: children.soupName))
     }
 }

@@ -9,12 +9,12 @@ extension ParentChildrenSyncUpTarget {
     /// Syncs up every tree with a dirty record, one after the other, in parent id order.
     public func syncUp(_ sync: inout SyncState, context: SyncContext) async throws {
         try context.requireSoups([parent.soupName, children.soupName])
-        let parentIds = try context.dirtyTreeIds(parent: parent, children: children).sorted()
+        let parentIds = try await context.dirtyTreeIds(parent: parent, children: children).sorted()
         sync.totalSize = parentIds.count
         try await context.save(&sync)
         for (index, parentId) in parentIds.enumerated() {
             try await context.checkStop()
-            guard let tree = try loadTree(parentId, store: context.store) else { continue }
+            guard let tree = try await loadTree(parentId, store: context.store) else { continue }
             sync.failedRecordCount += try await syncTree(tree.parent, tree.children, options: sync.options, context: context, pass: 1)
             if index + 1 < parentIds.count {
                 sync.progress = (index + 1) * 100 / parentIds.count
@@ -23,16 +23,16 @@ extension ParentChildrenSyncUpTarget {
         }
     }
 
-    private func loadTree(_ parentId: String, store: SmartStore) throws -> (parent: JSONValue, children: [JSONValue])? {
-        func entries(_ soup: String, _ field: String) throws -> [JSONValue] {
-            try store.query(
+    private func loadTree(_ parentId: String, store: SmartStore) async throws -> (parent: JSONValue, children: [JSONValue])? {
+        func entries(_ soup: String, _ field: String) async throws -> [JSONValue] {
+            try await store.query(
                 .smart(
                     "select {\(soup):_soup} from {\(soup)} where {\(soup):\(field)} = ? order by {\(soup):_soupEntryId}", pageSize: 100_000),
                 arguments: [.string(parentId)]
             ).compactMap { $0.arrayValue?.first }
         }
-        guard let entry = try entries(parent.soupName, parent.idFieldName).first else { return nil }
-        return (entry, try entries(children.soupName, children.parentIdFieldName))
+        guard let entry = try await entries(parent.soupName, parent.idFieldName).first else { return nil }
+        return await (entry, try entries(children.soupName, children.parentIdFieldName))
     }
 
     /// One tree, one composite request (more when OVERWRITE must recreate what the server lost:
@@ -56,18 +56,18 @@ extension ParentChildrenSyncUpTarget {
         let plan = try TreePlan(
             parent: parentEntry, children: childEntries, target: self, options: options, knownGone: knownGone,
             apiVersion: context.client.apiVersion, pass: pass)
-        try store.delete(plan.childDeletes, from: children.soupName)
-        try store.delete(plan.parentDeletes, from: parent.soupName)
+        try await store.delete(plan.childDeletes, from: children.soupName)
+        try await store.delete(plan.parentDeletes, from: parent.soupName)
         guard !plan.subrequests.isEmpty else { return 0 }
 
         let responses = try await sendTree(
             plan.subrequests, parentCreated: plan.parent.action == .create, parentIdField: children.parentIdFieldName,
             allOrNone: plan.allOrNone, client: context.client)
         let outcome = plan.outcome(of: responses)
-        try store.upsert(outcome.parentUpserts + outcome.parentErrors, in: parent.soupName)
-        try store.delete(outcome.parentDeletes, from: parent.soupName)
-        try store.delete(outcome.childDeletes, from: children.soupName)
-        try store.upsert(outcome.childUpserts + outcome.childErrors, in: children.soupName)
+        try await store.upsert(outcome.parentUpserts + outcome.parentErrors, in: parent.soupName)
+        try await store.delete(outcome.parentDeletes, from: parent.soupName)
+        try await store.delete(outcome.childDeletes, from: children.soupName)
+        try await store.upsert(outcome.childUpserts + outcome.childErrors, in: children.soupName)
         if outcome.recreateParent || !outcome.recreateChildren.isEmpty {
             return outcome.failed
                 + (try await recreate(
@@ -117,8 +117,8 @@ extension ParentChildrenSyncUpTarget {
     ) async throws -> Int {
         let (store, client) = (context.store, context.client)
         let (info, childInfo) = (self.parent, self.children)
-        var kids = try store.retrieve(childIds, from: childInfo.soupName)
-        guard var parent = try store.retrieve([parentEntryId], from: info.soupName).first else {
+        var kids = try await store.retrieve(childIds, from: childInfo.soupName)
+        guard var parent = try await store.retrieve([parentEntryId], from: info.soupName).first else {
             // The parent was deleted (LOOKUP): lost children come back on their own, without a parent.
             var failed = 0
             for index in children where index < kids.count {
@@ -130,12 +130,12 @@ extension ParentChildrenSyncUpTarget {
                 sent[childInfo.parentIdFieldName] = .null
                 do {
                     let id = try await client.create(childInfo.objectType, fields: .object(sent))
-                    try store.upsert(record.cleaned(id: id), in: childInfo.soupName)
+                    try await store.upsert(record.cleaned(id: id), in: childInfo.soupName)
                 } catch RestError.http(_, let errors, _) {
                     let body = JSONValue.array(errors.map(\.json))
                     guard TreePlan.isOwnError(body) else { continue }
                     kid[LocalFields.lastError] = .string(body.jsonString)
-                    try store.upsert(kid, in: childInfo.soupName)
+                    try await store.upsert(kid, in: childInfo.soupName)
                     failed += 1
                 }
             }
@@ -167,8 +167,8 @@ extension ParentChildrenSyncUpTarget {
                 kids[index][LocalFields.local] = true
             }
         }
-        let savedParent = try store.upsert(parent, in: info.soupName)
-        let savedKids = try store.upsert(kids, in: childInfo.soupName)
+        let savedParent = try await store.upsert(parent, in: info.soupName)
+        let savedKids = try await store.upsert(kids, in: childInfo.soupName)
         return try await syncTree(savedParent, savedKids, options: options, context: context, pass: pass + 1)
     }
 

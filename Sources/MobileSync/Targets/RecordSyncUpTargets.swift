@@ -99,7 +99,8 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
     /// The createFieldlist, else the options' field list.
     public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
 
-    /// Runs the SDK's action table over the records; the changes go up in `/composite` calls of 25.
+    /// Runs the SDK's action table over the records; the changes go up in `/composite` calls of
+    /// ``maxBatchSize``.
     public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         let reader = SingleRecordSyncUpTarget(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
         return try await RecordActions(
@@ -112,8 +113,8 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
 
     private func send(_ changes: [RecordChange], client: RestClient) async throws -> [SyncUpResponse] {
         var results: [SyncUpResponse] = []
-        for start in stride(from: 0, to: changes.count, by: 25) {
-            let slice = Array(changes[start..<min(changes.count, start + 25)])
+        for start in stride(from: 0, to: changes.count, by: maxBatchSize) {
+            let slice = Array(changes[start..<min(changes.count, start + maxBatchSize)])
             let subrequests: [CompositeSubrequest] = slice.enumerated().map { offset, change in
                 let base = "/services/data/v\(client.apiVersion)/sobjects/\(RestClient.encodeSegment(change.objectType))"
                 let reference = "r\(offset)"

@@ -173,19 +173,21 @@ public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
     /// Continuation: the last local id refreshed. Each page re-fetches the next slice of local ids.
     public func fetch(client: RestClient, maxTimeStamp: Int64, continuation: String?) async throws -> SyncDownPage {
         guard let store else { throw SyncError.invalidTarget("refresh target needs its store (run it through a SyncManager)") }
-        let ids = try store.ids(soup: soupName, path: idFieldName, after: continuation, limit: countIdsPerSoql)
-            .filter { !LocalFields.isLocalId($0) }
-        let total = try store.count(soup: soupName)
-        guard let last = ids.last else {
-            return SyncDownPage(body: Array(#"{"totalSize":0,"done":true,"records":[]}"#.utf8), totalSize: total, next: nil)
+        let slice = try await store.ids(soup: soupName, path: idFieldName, after: continuation, limit: countIdsPerSoql)
+        let total = try await store.count(soup: soupName)
+        // The continuation comes from the slice as read: local ids, which the server cannot know,
+        // are skipped, but a slice holding some (or only those) is not the last one.
+        let next = slice.count == countIdsPerSoql ? slice.last : nil
+        let ids = slice.filter { !LocalFields.isLocalId($0) }
+        guard !ids.isEmpty else {
+            return SyncDownPage(body: Array(#"{"totalSize":0,"done":true,"records":[]}"#.utf8), totalSize: total, next: next)
         }
         var fields = fieldlist
         for required in [modificationDateFieldName, idFieldName] where !fields.contains(required) { fields.insert(required, at: 0) }
         var filter = "\(idFieldName) IN (\(ids.map { Literal.string($0).description }.joined(separator: ", ")))"
         if maxTimeStamp > 0 { filter += " AND \(modificationDateFieldName) > \(SalesforceTime.format(maxTimeStamp, zulu: true))" }
         let page = try await client.query("SELECT \(fields.joined(separator: ", ")) FROM \(objectType) WHERE \(filter)")
-        let more = ids.count == countIdsPerSoql
-        return SyncDownPage(body: page.body, totalSize: total, next: more ? last : nil)
+        return SyncDownPage(body: page.body, totalSize: total, next: next)
     }
 
     /// Which of `localIds` still exist on the server (SOQL `Id IN`, 500 at a time).

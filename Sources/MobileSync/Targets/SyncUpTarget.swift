@@ -68,7 +68,7 @@ extension BatchedSyncUpTarget {
     public func createFields(options: SyncOptions) -> [String]? { options.fieldlist }
     /// Every dirty entry of the soup, in entry-id order.
     public func entryIdsToSyncUp(soupName: String, context: SyncContext) async throws -> [Int64] {
-        try context.dirtyEntryIds(soup: soupName)
+        try await context.dirtyEntryIds(soup: soupName)
     }
 }
 
@@ -98,7 +98,9 @@ struct SyncUpRecord {
     /// Delete wins over create, create over update (the SDK's order).
     var action: SyncUpAction {
         if flag(LocalFields.locallyDeleted) {
-            return flag(LocalFields.locallyCreated) || LocalFields.isLocalId(id) ? .deleteLocalOnly : .delete
+            // A record without a server id cannot be on the server: deleting it is local only.
+            let serverId = id.map { !$0.isEmpty && !LocalFields.isLocalId($0) } ?? false
+            return flag(LocalFields.locallyCreated) || !serverId ? .deleteLocalOnly : .delete
         }
         if flag(LocalFields.locallyCreated) { return .create }
         if flag(LocalFields.locallyUpdated) { return .update }

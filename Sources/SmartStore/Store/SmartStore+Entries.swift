@@ -4,14 +4,30 @@ extension SmartStore {
     /// Creates an entry and returns it with `_soupEntryId` and `_soupLastModifiedDate` set.
     @discardableResult
     public func create(_ entry: JSONValue, in soupName: String) throws -> JSONValue {
-        try create([entry], in: soupName)[0]
+        try write(creating([entry], in: soupName))[0]
+    }
+
+    /// Creates an entry without blocking the caller's thread; see ``create(_:in:)-(JSONValue,_)``.
+    @discardableResult
+    public func create(_ entry: JSONValue, in soupName: String) async throws -> JSONValue {
+        try await write(creating([entry], in: soupName))[0]
     }
 
     /// Creates entries in one transaction (all or none) and returns them as saved.
     @discardableResult
     public func create(_ entries: [JSONValue], in soupName: String) throws -> [JSONValue] {
-        try write { db in
-            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+        try write(creating(entries, in: soupName))
+    }
+
+    /// Creates entries without blocking the caller's thread; see ``create(_:in:)-(JSONValue[],_)``.
+    @discardableResult
+    public func create(_ entries: [JSONValue], in soupName: String) async throws -> [JSONValue] {
+        try await write(creating(entries, in: soupName))
+    }
+
+    private func creating(_ entries: [JSONValue], in soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
+        { db in
+            var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
             return try entries.map { try writer.create($0) }
         }
     }
@@ -21,8 +37,18 @@ extension SmartStore {
     /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` if there is no such entry.
     @discardableResult
     public func update(_ entry: JSONValue, id: Int64, in soupName: String) throws -> JSONValue {
-        try write { db in
-            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+        try write(updating(entry, id: id, in: soupName))
+    }
+
+    /// Replaces an entry without blocking the caller's thread; see ``update(_:id:in:)``.
+    @discardableResult
+    public func update(_ entry: JSONValue, id: Int64, in soupName: String) async throws -> JSONValue {
+        try await write(updating(entry, id: id, in: soupName))
+    }
+
+    private func updating(_ entry: JSONValue, id: Int64, in soupName: String) -> @Sendable (Database) throws -> JSONValue {
+        { db in
+            var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
             return try writer.update(entry, id: id)
         }
     }
@@ -30,7 +56,13 @@ extension SmartStore {
     /// Upserts one entry. See ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
     @discardableResult
     public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") throws -> JSONValue {
-        try upsert([entry], in: soupName, externalIdPath: externalIdPath)[0]
+        try write(upserting([entry], in: soupName, externalIdPath: externalIdPath))[0]
+    }
+
+    /// Upserts one entry without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    @discardableResult
+    public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") async throws -> JSONValue {
+        try await write(upserting([entry], in: soupName, externalIdPath: externalIdPath))[0]
     }
 
     /// Upserts entries in one transaction: all are saved or, on the first error, none.
@@ -44,16 +76,39 @@ extension SmartStore {
     ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` when several entries match.
     @discardableResult
     public func upsert(_ entries: [JSONValue], in soupName: String, externalIdPath: String = "_soupEntryId") throws -> [JSONValue] {
-        try write { db in
-            var writer = EntryWriter(db: db, soup: try requireSoup(db, named: soupName))
+        try write(upserting(entries, in: soupName, externalIdPath: externalIdPath))
+    }
+
+    /// Upserts entries without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    @discardableResult
+    public func upsert(_ entries: [JSONValue], in soupName: String, externalIdPath: String = "_soupEntryId") async throws
+        -> [JSONValue]
+    {
+        try await write(upserting(entries, in: soupName, externalIdPath: externalIdPath))
+    }
+
+    private func upserting(_ entries: [JSONValue], in soupName: String, externalIdPath: String)
+        -> @Sendable (Database) throws -> [JSONValue]
+    {
+        { db in
+            var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
             return try entries.map { try writer.upsert($0, externalIdPath: externalIdPath) }
         }
     }
 
     /// The entries with these ids, in the order of `ids` (missing ids are skipped).
     public func retrieve(_ ids: [Int64], from soupName: String) throws -> [JSONValue] {
-        try read { db in
-            let soup = try requireSoup(db, named: soupName)
+        try read(retrieving(ids, from: soupName))
+    }
+
+    /// Reads entries without blocking the caller's thread; see ``retrieve(_:from:)``.
+    public func retrieve(_ ids: [Int64], from soupName: String) async throws -> [JSONValue] {
+        try await read(retrieving(ids, from: soupName))
+    }
+
+    private func retrieving(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
+        { db in
+            let soup = try self.requireSoup(db, named: soupName)
             var byId: [Int64: JSONValue] = [:]
             for chunk in ids.chunked(by: 500) {
                 for (id, entry) in try Self.entries(Array(chunk), soup: soup, db: db) { byId[id] = entry }
@@ -64,10 +119,16 @@ extension SmartStore {
 
     /// Deletes the entries with these ids (and their full-text rows).
     public func delete(_ ids: [Int64], from soupName: String) throws {
-        try write { db in
-            let soup = try requireSoup(db, named: soupName)
-            try Self.delete(ids, soup: soup, db: db)
-        }
+        try write(deleting(ids, from: soupName))
+    }
+
+    /// Deletes entries without blocking the caller's thread; see ``delete(_:from:)``.
+    public func delete(_ ids: [Int64], from soupName: String) async throws {
+        try await write(deleting(ids, from: soupName))
+    }
+
+    private func deleting(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> Void {
+        { db in try Self.delete(ids, soup: try self.requireSoup(db, named: soupName), db: db) }
     }
 
     static func delete(_ ids: [Int64], soup: Soup, db: Database) throws {
@@ -85,9 +146,19 @@ extension SmartStore {
     /// (e.g. `select {s:_soupEntryId} …`).
     @discardableResult
     public func deleteByQuery(_ spec: QuerySpec, from soupName: String) throws -> Int {
-        try write { db in
-            let soup = try requireSoup(db, named: soupName)
-            let sql = try translate(db, spec.idsSmartSql)
+        try write(deleting(spec, from: soupName))
+    }
+
+    /// Deletes by query without blocking the caller's thread; see ``deleteByQuery(_:from:)``.
+    @discardableResult
+    public func deleteByQuery(_ spec: QuerySpec, from soupName: String) async throws -> Int {
+        try await write(deleting(spec, from: soupName))
+    }
+
+    private func deleting(_ spec: QuerySpec, from soupName: String) -> @Sendable (Database) throws -> Int {
+        { db in
+            let soup = try self.requireSoup(db, named: soupName)
+            let sql = try self.translate(db, spec.idsSmartSql)
             let limited = "SELECT * FROM (\(sql)) LIMIT \(spec.pageSize)"
             let ids = try Int64.fetchAll(db, sql: limited, arguments: StatementArguments(spec.arguments.map(ProjectedValue.databaseValue)))
             try Self.delete(ids, soup: soup, db: db)
@@ -100,9 +171,16 @@ extension SmartStore {
     /// - Throws: ``SmartStoreError/noIndexForPath(soup:path:)`` if the path is not indexed,
     ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` if several entries match.
     public func lookupSoupEntryId(soup soupName: String, path: String, value: JSONValue) throws -> Int64? {
-        try read { db in
-            try EntryWriter(db: db, soup: try requireSoup(db, named: soupName)).lookupEntryId(path: path, value: value)
-        }
+        try read(lookingUp(soup: soupName, path: path, value: value))
+    }
+
+    /// Looks an entry up without blocking the caller's thread; see ``lookupSoupEntryId(soup:path:value:)``.
+    public func lookupSoupEntryId(soup soupName: String, path: String, value: JSONValue) async throws -> Int64? {
+        try await read(lookingUp(soup: soupName, path: path, value: value))
+    }
+
+    private func lookingUp(soup soupName: String, path: String, value: JSONValue) -> @Sendable (Database) throws -> Int64? {
+        { db in try EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName)).lookupEntryId(path: path, value: value) }
     }
 
     static func parseSoupColumn(_ row: Row, at index: Int) throws -> JSONValue {

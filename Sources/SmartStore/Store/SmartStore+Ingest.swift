@@ -36,6 +36,31 @@ extension SmartStore {
         timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false, skipUnchangedField: String? = nil,
         setFields: [String: JSONValue] = [:], removeFields: [String] = []
     ) throws -> PageIngestResult {
+        try write(
+            try ingesting(
+                page, into: soupName, recordsPath: recordsPath, idPath: idPath, timestampPath: timestampPath, skipDirty: skipDirty,
+                skipUnchangedField: skipUnchangedField, setFields: setFields, removeFields: removeFields))
+    }
+
+    /// Ingests a page without blocking the caller's thread; see
+    /// ``ingestPage(_:into:recordsPath:idPath:timestampPath:skipDirty:skipUnchangedField:setFields:removeFields:)``.
+    @discardableResult
+    public func ingestPage(
+        _ page: some Collection<UInt8> & Sendable, into soupName: String, recordsPath: String = "records", idPath: String = "Id",
+        timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false, skipUnchangedField: String? = nil,
+        setFields: [String: JSONValue] = [:], removeFields: [String] = []
+    ) async throws -> PageIngestResult {
+        try await write(
+            try ingesting(
+                page, into: soupName, recordsPath: recordsPath, idPath: idPath, timestampPath: timestampPath, skipDirty: skipDirty,
+                skipUnchangedField: skipUnchangedField, setFields: setFields, removeFields: removeFields))
+    }
+
+    /// Validates the arguments and returns the transaction's work.
+    private func ingesting(
+        _ page: some Collection<UInt8>, into soupName: String, recordsPath: String, idPath: String, timestampPath: String?,
+        skipDirty: Bool, skipUnchangedField: String?, setFields: [String: JSONValue], removeFields: [String]
+    ) throws -> @Sendable (Database) throws -> PageIngestResult {
         if let field = skipUnchangedField, setFields[field] == nil || timestampPath == nil {
             throw SmartStoreError.invalidPath("skipUnchangedField \(field) needs a timestampPath and a value in setFields")
         }
@@ -45,8 +70,8 @@ extension SmartStore {
         if !recordsPath.isEmpty { try Identifiers.validatePath(recordsPath) }
         let arrayPath = recordsPath.isEmpty ? "$" : "$." + recordsPath
         let text = String(decoding: page, as: UTF8.self)
-        return try write { db in
-            let soup = try requireSoup(db, named: soupName)
+        return { db in
+            let soup = try self.requireSoup(db, named: soupName)
             guard let idColumn = soup.indexSpec(forPath: idPath)?.columnName else {
                 throw SmartStoreError.noIndexForPath(soup: soupName, path: idPath)
             }

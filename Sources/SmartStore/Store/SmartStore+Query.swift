@@ -25,18 +25,34 @@ extension SmartStore {
     ///   - pageIndex: zero-based page; the page holds `spec.pageSize` results.
     ///   - arguments: values bound to the `?` of a smart query (only smart queries accept them).
     public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
-        let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
-        return try readSingleStatement { db in
-            try withPagedStatement(db, spec, bound) { statement in try QueryResults.values(statement, asRows: spec.returnsRows) }
+        try readSingleStatement(querying(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
+    }
+
+    /// Runs a query without blocking the caller's thread; see ``query(_:pageIndex:arguments:)``.
+    public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) async throws -> [JSONValue] {
+        try await readSingleStatement(querying(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
+    }
+
+    private func querying(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> [JSONValue] {
+        { db in
+            try self.withPagedStatement(db, spec, bound) { statement in try QueryResults.values(statement, asRows: spec.returnsRows) }
         }
     }
 
     /// Runs a query and returns one page as JSON text (a JSON array), without building
     /// ``JSONValue``s: entries are copied from the store as they are. The SDK's `queryAsString`.
     public func queryJSON(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [UInt8] {
-        let bound = try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)
-        return try readSingleStatement { db in
-            try withPagedStatement(db, spec, bound) { statement in try QueryResults.json(statement, asRows: spec.returnsRows) }
+        try readSingleStatement(queryingJSON(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
+    }
+
+    /// Runs a query for JSON text without blocking the caller's thread; see ``queryJSON(_:pageIndex:arguments:)``.
+    public func queryJSON(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) async throws -> [UInt8] {
+        try await readSingleStatement(queryingJSON(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
+    }
+
+    private func queryingJSON(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> [UInt8] {
+        { db in
+            try self.withPagedStatement(db, spec, bound) { statement in try QueryResults.json(statement, asRows: spec.returnsRows) }
         }
     }
 
@@ -67,9 +83,17 @@ extension SmartStore {
 
     /// The number of results of a query over all pages.
     public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) throws -> Int {
-        let bound = try Self.arguments(for: spec, arguments)
-        return try readSingleStatement { db in
-            let sql = try translate(db, spec.countSmartSql)
+        try readSingleStatement(counting(spec, bound: try Self.arguments(for: spec, arguments)))
+    }
+
+    /// Counts without blocking the caller's thread; see ``count(_:arguments:)``.
+    public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) async throws -> Int {
+        try await readSingleStatement(counting(spec, bound: try Self.arguments(for: spec, arguments)))
+    }
+
+    private func counting(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> Int {
+        { db in
+            let sql = try self.translate(db, spec.countSmartSql)
             do {
                 return try Int.fetchOne(db, sql: sql, arguments: bound) ?? 0
             } catch let error as DatabaseError {

@@ -13,21 +13,36 @@ extension SmartStore {
     /// - Throws: ``SmartStoreError/invalidPath(_:)`` unless `field` is one valid path component.
     @discardableResult
     public func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], in soupName: String) throws -> Int {
-        try setField(field, in: soupName, groups: [(value, entryIds)])
+        try write(try settingField(field, in: soupName, groups: [(value, entryIds)]))
+    }
+
+    /// Sets a field without blocking the caller's thread; see ``setField(_:to:entryIds:in:)``.
+    @discardableResult
+    public func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], in soupName: String) async throws -> Int {
+        try await write(try settingField(field, in: soupName, groups: [(value, entryIds)]))
     }
 
     /// Sets one top-level field of each entry to its own value, in one transaction (see
     /// ``setField(_:to:entryIds:in:)`` for how); returns how many entries changed.
     @discardableResult
     public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) throws -> Int {
-        try setField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) })
+        try write(try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) }))
     }
 
-    private func setField(_ field: String, in soupName: String, groups: [(value: JSONValue?, entryIds: [Int64])]) throws -> Int {
+    /// Sets a field of each entry without blocking the caller's thread; see ``setField(_:values:in:)``.
+    @discardableResult
+    public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) async throws -> Int {
+        try await write(try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) }))
+    }
+
+    /// Validates the field and returns the transaction's work.
+    private func settingField(_ field: String, in soupName: String, groups: [(value: JSONValue?, entryIds: [Int64])]) throws
+        -> @Sendable (Database) throws -> Int
+    {
         try Identifiers.validatePath(field)
         guard !field.contains("."), !field.hasPrefix("_soup") else { throw SmartStoreError.invalidPath(field) }
-        return try write { db in
-            let soup = try requireSoup(db, named: soupName)
+        return { db in
+            let soup = try self.requireSoup(db, named: soupName)
             let indexed = soup.indexSpecs.contains { $0.path == field || $0.path.hasPrefix(field + ".") }
             let now = Self.now()
             var changed = 0

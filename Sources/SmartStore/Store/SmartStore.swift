@@ -17,8 +17,15 @@ import GRDBSQLite
 /// ```
 ///
 /// A store is `Sendable`: use it from any number of tasks. A file store uses a WAL-mode
-/// connection pool, so reads run concurrently with a write; writes are serialised. The
-/// methods are synchronous and block the calling thread for the duration of the SQL work.
+/// connection pool, so reads run concurrently with a write; writes are serialised.
+///
+/// The entry, query and ingest methods come in two forms with the same name. The synchronous
+/// ones block the calling thread for the duration of the SQL work. The `async` ones (chosen
+/// by Swift in asynchronous code, where they need `await`) run that work on GRDB's database
+/// queues and suspend the caller instead, so long store work does not hold a thread of
+/// Swift's cooperative pool. Cancelling the calling task does not interrupt them: an
+/// operation that has started completes, so that what a sync learnt from the server is
+/// always recorded.
 ///
 /// ### Booleans in index columns
 /// JSON `true` / `false` are projected into every index column as the integers `1` / `0`, the
@@ -128,14 +135,41 @@ public final class SmartStore: Sendable {
         return try mapErrors { try writer.unsafeRead(body) }
     }
 
+    /// Runs `body` in a write transaction on the writer's queue, suspending the caller until it
+    /// ends. Not cancelled with the calling task (see the type's discussion).
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writer.asyncWrite(body) { _, result in continuation.resume(with: result.mapError(Self.mapped)) }
+        }
+    }
+
+    /// Runs `body` with a read-only connection, suspending the caller until it ends.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writer.asyncRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(Self.mapped)) }
+        }
+    }
+
+    /// The single-statement read above, for asynchronous callers.
+    func readSingleStatement<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard writer is DatabasePool else { return try await read(body) }
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.asyncUnsafeRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(Self.mapped)) }
+        }
+    }
+
     private func mapErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SmartStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw SmartStoreError.database(error.message ?? error.description)
+        } catch {
+            throw Self.mapped(error)
         }
+    }
+
+    /// Database errors as ``SmartStoreError``; other errors unchanged.
+    private static func mapped(_ error: any Error) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        return SmartStoreError.database(error.message ?? error.description)
     }
 
     /// The soup named `name`, from the cache or the meta tables.
