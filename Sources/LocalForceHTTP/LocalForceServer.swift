@@ -36,6 +36,8 @@ public final class LocalForceServer: Sendable {
         let (bound, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "LocalForce")
         logger.logLevel = .warning
+        let router = LocalForceRouter.responder(for: localForce)
+        let source = LocalForceRequestContext.Source(logger: logger)
         // HummingbirdCore's server, not `Application`: the `Date` header must come from the
         // server's clock, which ``LocalForce/clockOffset`` may set apart from the machine's.
         let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(60))).buildServer(
@@ -44,7 +46,12 @@ public final class LocalForceServer: Sendable {
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
             responder: { request, writer, _ in
-                var response = await respond(to: request, with: localForce)
+                var response: Response
+                do {
+                    response = try await router.respond(to: request, context: LocalForceRequestContext(source: source))
+                } catch {
+                    response = Responses.response(.error(LocalForce.unexpected(error)))
+                }
                 response.headers[.date] = HTTPDate.format(localForce.currentTime())
                 try await writer.write(response: response.head, body: response.body)
             },
@@ -89,70 +96,5 @@ public final class LocalForceServer: Sendable {
             throw error
         }
         await localForce.database.close()
-    }
-
-    private static func respond(to request: Request, with localForce: LocalForce) async -> Response {
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
-        // Without the token, no byte of the body is read and no memory is reserved.
-        let head = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: [])
-        guard localForce.admits(head) else { return response(await localForce.handle(head)) }
-        let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(localForce.maximumBodySize) bytes")
-        // A declared length decides before any byte is read. A chunked body may be as large as
-        // allowed; a request with neither has no body.
-        let declared = request.headers[.contentLength].flatMap { Int($0) }
-        if let declared, declared > localForce.maximumBodySize { return response(.error(tooLarge)) }
-        let chunked = request.headers[.transferEncoding]?.lowercased().contains("chunked") == true
-        let expected = declared ?? (chunked ? localForce.maximumBodySize : 0)
-        let (weight, overflow) = expected.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor)
-        let reservation = expected > LocalForce.reservedBodyThreshold ? (overflow ? Int.max : weight) : 0
-        if reservation > 0 { await localForce.bodyMemory.reserve(reservation) }
-        let answer = await respond(to: request, head: head, with: localForce, tooLarge: tooLarge)
-        if reservation > 0 { await localForce.bodyMemory.release(reservation) }
-        return answer
-    }
-
-    private static func respond(to request: Request, head: APIRequest, with localForce: LocalForce, tooLarge: APIError) async -> Response {
-        let body: [UInt8]
-        do {
-            var buffer = try await request.body.collect(upTo: localForce.maximumBodySize)
-            body = buffer.readBytes(length: buffer.readableBytes) ?? []
-        } catch is NIOTooManyBytesError {
-            return response(.error(tooLarge))
-        } catch {
-            // The connection ended before the declared body arrived.
-            return response(.error(APIError(400, "INVALID_REQUEST", "The request body is incomplete")))
-        }
-        var apiRequest = head
-        apiRequest.body = body
-        switch await localForce.deliver(apiRequest) {
-        case .response(let answer): return response(answer)
-        case .dropConnection: return droppedConnection()
-        }
-    }
-
-    private struct DroppedConnection: Error {}
-
-    /// A response whose body fails midway: the server closes the connection, the client sees it lost.
-    private static func droppedConnection() -> Response {
-        var fields = HTTPFields()
-        fields[.contentLength] = "4096"
-        fields[.contentType] = APIResponse.contentType
-        return Response(
-            status: .ok, headers: fields,
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "{"))
-                throw DroppedConnection()
-            })
-    }
-
-    private static func response(_ response: APIResponse) -> Response {
-        var fields = HTTPFields()
-        for (name, value) in response.headers {
-            if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
-        }
-        return Response(
-            status: HTTPResponse.Status(code: response.status), headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 }

@@ -47,6 +47,29 @@ import Testing
         }
     }
 
+    /// The HTTP server (Hummingbird's router and LocalForce's middleware) answers exactly what
+    /// LocalForce answers in process, for routed resources, paths no route serves, methods no
+    /// route takes, and requests without the token.
+    @Test func routerAnswersAsLocalForceDoes() async throws {
+        try await withServer { server in
+            let cases: [(method: String, path: String, authorized: Bool)] = [
+                ("GET", "/", true), ("GET", "/services", true), ("GET", "/services/oauth2/token", true), ("GET", "/other/x", true),
+                ("POST", "/services/data", true), ("PROPFIND", "/services/data/v66.0/limits", true), ("OPTIONS", "/api/Account", true),
+                ("GET", "/services/data/v66.0/limits", false), ("GET", "/nothing", false), ("GET", "/services/data", false),
+                ("GET", "/services/oauth2/userinfo", false), ("DELETE", "/services/data/v66.0/limits", true),
+            ]
+            for (method, path, authorized) in cases {
+                let reply = try await server.send(method, path, authorized: authorized)
+                let direct = await server.server.localForce.handle(
+                    APIRequest(
+                        method: method, path: path, query: nil,
+                        headers: authorized ? ["Authorization": "Bearer \(TestServer.token)"] : [:], body: []))
+                #expect(reply.status == direct.status, "\(method) \(path)")
+                #expect(reply.json == (try? JSONValue(parsing: direct.body)), "\(method) \(path)")
+            }
+        }
+    }
+
     @Test func idChecksums() {
         #expect(SalesforceId("001B000001Lp1Fx")?.value == "001B000001Lp1FxIAJ")
         #expect(SalesforceId("a00B000000FSjVU")?.value == "a00B000000FSjVUIA1")

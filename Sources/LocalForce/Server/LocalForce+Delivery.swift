@@ -7,38 +7,60 @@ package enum Delivery: Sendable {
     case dropConnection
 }
 
+/// What fault injection made of a request whose work `Answer` stands for.
+package enum FaultOutcome<Answer: Sendable>: Sendable {
+    /// The request was handled (perhaps late, after a delay): send its answer.
+    case handled(Answer)
+    /// An injected error response, sent instead of handling the request.
+    case injected(APIResponse)
+    /// Lose the connection instead of answering; the request may or may not have been handled.
+    case dropped
+}
+
 extension LocalForce {
     /// Handles a request as a transport serves it: ``handle(_:)`` wrapped in the configured
-    /// fault injection (latency, errors, dropped connections before or after the work, late
-    /// commits). The versions list and anything outside the API are never faulted, so clients
-    /// can always discover the server.
+    /// fault injection (see ``injectingFaults(_:handle:)``).
     package func deliver(_ request: APIRequest) async -> Delivery {
-        guard request.segments.count > 2 || request.segments.first == "api" else { return .response(await handle(request)) }
+        switch await injectingFaults(request, handle: { await handle(request) }) {
+        case .handled(let answer), .injected(let answer): .response(answer)
+        case .dropped: .dropConnection
+        }
+    }
+
+    /// Runs `handle`, the request's work, inside the configured fault injection: observer
+    /// calls, latency, injected errors, connections dropped before or after the work, and late
+    /// commits (the work runs after a delay with the request's arrival as its clock). The
+    /// versions list and anything outside the API are never faulted, so clients can always
+    /// discover the server.
+    package func injectingFaults<Answer: Sendable>(
+        _ request: APIRequest, handle: () async throws -> Answer
+    ) async rethrows -> FaultOutcome<Answer> {
+        guard request.segments.count > 2 || request.segments.first == "api" else { return .handled(try await handle()) }
         let observer = await faults.observer
         await observer?(request, .received)
         let latency = await faults.latency
         if latency > .zero { try? await Task.sleep(for: latency) }
         switch await faults.fault(for: request) {
         case nil:
-            let answer = await handleLate(request)
+            let answer = try await handlingLate(request, handle: handle)
             await observer?(request, .processed)
-            return .response(answer)
+            return .handled(answer)
         case .dropAfter:
-            _ = await handleLate(request)
-            return .dropConnection
+            _ = try await handlingLate(request, handle: handle)
+            return .dropped
         case .dropBefore:
-            return .dropConnection
+            return .dropped
         case let kind?:
-            return .response(FaultInjection.response(kind) ?? .error(APIError(500, "UNKNOWN_EXCEPTION", "injected fault")))
+            return .injected(FaultInjection.response(kind) ?? .error(APIError(500, "UNKNOWN_EXCEPTION", "injected fault")))
         }
     }
 
-    /// Handles the request, late when fault injection says so: its writes keep the time it
+    /// Runs the work, late when fault injection says so: its writes keep the time the request
     /// arrived, but happen (and it answers) only after the delay.
-    private func handleLate(_ request: APIRequest) async -> APIResponse {
-        guard let delay = await faults.lateCommit(for: request) else { return await handle(request) }
+    private func handlingLate<Answer: Sendable>(_ request: APIRequest, handle: () async throws -> Answer) async rethrows -> Answer {
+        guard let delay = await faults.lateCommit(for: request) else { return try await handle() }
         let arrival = currentTime()
         try? await Task.sleep(for: delay)
-        return await Self.$arrivalTime.withValue(arrival) { await handle(request) }
+        return try await Self.$arrivalTime.withValue(arrival) { try await handle() }
     }
 }

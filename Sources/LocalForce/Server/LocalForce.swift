@@ -133,7 +133,7 @@ public final class LocalForce: Sendable {
 
     /// Salesforce's answer to a failure inside the server: an ErrorId to quote, while the details
     /// (which may hold storage messages) go to the log only.
-    static func unexpected(_ error: any Error) -> APIError {
+    package static func unexpected(_ error: any Error) -> APIError {
         let errorId = "\(UInt32.random(in: 100_000_000...999_999_999))-\(UInt16.random(in: 10_000...65_535))"
         logger.error("request failed", metadata: ["errorId": "\(errorId)", "error": "\(error)"])
         return APIError(

@@ -1,0 +1,26 @@
+import HTTPTypes
+import Hummingbird
+import LocalForce
+
+/// LocalForce's HTTP surface on Hummingbird's router: the resources it serves, behind the
+/// middleware that authenticates, bounds bodies and injects faults, in that order.
+enum LocalForceRouter {
+    /// The resources, each served for every method (LocalForce answers a method a resource
+    /// does not take with Salesforce's `METHOD_NOT_ALLOWED`).
+    static let paths: [RouterPath] = ["/services/data", "/services/data/**", "/services/oauth2/userinfo", "/api/**"]
+    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
+
+    static func responder(for localForce: LocalForce) -> RouterResponder<LocalForceRequestContext> {
+        let router = Router(context: LocalForceRequestContext.self)
+        // Middleware first: Hummingbird wraps each route in the middleware added before it.
+        router.add(middleware: AuthenticationMiddleware(localForce: localForce))
+        router.add(middleware: BodyLimitMiddleware(localForce: localForce))
+        router.add(middleware: FaultInjectionMiddleware(localForce: localForce))
+        for path in paths {
+            for method in methods {
+                router.on(path, method: method) { _, context in Responses.response(await localForce.handle(context.apiRequest)) }
+            }
+        }
+        return router.buildResponder()
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+import LocalForce
+
+/// The first gate: builds the request LocalForce reads from the head and answers
+/// `INVALID_SESSION_ID` to a request without the org's token (the versions list excepted),
+/// before any byte of its body is read or any memory reserved for it.
+struct AuthenticationMiddleware: RouterMiddleware {
+    let localForce: LocalForce
+
+    func handle(
+        _ request: Request, context: LocalForceRequestContext, next: (Request, LocalForceRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let head = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: [])
+        // LocalForce's own answer: 401 here, or 404 for a path it does not serve.
+        guard localForce.admits(head) else { return Responses.response(await localForce.handle(head)) }
+        var context = context
+        context.apiRequest = head
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // No route: LocalForce's answer for the request (Salesforce's NOT_FOUND, or a
+            // METHOD_NOT_ALLOWED for an unknown method on a known resource).
+            return Responses.response(await localForce.handle(head))
+        }
+    }
+}
