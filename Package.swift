@@ -163,7 +163,8 @@ let package = Package(
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "FastJSON", "TestSupport",
+                "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "LocalForceTesting",
+                "FastJSON", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

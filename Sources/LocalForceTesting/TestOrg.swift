@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import LocalForce
 import LocalForceHTTP
 public import SalesforceREST
@@ -12,7 +12,7 @@ public import SalesforceREST
 /// let id = try await org.client.create("Account", fields: ["Name": "Acme"])
 /// ```
 ///
-/// ``withLocalForce(schema:transport:faults:clockOffset:_:)`` does the same for the length of
+/// ``withLocalForce(schema:transport:faults:clockOffset:briefcaseRules:_:)`` does the same for the length of
 /// a closure.
 public final class TestOrg: Sendable {
     /// How the client reaches the org.
@@ -33,6 +33,10 @@ public final class TestOrg: Sendable {
     public let client: RestClient
     private let server: LocalForceServer?
 
+    /// Where the org listens (`http://127.0.0.1:<port>`) with the ``Transport/http`` transport;
+    /// nil in process. Point other clients at it (a command-line tool, a third-party library).
+    public var baseURL: URL? { server?.baseURL }
+
     private init(localForce: LocalForce, client: RestClient, server: LocalForceServer?) {
         self.localForce = localForce
         self.client = client
@@ -46,12 +50,14 @@ public final class TestOrg: Sendable {
     ///   - faults: fault injection to configure the org with (errors, dropped connections,
     ///     latency, late commits).
     ///   - clockOffset: how far the org's clock is from the machine's.
+    ///   - briefcaseRules: the org's briefcases, for briefcase sync downs.
     public static func start(
         schema: Schema = .standard, transport: Transport = .inProcess, faults: FaultInjection = FaultInjection(),
-        clockOffset: Duration = .zero
+        clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = []
     ) async throws -> TestOrg {
         let localForce = try await LocalForce(
-            schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: token, faults: faults, clockOffset: clockOffset)
+            schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: token, briefcaseRules: briefcaseRules, faults: faults,
+            clockOffset: clockOffset)
         let retry = RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10))
         switch transport {
         case .inProcess:
@@ -78,7 +84,8 @@ public final class TestOrg: Sendable {
 }
 
 /// Runs `body` with a fresh org and a client signed in to it, then stops the org (also when
-/// `body` throws).
+/// `body` throws). The parameters are those of
+/// ``TestOrg/start(schema:transport:faults:clockOffset:briefcaseRules:)``.
 ///
 /// ```swift
 /// @Test func syncsDown() async throws {
@@ -90,9 +97,10 @@ public final class TestOrg: Sendable {
 /// ```
 public func withLocalForce<Result: Sendable>(
     schema: Schema = .standard, transport: TestOrg.Transport = .inProcess, faults: FaultInjection = FaultInjection(),
-    clockOffset: Duration = .zero, _ body: (LocalForce, RestClient) async throws -> Result
+    clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = [], _ body: (LocalForce, RestClient) async throws -> Result
 ) async throws -> Result {
-    let org = try await TestOrg.start(schema: schema, transport: transport, faults: faults, clockOffset: clockOffset)
+    let org = try await TestOrg.start(
+        schema: schema, transport: transport, faults: faults, clockOffset: clockOffset, briefcaseRules: briefcaseRules)
     do {
         let result = try await body(org.localForce, org.client)
         await org.stop()

@@ -37,6 +37,20 @@ import Testing
         }
     }
 
+    /// Over HTTP the org has an address other clients can use with the token; in process it has none.
+    @Test func baseURLServesOtherClients() async throws {
+        let inProcess = try await TestOrg.start()
+        #expect(inProcess.baseURL == nil)
+        await inProcess.stop()
+        let org = try await TestOrg.start(transport: .http)
+        let url = try #require(org.baseURL)
+        _ = try await org.client.create("Account", fields: ["Name": "Seen elsewhere"])
+        let other = RestClient(instanceURL: url, tokenProvider: StaticAccessToken(TestOrg.token))
+        let page = try await other.query("SELECT Name FROM Account")
+        #expect(try page.records().map { $0["Name"] } == ["Seen elsewhere"])
+        await org.stop()
+    }
+
     @Test func aFailingBodyStillStopsTheOrg() async throws {
         struct Failure: Error {}
         await #expect(throws: Failure.self) {

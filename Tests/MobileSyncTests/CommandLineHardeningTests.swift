@@ -27,7 +27,7 @@ import Testing
     @Test func serveOnATakenPortExitsWithAMessage() async throws {
         let harness = try await SyncHarness()
         defer { Task { await harness.stop() } }
-        let port = try #require(harness.server.baseURL.port)
+        let port = try #require(harness.baseURL.port)
         let (status, text) = try await Self.run(["serve", "--port", "\(port)", "--token", "t"])
         #expect(status == 1, "\(text)")
         #expect(text.contains("could not listen on 127.0.0.1:\(port)"), "\(text)")
@@ -93,7 +93,7 @@ import Testing
         )
         .write(to: syncs)
         let (status, text) = try await Self.run([
-            "sync", "--instance-url", harness.server.baseURL.absoluteString, "--token", SyncHarness.token,
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token,
             "--store", folder.appendingPathComponent("store.sqlite").path, "--syncs", syncs.path,
         ])
         #expect(status == 1, "\(text)")

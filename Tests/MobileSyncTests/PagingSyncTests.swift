@@ -248,7 +248,7 @@ import Testing
     @Test func absoluteURLWithItsOwnAuthorizationAndPagesFromOne() async throws {
         try await withHarness { harness in
             try await Self.create(harness, Self.names)
-            let url = harness.server.baseURL.absoluteString + "/api/Account?key=Name&fields=Name,Industry&base=1"
+            let url = harness.baseURL.absoluteString + "/api/Account?key=Name&fields=Name,Industry&base=1"
             let anonymous = try PagingSyncDownTarget(
                 url: url, keyField: "Name", keyType: .string, pageSize: 20, firstPageIndex: 1, recordsPath: "records")
             #expect(anonymous.sendsAccessToken == false)

@@ -34,7 +34,7 @@ import Testing
             """#.utf8
         ).write(to: syncs)
         let common = [
-            "sync", "--instance-url", harness.server.baseURL.absoluteString, "--token", SyncHarness.token,
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token,
             "--store", folder.appendingPathComponent("store.sqlite").path,
         ]
         let (status, text) = try await Self.run(common + ["--store-config", storeConfig.path, "--syncs", syncs.path, "--json", "accounts"])

@@ -1,28 +1,25 @@
 import FastJSON
 import Foundation
-import LocalForceHTTP
+import LocalForceTesting
 import SalesforceREST
 import SmartStore
 
 @testable import LocalForce
 @testable import MobileSync
 
-/// LocalForce on 127.0.0.1:0, a fresh in-memory store with an `accounts` soup, a client and a manager.
+/// A ``TestOrg`` over HTTP (LocalForce on 127.0.0.1:0), a fresh in-memory store with an
+/// `accounts` soup, and a manager.
 final class SyncHarness: Sendable {
-    static let token = "sync-token"
-    let server: LocalForceServer
+    static let token = TestOrg.token
+    let org: TestOrg
     let store: SmartStore
-    let client: RestClient
     let manager: SyncManager
 
     init(
         localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
         clockOffset: Duration = .zero
     ) async throws {
-        let localForce = try await LocalForce(
-            schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: Self.token,
-            briefcaseRules: briefcaseRules, clockOffset: clockOffset)
-        server = try await LocalForceServer.start(localForce)
+        org = try await TestOrg.start(schema: schema, transport: .http, clockOffset: clockOffset, briefcaseRules: briefcaseRules)
         store = try SmartStore()
         var specs = [
             IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
@@ -30,15 +27,15 @@ final class SyncHarness: Sendable {
         ]
         if let localIndex { specs.append(IndexSpec("__local__", localIndex)) }
         try store.registerSoup("accounts", indexSpecs: specs)
-        client = RestClient(
-            instanceURL: server.baseURL, tokenProvider: StaticAccessToken(Self.token),
-            retryPolicy: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10)))
-        manager = try SyncManager(store: store, client: client)
+        manager = try SyncManager(store: store, client: org.client)
     }
 
-    func stop() async { await server.stop() }
+    func stop() async { await org.stop() }
 
-    var localForce: LocalForce { server.localForce }
+    var localForce: LocalForce { org.localForce }
+    var client: RestClient { org.client }
+    /// The org's HTTP address.
+    var baseURL: URL { org.baseURL ?? URL(fileURLWithPath: "/") }
 
     /// Creates accounts on the server; returns their ids.
     @discardableResult
