@@ -9,7 +9,7 @@ import SalesforceWire
     public import Foundation
 #endif
 
-/// A transport that hands each request to a ``LocalForce`` in the same process: no socket, no
+/// A transport that hands each request to a `LocalForce` in the same process: no socket, no
 /// port, the same answers (headers, `Date` from the org's clock, fault injection) as over HTTP.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import SalesforceWire
 ///                         tokenProvider: StaticAccessToken("t"), transport: InProcessTransport(org))
 /// ```
 ///
-/// A fault that drops the connection reaches the client as ``RestError/network(_:)``, as a lost
+/// A fault that drops the connection reaches the client as `RestError/network(_:)`, as a lost
 /// connection does.
 public struct InProcessTransport: HTTPTransport {
     /// The org requests go to.

@@ -3,7 +3,7 @@ public import LocalForce
 import LocalForceHTTP
 public import SalesforceREST
 
-/// An org for a test: LocalForce on in-memory SQLite and a ``RestClient`` signed in to it, in
+/// An org for a test: LocalForce on in-memory SQLite and a `RestClient` signed in to it, in
 /// process or over HTTP on `127.0.0.1` (a free port).
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public final class TestOrg: Sendable {
     public enum Transport: Sendable {
         /// Requests are handed to the org directly (``InProcessTransport``): fastest, no port.
         case inProcess
-        /// Requests go over HTTP/1.1 to a ``LocalForceServer`` on `127.0.0.1` and a free port,
+        /// Requests go over HTTP/1.1 to a `LocalForceServer` on `127.0.0.1` and a free port,
         /// through `URLSession`: what an app on a device does.
         case http
     }
@@ -47,6 +47,8 @@ public final class TestOrg: Sendable {
     /// database.
     ///
     /// - Parameters:
+    ///   - schema: the org's objects and fields.
+    ///   - transport: in process (the default) or over HTTP.
     ///   - faults: fault injection to configure the org with (errors, dropped connections,
     ///     latency, late commits).
     ///   - clockOffset: how far the org's clock is from the machine's.

@@ -82,8 +82,12 @@ public struct SyncContext: Sendable {
     /// The soup is read 500 entries at a time in entry order, and `remote` is asked about each
     /// slice, so memory does not grow with the soup; a stop is checked between slices.
     ///
-    /// - Parameter remote: given server ids held locally, returns those the server still has
-    ///   (and that still match the target).
+    /// - Parameters:
+    ///   - soup: the soup to clean.
+    ///   - idFieldName: the field holding a record's server id.
+    ///   - syncId: the sync whose records are considered (`__sync_id__`).
+    ///   - remote: given server ids held locally, returns those the server still has
+    ///     (and that still match the target).
     /// - Returns: how many entries were deleted.
     public func deleteGhosts(
         soup: String, idFieldName: String = "Id", syncId: Int64, remote: ([String]) async throws -> Set<String>
@@ -144,7 +148,7 @@ public struct SyncContext: Sendable {
         }
     }
 
-    /// Throws ``SmartStoreError/unknownSoup(_:)`` for the first of `soups` the store lacks:
+    /// Throws `SmartStoreError/unknownSoup(_:)` for the first of `soups` the store lacks:
     /// checked before a target that writes several soups fetches anything.
     public func requireSoups(_ soups: [String]) throws {
         for soup in soups where try !store.hasSoup(soup) { throw SmartStoreError.unknownSoup(soup) }

@@ -103,7 +103,7 @@ extension RestClient {
     /// A composite request (up to 25 subrequests, later ones may refer to earlier results).
     ///
     /// - Returns: The subresponses in the server's order; entries that are not subresponses
-    ///   are left out, so look results up by ``CompositeSubresponse/referenceId``.
+    ///   are left out, so look results up by `CompositeSubresponse/referenceId`.
     public func composite(_ subrequests: [CompositeSubrequest], allOrNone: Bool) async throws -> [CompositeSubresponse] {
         let response = try await send(
             RestRequest(

@@ -5,7 +5,7 @@ import SOQL
 import SalesforceWire
 
 /// A Salesforce-REST-compatible server's logic, independent of the HTTP stack: hand it an
-/// ``APIRequest`` and it answers with an ``APIResponse``. ``LocalForceServer`` puts it on a socket.
+/// ``APIRequest`` and it answers with an ``APIResponse``. `LocalForceServer` puts it on a socket.
 ///
 /// ```swift
 /// let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "secret")
@@ -50,6 +50,12 @@ public final class LocalForce: Sendable {
     /// Creates the org's tables in `database` (if missing) and its API user.
     ///
     /// - Parameters:
+    ///   - schema: the org's objects and fields (the standard objects by default).
+    ///   - database: where the org keeps its records: ``SQLiteDatabase`` (a file, or
+    ///     `:memory:`), or PostgreSQL through the `LocalForcePostgres` module.
+    ///   - token: the access token every request but the versions list must carry.
+    ///   - briefcaseRules: the org's briefcases (which records each one primes).
+    ///   - faults: fault injection for requests (errors, dropped connections, latency, late commits).
     ///   - maximumBodySize: the largest request body accepted (413 `REQUEST_TOO_LARGE` above).
     ///   - bodyMemoryBudget: the memory that concurrent large bodies may take together (each is
     ///     counted at 16 times its size); requests beyond it wait their turn.

@@ -8,6 +8,7 @@ extension SyncManager {
     ///
     /// - Parameters:
     ///   - entryId: the record's `_soupEntryId`.
+    ///   - soupName: the soup holding the record.
     ///   - serverId: the id of the server record that is this one: the record takes it and
     ///     stays dirty, as an update, so its current values go up on the next sync up (without
     ///     the server's modification date, so unconditionally even in LEAVE_IF_CHANGED mode).

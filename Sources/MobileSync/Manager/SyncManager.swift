@@ -39,7 +39,10 @@ public actor SyncManager {
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
-    /// - Parameter targets: the registry for target JSON; nil: a new one with the built-in types.
+    /// - Parameters:
+    ///   - store: the store whose soups the syncs read and write.
+    ///   - client: the client the syncs talk to the server through.
+    ///   - targets: the registry for target JSON; nil: a new one with the built-in types.
     /// - Throws: the store's error when `syncs_soup` cannot be registered or read.
     public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws {
         self.store = store

@@ -1,4 +1,4 @@
-/// What ``SmartStore/ingestPage(_:into:recordsPath:idPath:timestampPath:skipDirty:setFields:removeFields:)`` did with a page.
+/// What `SmartStore.ingestPage` did with a page.
 public struct PageIngestResult: Sendable, Equatable {
     /// Records in the page.
     public var received: Int

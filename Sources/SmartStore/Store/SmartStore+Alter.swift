@@ -7,6 +7,8 @@ extension SmartStore {
     /// `long_operations_status`, and opening the store after a crash finishes the job.
     ///
     /// - Parameters:
+    ///   - name: the soup.
+    ///   - indexSpecs: the soup's index specs from now on (kept, added and dropped as listed).
     ///   - reIndexData: project existing entries into the new indexes now (otherwise new
     ///     column indexes stay empty until entries are saved again or ``reIndexSoup(_:paths:)``).
     public func alterSoup(_ name: String, indexSpecs: [IndexSpec], reIndexData: Bool) throws {

@@ -7,7 +7,7 @@ extension SmartStore {
         try write(creating([entry], in: soupName))[0]
     }
 
-    /// Creates an entry without blocking the caller's thread; see ``create(_:in:)-(JSONValue,_)``.
+    /// Creates an entry without blocking the caller's thread; see ``create(_:in:)-7gt70``.
     @discardableResult
     public func create(_ entry: JSONValue, in soupName: String) async throws -> JSONValue {
         try await write(creating([entry], in: soupName))[0]
@@ -19,7 +19,7 @@ extension SmartStore {
         try write(creating(entries, in: soupName))
     }
 
-    /// Creates entries without blocking the caller's thread; see ``create(_:in:)-(JSONValue[],_)``.
+    /// Creates entries without blocking the caller's thread; see ``create(_:in:)-11rwf``.
     @discardableResult
     public func create(_ entries: [JSONValue], in soupName: String) async throws -> [JSONValue] {
         try await write(creating(entries, in: soupName))
@@ -53,13 +53,13 @@ extension SmartStore {
         }
     }
 
-    /// Upserts one entry. See ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    /// Upserts one entry. See ``upsert(_:in:externalIdPath:)-9jpjf``.
     @discardableResult
     public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") throws -> JSONValue {
         try write(upserting([entry], in: soupName, externalIdPath: externalIdPath))[0]
     }
 
-    /// Upserts one entry without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    /// Upserts one entry without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-9jpjf``.
     @discardableResult
     public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") async throws -> JSONValue {
         try await write(upserting([entry], in: soupName, externalIdPath: externalIdPath))[0]
@@ -79,7 +79,7 @@ extension SmartStore {
         try write(upserting(entries, in: soupName, externalIdPath: externalIdPath))
     }
 
-    /// Upserts entries without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)``.
+    /// Upserts entries without blocking the caller's thread; see ``upsert(_:in:externalIdPath:)-9jpjf``.
     @discardableResult
     public func upsert(_ entries: [JSONValue], in soupName: String, externalIdPath: String = "_soupEntryId") async throws
         -> [JSONValue]

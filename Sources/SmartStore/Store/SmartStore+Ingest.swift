@@ -12,10 +12,11 @@ extension SmartStore {
     /// bad page, a summary statement runs first; see `PageIngest`.)
     ///
     /// Index paths are projected with `json_extract`, so a path through an array (which
-    /// ``JSONValue/value(atPath:)`` flattens) is stored as `NULL` on this path.
+    /// `JSONValue/value(atPath:)` flattens) is stored as `NULL` on this path.
     ///
     /// - Parameters:
     ///   - page: UTF-8 JSON text of the page.
+    ///   - soupName: the soup written.
     ///   - recordsPath: where the records array is in the page (`records`; empty for a top-level array).
     ///   - idPath: the record id path; must be indexed (a record without it is an error).
     ///   - timestampPath: path whose maximum is reported (e.g. `LastModifiedDate`).

@@ -22,6 +22,7 @@ extension SmartStore {
     /// `selectPaths`, whose rows are JSON arrays (a `soup` column is parsed into an object).
     ///
     /// - Parameters:
+    ///   - spec: the query and its page size.
     ///   - pageIndex: zero-based page; the page holds `spec.pageSize` results.
     ///   - arguments: values bound to the `?` of a smart query (only smart queries accept them).
     public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
@@ -40,7 +41,7 @@ extension SmartStore {
     }
 
     /// Runs a query and returns one page as JSON text (a JSON array), without building
-    /// ``JSONValue``s: entries are copied from the store as they are. The SDK's `queryAsString`.
+    /// `JSONValue`s: entries are copied from the store as they are. The SDK's `queryAsString`.
     public func queryJSON(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [UInt8] {
         try readSingleStatement(queryingJSON(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
     }

@@ -7,7 +7,7 @@ extension SmartStore {
     /// Meant for bookkeeping marks on many entries (a sync stamps records before it sends them):
     /// when no index spec involves the field, it is one SQL statement that neither reads nor
     /// re-encodes the entries (`json_set` on the stored text). An indexed field goes through
-    /// ``upsert(_:in:externalIdPath:)-(JSONValue[],_,_)`` so index columns and full-text rows follow.
+    /// ``upsert(_:in:externalIdPath:)-9jpjf`` so index columns and full-text rows follow.
     /// `_soupLastModifiedDate` is updated either way. Missing ids are skipped.
     ///
     /// - Throws: ``SmartStoreError/invalidPath(_:)`` unless `field` is one valid path component.
@@ -23,7 +23,7 @@ extension SmartStore {
     }
 
     /// Sets one top-level field of each entry to its own value, in one transaction (see
-    /// ``setField(_:to:entryIds:in:)`` for how); returns how many entries changed.
+    /// ``setField(_:to:entryIds:in:)-3xp9x`` for how); returns how many entries changed.
     @discardableResult
     public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) throws -> Int {
         try write(try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) }))
