@@ -186,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalForceTestingTests",
-            dependencies: ["LocalForceTesting", "LocalForce", "SalesforceREST", "FastJSON"],
+            dependencies: ["LocalForceTesting", "LocalForce", "SalesforceREST", "FastJSON", "MobileSync", "SmartStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

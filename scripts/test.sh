@@ -40,6 +40,10 @@ fi
 rm -f "$build_log"
 swift test --skip-build "$@"
 
+# The DocC catalogs (swift-docc-plugin): any warning (a broken link, an undocumented parameter) fails.
+swift package --disable-sandbox generate-documentation --warnings-as-errors \
+  --target SmartStore --target MobileSync --target SalesforceREST --target LocalForce --target LocalForceTesting
+
 # Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
 scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"
 

@@ -35,7 +35,8 @@ public final class RestClient: Sendable {
     ///   - instanceURL: the org's instance (`https://<domain>.my.salesforce.com`, or a LocalForce address).
     ///   - apiVersion: the REST API version in every `/services/data/vNN.N` path.
     ///   - tokenProvider: gives the access token, and a new one when the server answers 401.
-    ///   - retryPolicy: how transient failures (network errors, 5xx, 429) are retried.
+    ///   - retryPolicy: how transient failures of idempotent requests (network errors, 5xx,
+    ///     `REQUEST_LIMIT_EXCEEDED`) are retried.
     ///   - transport: how requests go out; `URLSession` by default, an in-process transport in tests.
     public init(
         instanceURL: URL, apiVersion: String = "66.0", tokenProvider: any AccessTokenProvider,

@@ -1,7 +1,9 @@
 import FastJSON
 import LocalForce
 import LocalForceTesting
+import MobileSync
 import SalesforceREST
+import SmartStore
 import Testing
 
 /// The testing product works the same in process and over HTTP.
@@ -49,6 +51,21 @@ import Testing
         let page = try await other.query("SELECT Name FROM Account")
         #expect(try page.records().map { $0["Name"] } == ["Seen elsewhere"])
         await org.stop()
+    }
+
+    /// The example of the Testing with LocalForce article, as written there.
+    @Test func articleExampleSyncsAccountsDown() async throws {
+        try await withLocalForce { org, client in
+            _ = try await org.insert([["Name": "Acme"], ["Name": "Globex"]], of: "Account")
+            let store = try SmartStore()
+            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string)])
+            let manager = try SyncManager(store: store, client: client)
+            let sync = try await manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"),
+                soupName: "accounts")
+            #expect(sync.status == .done && sync.totalSize == 2)
+            #expect(try await store.count(.all(soup: "accounts", pageSize: 1)) == 2)
+        }
     }
 
     @Test func aFailingBodyStillStopsTheOrg() async throws {
