@@ -3,7 +3,8 @@ import Hummingbird
 import LocalForce
 
 /// LocalForce's HTTP surface on Hummingbird's router: the resources it serves, behind the
-/// middleware that authenticates, bounds bodies and injects faults, in that order.
+/// middleware that authenticates, bounds bodies and injects faults, in that order; requests
+/// no route takes get LocalForce's own answer (``UnroutedRequestMiddleware``).
 enum LocalForceRouter {
     /// The resources, each served for every method (LocalForce answers a method a resource
     /// does not take with Salesforce's `METHOD_NOT_ALLOWED`).
@@ -16,6 +17,7 @@ enum LocalForceRouter {
         router.add(middleware: AuthenticationMiddleware(localForce: localForce))
         router.add(middleware: BodyLimitMiddleware(localForce: localForce))
         router.add(middleware: FaultInjectionMiddleware(localForce: localForce))
+        router.add(middleware: UnroutedRequestMiddleware(localForce: localForce))
         for path in paths {
             for method in methods {
                 router.on(path, method: method) { _, context in Responses.response(await localForce.handle(context.apiRequest)) }

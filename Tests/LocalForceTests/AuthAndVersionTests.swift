@@ -70,6 +70,19 @@ import Testing
         }
     }
 
+    /// A request the router does not match is still LocalForce's: a percent-encoded path is
+    /// served with its body, and a scheduled fault applies to an unrouted method as to any other.
+    @Test func unroutedRequestsKeepTheirBodyAndFaults() async throws {
+        try await withServer { server in
+            let created = try await server.send("POST", "/services/%64ata/v66.0/sobjects/Account", json: ["Name": "Encoded"])
+            #expect(created.status == 201 && created.json?["success"] == true)
+            #expect(try await server.allRecords("SELECT Name FROM Account").map { $0["Name"] } == ["Encoded"])
+            await server.server.localForce.faults.schedule(.dropAfter, matching: { $0.method == "PROPFIND" })
+            await #expect(throws: (any Error).self) { _ = try await server.send("PROPFIND", "limits") }
+            #expect(try await server.send("PROPFIND", "limits").status == 405)
+        }
+    }
+
     @Test func idChecksums() {
         #expect(SalesforceId("001B000001Lp1Fx")?.value == "001B000001Lp1FxIAJ")
         #expect(SalesforceId("a00B000000FSjVU")?.value == "a00B000000FSjVUIA1")

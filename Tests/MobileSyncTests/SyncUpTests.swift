@@ -49,7 +49,6 @@ import Testing
         }
     }
 
-    /// Scenario 21: per-record errors do not fail the sync; they stay dirty with __last_error__, and are counted.
     /// A record deleted locally that never had an id (written without one, not flagged as
     /// created) is deleted locally only; the other deletes of its batch keep their own results.
     @Test func deleteOfRecordWithoutIdStaysLocal() async throws {
@@ -72,6 +71,7 @@ import Testing
         }
     }
 
+    /// Scenario 21: per-record errors do not fail the sync; they stay dirty with __last_error__, and are counted.
     @Test func perRecordErrors() async throws {
         try await withHarness { harness in
             for name in ["Good 1", "Good 2", "Good 3", String(repeating: "x", count: 256), ""] {

@@ -17,12 +17,6 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard localForce.admits(head) else { return Responses.response(await localForce.handle(head)) }
         var context = context
         context.apiRequest = head
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            // No route: LocalForce's answer for the request (Salesforce's NOT_FOUND, or a
-            // METHOD_NOT_ALLOWED for an unknown method on a known resource).
-            return Responses.response(await localForce.handle(head))
-        }
+        return try await next(request, context)
     }
 }

@@ -17,16 +17,18 @@ extension SyncManager {
     /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``, ``SyncError/noCreateAttempt(soup:entryId:)``;
     ///   ``SyncError/invalidSyncState(_:)`` while a sync up of the soup runs (the attempt may be
     ///   on the wire) or when another entry holds `serverId`.
-    public func resolveCreateAttempt(entryId: Int64, soupName: String, adopting serverId: String?, idFieldName: String = "Id") async throws
-    {
-        guard var record = try await store.retrieve([entryId], from: soupName).first else {
+    ///
+    /// Synchronous on purpose: the checks and the write happen with no suspension between them,
+    /// so no sync up of the soup can begin in the middle.
+    public func resolveCreateAttempt(entryId: Int64, soupName: String, adopting serverId: String?, idFieldName: String = "Id") throws {
+        guard var record = try store.retrieve([entryId], from: soupName).first else {
             throw SyncError.entryNotFound(soup: soupName, entryId: entryId)
         }
         guard CreateAttempt.isRecorded(in: record) else { throw SyncError.noCreateAttempt(soup: soupName, entryId: entryId) }
         if syncUpSoups.values.contains(soupName) {
             throw SyncError.invalidSyncState("Cannot settle a create attempt while a sync up of soup \(soupName) runs")
         }
-        if let serverId, let holder = try await store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)),
+        if let serverId, let holder = try store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)),
             holder != entryId
         {
             throw SyncError.invalidSyncState("\(serverId) is held by entry \(holder) of soup \(soupName)")
@@ -39,6 +41,6 @@ extension SyncManager {
             record[LocalFields.locallyUpdated] = true
             record[LocalFields.local] = true
         }
-        try await store.upsert(record, in: soupName)
+        try store.upsert(record, in: soupName)
     }
 }
