@@ -94,7 +94,7 @@ public struct SyncContext: Sendable {
     ) async throws -> Int {
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
-            where {\(soup):\(LocalFields.syncId)} = ? and {\(soup):\(LocalFields.local)} = 0 and {\(soup):_soupEntryId} > ?
+            where {\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):_soupEntryId} > ?
             order by {\(soup):_soupEntryId}
             """
         var removed = 0
@@ -117,35 +117,17 @@ public struct SyncContext: Sendable {
         return removed
     }
 
-    /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true), ascending: what a
-    /// sync up sends unless its target chooses otherwise
-    /// (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
+    /// `_soupEntryId`s of the dirty entries of `soup`, ascending: what a sync up sends unless its
+    /// target chooses otherwise (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
+    /// See `SmartStore.dirtyEntryIds(soup:)`.
     public func dirtyEntryIds(soup: String) async throws -> [Int64] {
-        var ids: [Int64] = []
-        let spec = QuerySpec.smart(
-            "select {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
-            pageSize: 5000)
-        while true {
-            let rows = try await store.query(spec, arguments: [.int(ids.last ?? 0)])
-            let page = rows.compactMap { $0.arrayValue?.first?.int64Value }
-            guard !page.isEmpty else { return ids }
-            ids += page
-        }
+        try await store.dirtyEntryIds(soup: soup)
     }
 
     /// The values of `field` in the dirty entries of `soup`: the SDK's `getIdsToSkip` (with the
-    /// id field) for a sync down in LEAVE_IF_CHANGED mode. Read 1,000 entries at a time.
+    /// id field) for a sync down in LEAVE_IF_CHANGED mode. See `SmartStore.dirtyRecordIds(soup:idField:)`.
     public func dirtyValues(of field: String, in soup: String) async throws -> Set<String> {
-        let sql =
-            "select {\(soup):\(field)}, {\(soup):_soupEntryId} from {\(soup)} where {\(soup):\(LocalFields.local)} = 1 and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
-        var values: Set<String> = []
-        var after: Int64 = 0
-        while true {
-            let rows = try await store.query(.smart(sql, pageSize: 1000), arguments: [.int(after)])
-            for row in rows { if let value = row.arrayValue?.first?.stringValue { values.insert(value) } }
-            guard rows.count == 1000, let last = rows.last?.arrayValue?.last?.int64Value else { return values }
-            after = last
-        }
+        try await store.dirtyRecordIds(soup: soup, idField: field)
     }
 
     /// Throws `SmartStoreError/unknownSoup(_:)` for the first of `soups` the store lacks:

@@ -54,6 +54,15 @@ public struct SyncState: Sendable, Equatable {
     /// Local records the last run deleted because the server no longer has them (paging targets delete as they page).
     public var recordsDeleted: Int = 0
 
+    /// Whether the last run finished (DONE; the SDK's `isDone`).
+    public var isDone: Bool { status == .done }
+    /// Whether the last run failed (FAILED; ``error`` says why).
+    public var hasFailed: Bool { status == .failed }
+    /// Whether the sync is running now (RUNNING).
+    public var isRunning: Bool { status == .running }
+    /// Whether the last run was stopped (STOPPED; a resync resumes it).
+    public var isStopped: Bool { status == .stopped }
+
     /// The document stored in `syncs_soup`.
     var document: JSONValue {
         var document: [String: JSONValue] = [

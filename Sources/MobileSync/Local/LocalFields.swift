@@ -1,4 +1,4 @@
-import FastJSON
+public import FastJSON
 import Foundation
 
 /// The bookkeeping fields Mobile Sync keeps in each record, with the SDK's names.
@@ -33,4 +33,38 @@ public enum LocalFields {
 
     /// Whether an id was made locally (`local_…`).
     public static func isLocalId(_ id: String?) -> Bool { id?.hasPrefix("local_") ?? false }
+
+    /// Whether the record was created locally (`__locally_created__`; the SDK's `isLocallyCreated`).
+    public static func isLocallyCreated(_ record: JSONValue) -> Bool { isSet(record[locallyCreated]) }
+
+    /// Whether the record was changed locally since it was synced (`__locally_updated__`).
+    public static func isLocallyUpdated(_ record: JSONValue) -> Bool { isSet(record[locallyUpdated]) }
+
+    /// Whether the record was deleted locally (`__locally_deleted__`).
+    public static func isLocallyDeleted(_ record: JSONValue) -> Bool { isSet(record[locallyDeleted]) }
+
+    /// Whether the record has a local change to sync up (`__local__`; the SDK's `isDirty`).
+    public static func isDirty(_ record: JSONValue) -> Bool { isSet(record[local]) }
+
+    /// A flag as any SDK writes it: JSON `true`, `1`, or the text `"true"` / `"1"` (the
+    /// Android SDK keeps its booleans as text in index columns).
+    static func isSet(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .bool(let flag)?: flag
+        case .int(let number)?: number != 0
+        case .string(let text)?: text == "true" || text == "1"
+        default: false
+        }
+    }
+
+    /// Smart SQL: the soup's record is dirty. Matches `1` (JSON booleans as this store and iOS
+    /// project them) and the text `'true'` / `'1'` (index columns a store written by Android holds).
+    static func dirtyPredicate(soup: String) -> String {
+        "{\(soup):\(local)} in (1, '1', 'true')"
+    }
+
+    /// Smart SQL: the soup's record is clean (the flag false or absent, as any SDK writes it).
+    static func cleanPredicate(soup: String) -> String {
+        "coalesce({\(soup):\(local)} not in (1, '1', 'true'), 1)"
+    }
 }

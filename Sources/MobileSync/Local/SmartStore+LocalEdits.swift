@@ -40,4 +40,34 @@ extension SmartStore {
         record[LocalFields.locallyDeleted] = true
         return try update(.object(record), id: entryId, in: soup)
     }
+
+    /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true, as any SDK writes it,
+    /// the Android SDK's text `'true'` included), ascending. Read 5,000 at a time.
+    public func dirtyEntryIds(soup: String) async throws -> [Int64] {
+        var ids: [Int64] = []
+        let spec = QuerySpec.smart(
+            "select {\(soup):_soupEntryId} from {\(soup)} where \(LocalFields.dirtyPredicate(soup: soup)) and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}",
+            pageSize: 5000)
+        while true {
+            let rows = try await query(spec, arguments: [.int(ids.last ?? 0)])
+            let page = rows.compactMap { $0.arrayValue?.first?.int64Value }
+            guard !page.isEmpty else { return ids }
+            ids += page
+        }
+    }
+
+    /// The values of `idField` in the dirty entries of `soup`: the SDK's `getDirtyRecordIds`.
+    /// Read 1,000 entries at a time.
+    public func dirtyRecordIds(soup: String, idField: String = "Id") async throws -> Set<String> {
+        let sql =
+            "select {\(soup):\(idField)}, {\(soup):_soupEntryId} from {\(soup)} where \(LocalFields.dirtyPredicate(soup: soup)) and {\(soup):_soupEntryId} > ? order by {\(soup):_soupEntryId}"
+        var values: Set<String> = []
+        var after: Int64 = 0
+        while true {
+            let rows = try await query(.smart(sql, pageSize: 1000), arguments: [.int(after)])
+            for row in rows { if let value = row.arrayValue?.first?.stringValue { values.insert(value) } }
+            guard rows.count == 1000, let last = rows.last?.arrayValue?.last?.int64Value else { return values }
+            after = last
+        }
+    }
 }

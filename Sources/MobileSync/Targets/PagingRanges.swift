@@ -14,7 +14,7 @@ struct PagingRanges {
     /// range, not the soup; they also compare alike whatever the index types.
     private var owned: String {
         "cast({\(soup):\(LocalFields.syncId)} as integer) = ?"
-            + (keepDirty ? " and cast({\(soup):\(LocalFields.local)} as integer) = 0" : "")
+            + (keepDirty ? " and cast({\(soup):\(LocalFields.local)} as text) in ('0', 'false')" : "")
     }
 
     /// Deletes owned records with `lower < key < upper` (open ends when nil). Returns how many.

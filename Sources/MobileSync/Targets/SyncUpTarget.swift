@@ -86,14 +86,7 @@ struct SyncUpRecord {
     var id: String? { record[idFieldName]?.stringValue }
     var objectType: String? { record["attributes"]?["type"]?.stringValue }
 
-    private func flag(_ name: String) -> Bool {
-        switch record[name] {
-        case .bool(let value)?: value
-        case .int(let value)?: value != 0
-        case .string(let value)?: value == "true" || value == "1"
-        default: false
-        }
-    }
+    private func flag(_ name: String) -> Bool { LocalFields.isSet(record[name]) }
 
     /// Delete wins over create, create over update (the SDK's order).
     var action: SyncUpAction {
