@@ -17,6 +17,9 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         try begin(id, running: "cleanResyncGhosts")
         defer { finish(id) }
+        let ticket = await waitForSoups([sync.soupName] + target.additionalSoupNames)
+        defer { leaveSoups(ticket) }
+        try checkStop()
         return try await target.cleanGhosts(sync, context: SyncContext(manager: self, onUpdate: nil, isCleanup: true))
     }
 

@@ -14,6 +14,11 @@ public import SmartStore
 /// Creating a manager turns syncs a crash left RUNNING into STOPPED. Stop is cooperative:
 /// running syncs stop between pages or batches and end STOPPED; `restart` resumes them.
 /// Cancelling the task that runs a sync stops that sync the same way.
+///
+/// Syncs (and ghost cleanups) that write the same soup run one at a time, in the order they were
+/// submitted: a sync up and an OVERWRITE sync down started without awaiting each other never
+/// interleave. Syncs of different soups run at the same time. A target names the soups it
+/// writes besides the sync's own in ``SyncDownTarget/additionalSoupNames``.
 public actor SyncManager {
     /// Where the manager is in its stop/restart cycle.
     public enum State: String, Sendable {
@@ -32,10 +37,19 @@ public actor SyncManager {
     /// Whether syncs are accepted, a stop is under way, or the manager is stopped.
     private(set) public var state: State = .acceptingSyncs
     private var active: Set<Int64> = []
-    /// The soup of each running sync up (one per soup: each would take the other's creates in
-    /// flight for lost ones).
+    /// The soup of each sync up running or waiting for its soup: a create attempt of that soup
+    /// cannot be settled meanwhile (it may be on the wire). Sync ups of one soup run one at a
+    /// time (``waitForSoups(_:)``): two at once would take each other's creates in flight for
+    /// lost ones.
     private(set) var syncUpSoups: [Int64: String] = [:]
     private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
+    /// Per soup, the runs that write it, in submission order: the first runs.
+    private var soupQueues: [String: [Int]] = [:]
+    /// The soups each queued run writes, by ticket.
+    private var ticketSoups: [Int: Set<String>] = [:]
+    /// Runs waiting for their turn, by ticket.
+    private var waitingTickets: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextTicket = 0
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
@@ -200,6 +214,10 @@ public actor SyncManager {
     ) async throws -> SyncState {
         try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil)
         defer { finish(initial.id) }
+        let down = initial.kind == .syncDown ? (down ?? (try? targets.syncDownTarget(initial.target))) : nil
+        let up = initial.kind == .syncUp ? (up ?? (try? targets.syncUpTarget(initial.target))) : nil
+        let ticket = await waitForSoups([initial.soupName] + (down?.additionalSoupNames ?? up?.additionalSoupNames ?? []))
+        defer { leaveSoups(ticket) }
         var sync = initial
         sync.status = .running
         sync.progress = 0
@@ -209,8 +227,11 @@ public actor SyncManager {
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try await save(&sync, onUpdate: onUpdate)
         do {
+            // A stop requested while this run waited for its soups.
+            try checkStop()
             let context = SyncContext(manager: self, onUpdate: onUpdate)
             switch sync.kind {
+            // A target whose JSON did not resolve above throws its error here.
             case .syncDown: try await (down ?? targets.syncDownTarget(sync.target)).syncDown(&sync, context: context)
             case .syncUp: try await (up ?? targets.syncUpTarget(sync.target)).syncUp(&sync, context: context)
             }
@@ -231,21 +252,45 @@ public actor SyncManager {
     }
 
     /// Marks a sync (or its ghost cleanup, `running` names it) active, unless the manager is
-    /// stopping or the sync or its cleanup runs already, or — for a sync up (`syncUpOf` its
-    /// soup) — another sync up of the same soup runs.
+    /// stopping or the sync or its cleanup runs already; a sync up is recorded with its soup
+    /// (`syncUpOf`).
     func begin(_ id: Int64, running task: String?, syncUpOf soup: String? = nil) throws {
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
         guard !active.contains(id) else {
             guard let task else { throw SyncError.stillRunning(id: id) }
             throw SyncError.invalidSyncState("Cannot run \(task):\(id): still running")
         }
-        if let soup {
-            if let other = syncUpSoups.first(where: { $0.value == soup })?.key {
-                throw SyncError.invalidSyncState("Cannot run sync up \(id): sync up \(other) of soup \(soup) is running")
-            }
-            syncUpSoups[id] = soup
-        }
+        if let soup { syncUpSoups[id] = soup }
         active.insert(id)
+    }
+
+    /// Takes a place in the queue of each soup and returns once this run is first in all of
+    /// them. The places are taken with no suspension, so the order is the order of the calls.
+    func waitForSoups(_ soups: [String]) async -> Int {
+        let ticket = nextTicket
+        nextTicket += 1
+        let unique = Set(soups)
+        ticketSoups[ticket] = unique
+        for soup in unique { soupQueues[soup, default: []].append(ticket) }
+        if !isFirstInItsSoups(ticket) {
+            await withCheckedContinuation { waitingTickets[ticket] = $0 }
+        }
+        return ticket
+    }
+
+    /// Leaves the queues of the run's soups and wakes the runs now first in all of theirs.
+    func leaveSoups(_ ticket: Int) {
+        for soup in ticketSoups.removeValue(forKey: ticket) ?? [] {
+            soupQueues[soup]?.removeAll { $0 == ticket }
+            if soupQueues[soup]?.isEmpty == true { soupQueues[soup] = nil }
+        }
+        for waiting in waitingTickets.keys.sorted() where isFirstInItsSoups(waiting) {
+            waitingTickets.removeValue(forKey: waiting)?.resume()
+        }
+    }
+
+    private func isFirstInItsSoups(_ ticket: Int) -> Bool {
+        (ticketSoups[ticket] ?? []).allSatisfy { soupQueues[$0]?.first == ticket }
     }
 
     func finish(_ id: Int64) {

@@ -43,6 +43,8 @@ public struct BriefcaseObjectInfo: Sendable, Equatable {
 public struct BriefcaseSyncDownTarget: SyncDownTarget {
     /// The object types of the briefcase to sync, each into its soup; types not listed are ignored.
     public var infos: [BriefcaseObjectInfo]
+    /// Every object's soup: runs writing any of them wait for this one.
+    public var additionalSoupNames: [String] { infos.map(\.soupName) }
     /// Ids per collections retrieve (1…2000).
     public var countIdsPerRetrieve: Int
 

@@ -15,6 +15,8 @@ import SalesforceWire
 public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// The parents: their type, soup, id and modification date fields.
     public var parent: ParentInfo
+    /// The parent and children soups: runs writing either wait for this one.
+    public var additionalSoupNames: [String] { [parent.soupName, children.soupName] }
     /// The parent fields queried (the id and modification date are always added).
     public var parentFieldlist: [String]
     /// A SOQL condition on the parents (without WHERE), or nil for all of them.

@@ -20,6 +20,8 @@ import SalesforceREST
 public struct ParentChildrenSyncUpTarget: SyncUpTarget {
     /// The parents: their type, soup, id, modification date and external-id fields.
     public var parent: ParentInfo
+    /// The parent and children soups: runs writing either wait for this one.
+    public var additionalSoupNames: [String] { [parent.soupName, children.soupName] }
     /// The children: their type, soup, and the field that points at the parent (`parentIdFieldName`).
     public var children: ChildrenInfo
     /// MASTER_DETAIL (children are deleted with their parent) or LOOKUP.

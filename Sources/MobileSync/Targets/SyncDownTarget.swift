@@ -46,6 +46,15 @@ public protocol SyncDownTarget: Sendable {
     /// target), as of `sync`; returns how many. ``SyncContext/deleteGhosts(soup:idFieldName:syncId:remote:)``
     /// does the local half.
     func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int
+
+    /// The soups this target writes besides the sync's own (`[]` by default): runs that share a
+    /// soup run one at a time, in the order they were submitted.
+    var additionalSoupNames: [String] { get }
+}
+
+extension SyncDownTarget {
+    /// None: the target writes only the sync's soup.
+    public var additionalSoupNames: [String] { [] }
 }
 
 /// A sync down target that fetches pages of records for the sync's soup: the shape of the SDK's

@@ -33,6 +33,15 @@ public protocol SyncUpTarget: Sendable {
     /// `__last_error__`, not in a throw: throwing fails the whole sync, except
     /// ``SyncError/stopped``, which stops it.
     func syncUp(_ sync: inout SyncState, context: SyncContext) async throws
+
+    /// The soups this target writes besides the sync's own (`[]` by default): runs that share a
+    /// soup run one at a time, in the order they were submitted.
+    var additionalSoupNames: [String] { get }
+}
+
+extension SyncUpTarget {
+    /// None: the target writes only the sync's soup.
+    public var additionalSoupNames: [String] { [] }
 }
 
 /// A sync up target that sends the dirty records of the sync's soup in batches; the sync itself
