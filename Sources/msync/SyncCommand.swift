@@ -53,7 +53,14 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         guard let url = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
         let smartStore = try SmartStore(path: store)
-        if let storeConfig { try smartStore.apply(try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))) }
+        if let storeConfig {
+            let config = try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))
+            for rejection in config.rejected {
+                let soup = rejection.soupName ?? "soups[\(rejection.position)]"
+                FileHandle.standardError.write(Data("soup \(soup) not registered: \(rejection.reason)\n".utf8))
+            }
+            try smartStore.apply(config)
+        }
         let client = RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
         let manager = try SyncManager(store: smartStore, client: client)
         var order = names

@@ -96,11 +96,11 @@ import Testing
         #expect(throws: SyncError.self) { try registry.syncDownTarget(["type": "custom", "iOSImpl": "Nothing"]) }
     }
 
+    /// A file that is not a config is an error; a bad entry is skipped with a clear reason.
     @Test func badConfigsAreClearErrors() throws {
         func message(_ json: String) -> String? {
             do {
-                _ = try SyncsConfig(data: Array(json.utf8))
-                return nil
+                return try SyncsConfig(data: Array(json.utf8)).rejected.first?.reason
             } catch {
                 return "\(error)"
             }
@@ -121,5 +121,30 @@ import Testing
                 #"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {}, "options": {"mergeMode": "SOMETIMES"}}]}"#
             ) == "unknown mergeMode SOMETIMES")
         #expect(message("nope")?.hasPrefix("Syncs config is not valid JSON") == true)
+    }
+
+    /// As in the SDK, one bad entry does not keep the others from loading: it is skipped and
+    /// reported by apply, the valid ones are created.
+    @Test func aBadEntryIsSkippedAndTheOthersLoad() async throws {
+        let config = try SyncsConfig(
+            data: Array(
+                #"""
+                {"syncs": [
+                  {"syncName": "good", "syncType": "syncDown", "soupName": "accounts",
+                   "target": {"type": "soql", "query": "SELECT Id FROM Account"}, "options": {"mergeMode": "OVERWRITE"}},
+                  {"syncType": "syncDown", "soupName": "accounts"},
+                  {"syncName": "noTarget", "syncType": "syncUp", "soupName": "accounts", "options": {}},
+                  {"syncName": "alsoGood", "syncType": "syncUp", "soupName": "accounts", "target": {"type": "collection"}, "options": {}}
+                ]}
+                """#.utf8))
+        #expect(config.entries.map(\.name) == ["good", "alsoGood"])
+        #expect(config.rejected.map(\.position) == [1, 2] && config.rejected.map(\.name) == [nil, "noTarget"])
+        try await withHarness { harness in
+            let report = try await harness.manager.apply(config)
+            #expect(report.created == ["good", "alsoGood"])
+            #expect(report.errors.map(\.name) == ["syncs[1]", "noTarget"])
+            #expect(report.errors.last?.error == "sync noTarget: Target not defined in config")
+            #expect(try await harness.manager.hasSync(named: "alsoGood"))
+        }
     }
 }

@@ -31,11 +31,11 @@ import Testing
         #expect(specs.map(\.type) == [.string, .integer, .floating, .json1, .fullText])
     }
 
+    /// A file that is not a config is an error; a bad soup entry is skipped with a clear reason.
     @Test func badConfigsAreClearErrors() throws {
         func message(_ json: String) -> String? {
             do {
-                _ = try StoreConfig(data: Array(json.utf8))
-                return nil
+                return try StoreConfig(data: Array(json.utf8)).rejected.first?.reason
             } catch {
                 return (error as? SmartStoreError)?.description
             }
@@ -53,5 +53,24 @@ import Testing
             message(#"{"soups": [{"soupName": "s;drop", "indexes": [{"path": "a", "type": "string"}]}]}"#)
                 == "soup s;drop: Invalid soup name: 's;drop'")
         #expect(throws: SmartStoreError.self) { try StoreConfig(contentsOf: URL(fileURLWithPath: "/nonexistent/userstore.json")) }
+    }
+
+    /// As in the SDK, one bad soup entry does not keep the others from loading.
+    @Test func aBadSoupIsSkippedAndTheOthersLoad() throws {
+        let config = try StoreConfig(
+            data: Array(
+                #"""
+                {"soups": [
+                  {"soupName": "accounts", "indexes": [{"path": "Id", "type": "string"}]},
+                  {"soupName": "broken", "indexes": [{"path": "Id", "type": "text"}]},
+                  {"soupName": "contacts", "indexes": [{"path": "Id", "type": "string"}]}
+                ]}
+                """#.utf8))
+        #expect(config.soups.map(\.soupName) == ["accounts", "contacts"])
+        #expect(config.rejected.map(\.position) == [1] && config.rejected.map(\.soupName) == ["broken"])
+        #expect(config.rejected.first?.reason == #"soup broken index Id has unknown type "text""#)
+        let store = try SmartStore()
+        #expect(try store.apply(config) == ["accounts", "contacts"])
+        #expect(try !store.hasSoup("broken"))
     }
 }

@@ -23,11 +23,25 @@ public struct SyncsConfig: Sendable {
         public var options: SyncOptions
     }
 
-    /// The syncs of the file, in order.
-    public var entries: [Entry]
+    /// An entry that could not be read, and why.
+    public struct Rejection: Sendable, Equatable {
+        /// The entry's position in the `syncs` array.
+        public var position: Int
+        /// Its `syncName`, when it has one.
+        public var name: String?
+        /// What is wrong with it.
+        public var reason: String
+    }
 
-    /// Reads a config. Every entry must have `syncName`, a valid `syncType`, `soupName`,
-    /// `target` and `options`; the first problem is reported with the entry's position.
+    /// The valid syncs of the file, in order.
+    public var entries: [Entry]
+    /// The entries that were skipped, with why (the SDK's behaviour: the others still load).
+    public var rejected: [Rejection] = []
+
+    /// Reads a config. Each entry needs `syncName`, a valid `syncType`, `soupName`, `target` and
+    /// `options`; an entry lacking one is skipped and listed in ``rejected``, the others load.
+    ///
+    /// - Throws: ``SyncError/invalidConfig(_:)`` when the data is not JSON or has no `syncs` array.
     public init(data: some Collection<UInt8>) throws {
         let json: JSONValue
         do {
@@ -36,20 +50,30 @@ public struct SyncsConfig: Sendable {
             throw SyncError.invalidConfig("Syncs config is not valid JSON: \(error)")
         }
         guard let syncs = json["syncs"]?.arrayValue else { throw SyncError.invalidConfig("Syncs config needs a \"syncs\" array") }
-        entries = try syncs.enumerated().map { index, sync in
-            guard let name = sync["syncName"]?.stringValue, !name.isEmpty else {
-                throw SyncError.invalidConfig("syncs[\(index)]: syncName is required")
+        entries = []
+        for (index, sync) in syncs.enumerated() {
+            do {
+                entries.append(try Self.entry(sync, at: index))
+            } catch {
+                rejected.append(Rejection(position: index, name: sync["syncName"]?.stringValue, reason: "\(error)"))
             }
-            guard let typeName = sync["syncType"]?.stringValue, let kind = SyncState.Kind(rawValue: typeName) else {
-                throw SyncError.invalidConfig("sync \(name): syncType must be syncDown or syncUp")
-            }
-            guard let soupName = sync["soupName"]?.stringValue else { throw SyncError.invalidConfig("sync \(name): soupName is required") }
-            guard let target = sync["target"], target.objectValue != nil else {
-                throw SyncError.invalidConfig("sync \(name): Target not defined in config")
-            }
-            guard let options = sync["options"] else { throw SyncError.invalidConfig("sync \(name): Options not defined in config") }
-            return Entry(name: name, kind: kind, soupName: soupName, target: target, options: try SyncOptions(json: options))
         }
+    }
+
+    /// One entry, or the first problem with it.
+    private static func entry(_ sync: JSONValue, at index: Int) throws -> Entry {
+        guard let name = sync["syncName"]?.stringValue, !name.isEmpty else {
+            throw SyncError.invalidConfig("syncs[\(index)]: syncName is required")
+        }
+        guard let typeName = sync["syncType"]?.stringValue, let kind = SyncState.Kind(rawValue: typeName) else {
+            throw SyncError.invalidConfig("sync \(name): syncType must be syncDown or syncUp")
+        }
+        guard let soupName = sync["soupName"]?.stringValue else { throw SyncError.invalidConfig("sync \(name): soupName is required") }
+        guard let target = sync["target"], target.objectValue != nil else {
+            throw SyncError.invalidConfig("sync \(name): Target not defined in config")
+        }
+        guard let options = sync["options"] else { throw SyncError.invalidConfig("sync \(name): Options not defined in config") }
+        return Entry(name: name, kind: kind, soupName: soupName, target: target, options: try SyncOptions(json: options))
     }
 
     /// Reads a config file.
@@ -73,14 +97,17 @@ extension SyncManager {
         public var created: [String] = []
         /// Syncs skipped because one with the name exists.
         public var skipped: [String] = []
-        /// Syncs refused, with why (unknown target type, missing keys…).
+        /// Syncs refused, with why (unknown target type, missing keys…); an entry without a name
+        /// is named by its position (`syncs[2]`).
         public var errors: [(name: String, error: String)] = []
     }
 
-    /// Creates the config's syncs; existing names are skipped, invalid targets reported.
+    /// Creates the config's syncs; existing names are skipped, invalid entries and targets
+    /// reported while the others are created.
     @discardableResult
     public func apply(_ config: SyncsConfig) throws -> ConfigReport {
         var report = ConfigReport()
+        report.errors = config.rejected.map { ($0.name ?? "syncs[\($0.position)]", $0.reason) }
         for entry in config.entries {
             if try hasSync(named: entry.name) {
                 report.skipped.append(entry.name)

@@ -15,13 +15,30 @@ public struct StoreConfig: Sendable, Equatable, Decodable {
         public var indexes: [IndexSpec]
     }
 
-    /// The soups of the file, in order.
+    /// A soup entry that could not be read, and why.
+    public struct Rejection: Sendable, Equatable {
+        /// The entry's position in the `soups` array.
+        public var position: Int
+        /// Its `soupName`, when it has one.
+        public var soupName: String?
+        /// What is wrong with it.
+        public var reason: String
+    }
+
+    /// The valid soups of the file, in order.
     public var soups: [SoupConfig]
+    /// The entries that were skipped, with why (the SDK's behaviour: the others still load).
+    public var rejected: [Rejection] = []
+
+    private enum CodingKeys: String, CodingKey { case soups }
 
     /// Reads a configuration from JSON bytes.
     ///
-    /// - Throws: ``SmartStoreError/invalidConfig(_:)`` naming what is wrong (bad JSON, missing
-    ///   key, unknown index type, invalid soup name or path, no indexes).
+    /// A soup entry with a problem (missing key, unknown index type, invalid soup name or path,
+    /// no indexes) is skipped and listed in ``rejected``; the others load.
+    ///
+    /// - Throws: ``SmartStoreError/invalidConfig(_:)`` when the data is not JSON or has no
+    ///   `soups` array.
     public init(data: some Collection<UInt8>) throws {
         let value: JSONValue
         do {
@@ -32,29 +49,39 @@ public struct StoreConfig: Sendable, Equatable, Decodable {
         guard let soups = value["soups"]?.arrayValue else {
             throw SmartStoreError.invalidConfig("Store config needs a \"soups\" array")
         }
-        self.soups = try soups.enumerated().map { index, soup in
-            guard let name = soup["soupName"]?.stringValue else {
-                throw SmartStoreError.invalidConfig("soups[\(index)] has no \"soupName\" string")
-            }
-            guard let indexes = soup["indexes"]?.arrayValue else {
-                throw SmartStoreError.invalidConfig("soup \(name) has no \"indexes\" array")
-            }
-            let specs = try indexes.enumerated().map { position, index in
-                guard let path = index["path"]?.stringValue, let typeName = index["type"]?.stringValue else {
-                    throw SmartStoreError.invalidConfig("soup \(name) index \(position) needs \"path\" and \"type\" strings")
-                }
-                guard let type = SoupIndexType(rawValue: typeName) else {
-                    throw SmartStoreError.invalidConfig("soup \(name) index \(path) has unknown type \"\(typeName)\"")
-                }
-                return IndexSpec(path, type)
-            }
+        self.soups = []
+        for (index, soup) in soups.enumerated() {
             do {
-                try SmartStore.validate(soup: name, specs: specs)
-            } catch let error as SmartStoreError {
-                throw SmartStoreError.invalidConfig("soup \(name): \(error)")
+                self.soups.append(try Self.soup(soup, at: index))
+            } catch {
+                rejected.append(Rejection(position: index, soupName: soup["soupName"]?.stringValue, reason: "\(error)"))
             }
-            return SoupConfig(soupName: name, indexes: specs)
         }
+    }
+
+    /// One soup entry, or the first problem with it.
+    private static func soup(_ soup: JSONValue, at index: Int) throws -> SoupConfig {
+        guard let name = soup["soupName"]?.stringValue else {
+            throw SmartStoreError.invalidConfig("soups[\(index)] has no \"soupName\" string")
+        }
+        guard let indexes = soup["indexes"]?.arrayValue else {
+            throw SmartStoreError.invalidConfig("soup \(name) has no \"indexes\" array")
+        }
+        let specs = try indexes.enumerated().map { position, index in
+            guard let path = index["path"]?.stringValue, let typeName = index["type"]?.stringValue else {
+                throw SmartStoreError.invalidConfig("soup \(name) index \(position) needs \"path\" and \"type\" strings")
+            }
+            guard let type = SoupIndexType(rawValue: typeName) else {
+                throw SmartStoreError.invalidConfig("soup \(name) index \(path) has unknown type \"\(typeName)\"")
+            }
+            return IndexSpec(path, type)
+        }
+        do {
+            try SmartStore.validate(soup: name, specs: specs)
+        } catch let error as SmartStoreError {
+            throw SmartStoreError.invalidConfig("soup \(name): \(error)")
+        }
+        return SoupConfig(soupName: name, indexes: specs)
     }
 
     /// Reads a configuration file.
