@@ -92,12 +92,41 @@ import Testing
     /// Scenario 15: a sync left RUNNING by a crash is STOPPED when a manager opens the store.
     @Test func crashRecovery() async throws {
         try await withHarness { harness in
-            var state = try await harness.manager.createSyncDown(
-                target: try SoqlSyncDownTarget(query: "SELECT Id FROM Account"), soupName: "accounts", name: "s")
-            state.status = .running
-            try await harness.store.upsert(state.document, in: "syncs_soup")
-            let reopened = try SyncManager(store: harness.store, client: harness.client)
+            let store = try SmartStore()
+            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string)])
+            do {
+                let crashed = try SyncManager(store: store, client: harness.client)
+                var state = try await crashed.createSyncDown(
+                    target: try SoqlSyncDownTarget(query: "SELECT Id FROM Account"), soupName: "accounts", name: "s")
+                state.status = .running
+                try await store.upsert(state.document, in: "syncs_soup")
+            }
+            // The process "restarts": the first manager is gone, a new one opens the store.
+            let reopened = try SyncManager(store: store, client: harness.client)
             #expect(try await reopened.syncStatus(named: "s")?.status == .stopped)
+        }
+    }
+
+    /// One manager per store file: a second one is refused while the first lives (it would
+    /// take the first's running syncs for crashed ones), `shared(for:client:)` hands out the one
+    /// there is, also for another `SmartStore` instance on the same file.
+    @Test func oneManagerPerStore() async throws {
+        try await withHarness { harness in
+            #expect(throws: SyncError.self) { try SyncManager(store: harness.store, client: harness.client) }
+            #expect(try SyncManager.shared(for: harness.store, client: harness.client) === harness.manager)
+
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("one-manager-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("store.sqlite").path
+            let first = try SmartStore(path: path)
+            let second = try SmartStore(path: path)
+            do {
+                let manager = try SyncManager.shared(for: first, client: harness.client)
+                #expect(try SyncManager.shared(for: second, client: harness.client) === manager)
+                #expect(throws: SyncError.self) { try SyncManager(store: second, client: harness.client) }
+            }
+            // Once the manager is gone, the store can have a new one.
+            _ = try SyncManager(store: second, client: harness.client)
         }
     }
 

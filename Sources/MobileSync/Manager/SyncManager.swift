@@ -53,6 +53,10 @@ public actor SyncManager {
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
+    /// A store has one manager per process: this throws ``SyncError/invalidSyncState(_:)`` while
+    /// another manager of the same store file is alive. ``shared(for:client:targets:)`` returns
+    /// that one instead.
+    ///
     /// - Parameters:
     ///   - store: the store whose soups the syncs read and write.
     ///   - client: the client the syncs talk to the server through.
@@ -62,6 +66,8 @@ public actor SyncManager {
         self.store = store
         self.client = client
         self.targets = targets ?? SyncTargetRegistry()
+        // Registered first: a second manager must not take this one's running syncs for crashed ones.
+        try Self.register(self, for: store)
         try Self.setUpSyncsSoup(store)
     }
 

@@ -1,0 +1,57 @@
+import Foundation
+import Locking
+public import SalesforceREST
+public import SmartStore
+
+/// A manager the registry points at without keeping it alive.
+final class WeakSyncManager: Sendable {
+    weak let manager: SyncManager?
+
+    init(_ manager: SyncManager) {
+        self.manager = manager
+    }
+}
+
+extension SyncManager {
+    /// The live managers of this process, by store (see ``registryKey(_:)``).
+    private static let registry = Locked([String: WeakSyncManager]())
+
+    /// A store's file (symbolic links resolved), or the identity of an in-memory store.
+    static func registryKey(_ store: SmartStore) -> String {
+        guard let path = store.path else { return "memory:\(UInt(bitPattern: ObjectIdentifier(store).hashValue))" }
+        return "file:" + URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Records `manager` as its store's manager, unless the store has a live one already.
+    static func register(_ manager: SyncManager, for store: SmartStore) throws {
+        let key = registryKey(store)
+        try registry.withLock { managers in
+            if managers[key]?.manager != nil {
+                throw SyncError.invalidSyncState(
+                    "The store \(store.path ?? "in memory") has a SyncManager already: use SyncManager.shared(for:client:)")
+            }
+            managers[key] = WeakSyncManager(manager)
+        }
+    }
+
+    /// The manager of `store`'s file: the one this process has already, else a new one (the
+    /// SDK's `sharedInstance`). One manager per store, so no sync runs twice at once and a new
+    /// manager never takes another's running syncs for crashed ones.
+    ///
+    /// - Parameters:
+    ///   - store: the store; another `SmartStore` instance on the same file gets the same manager.
+    ///   - client: the client of a new manager (an existing one keeps its own).
+    ///   - targets: the registry of a new manager; nil: one with the built-in types.
+    public static func shared(for store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws -> SyncManager {
+        let key = registryKey(store)
+        while true {
+            if let existing = registry.withLock({ $0[key]?.manager }) { return existing }
+            do {
+                return try SyncManager(store: store, client: client, targets: targets)
+            } catch SyncError.invalidSyncState where registry.withLock({ $0[key]?.manager }) != nil {
+                // Another task made the store's manager meanwhile: take it.
+                continue
+            }
+        }
+    }
+}
