@@ -36,17 +36,20 @@ extension LocalForce {
         _ request: APIRequest, handle: () async throws -> Answer
     ) async rethrows -> FaultOutcome<Answer> {
         guard request.segments.count > 2 || request.segments.first == "api" else { return .handled(try await handle()) }
+        // Read first: a late commit keeps the time its request arrived, before any observer
+        // learns of it or any other request can be handled after it.
+        let arrival = currentTime()
         let observer = await faults.observer
         await observer?(request, .received)
         let latency = await faults.latency
         if latency > .zero { try? await Task.sleep(for: latency) }
         switch await faults.fault(for: request) {
         case nil:
-            let answer = try await handlingLate(request, handle: handle)
+            let answer = try await handlingLate(request, arrivedAt: arrival, handle: handle)
             await observer?(request, .processed)
             return .handled(answer)
         case .dropAfter:
-            _ = try await handlingLate(request, handle: handle)
+            _ = try await handlingLate(request, arrivedAt: arrival, handle: handle)
             return .dropped
         case .dropBefore:
             return .dropped
@@ -57,9 +60,10 @@ extension LocalForce {
 
     /// Runs the work, late when fault injection says so: its writes keep the time the request
     /// arrived, but happen (and it answers) only after the delay.
-    private func handlingLate<Answer: Sendable>(_ request: APIRequest, handle: () async throws -> Answer) async rethrows -> Answer {
+    private func handlingLate<Answer: Sendable>(
+        _ request: APIRequest, arrivedAt arrival: Int64, handle: () async throws -> Answer
+    ) async rethrows -> Answer {
         guard let delay = await faults.lateCommit(for: request) else { return try await handle() }
-        let arrival = currentTime()
         try? await Task.sleep(for: delay)
         return try await Self.$arrivalTime.withValue(arrival) { try await handle() }
     }
