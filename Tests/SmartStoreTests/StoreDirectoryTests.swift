@@ -31,6 +31,22 @@ import Testing
         #expect(try stores.userStore(user: "005A").soupNames().isEmpty)
     }
 
+    /// One instance per file until the user's stores are closed; then the file opens again,
+    /// with its data, and other users' stores are untouched.
+    @Test func closingAUsersStores() throws {
+        let directory = TemporaryDirectory()
+        let stores = StoreDirectory(root: directory.url)
+        let first = try stores.userStore(user: "005A")
+        let other = try stores.userStore(user: "005B")
+        try first.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string)])
+        #expect(try stores.userStore(user: "005A") === first)
+        try stores.closeUserStores(user: "005A")
+        let reopened = try stores.userStore(user: "005A")
+        #expect(reopened !== first)
+        #expect(try reopened.hasSoup("accounts"))
+        #expect(try stores.userStore(user: "005B") === other)
+    }
+
     @Test func dataPersistsAcrossOpens() throws {
         let directory = TemporaryDirectory()
         do {

@@ -65,6 +65,16 @@ public final class StoreDirectory: Sendable {
         for name in try userStoreNames(user: user) { try removeUserStore(user: user, named: name) }
     }
 
+    /// Forgets the user's open stores: the next ``userStore(user:named:)`` opens the file again,
+    /// and each store closes once nothing else holds it (a user logging out or switched away).
+    /// Files are kept.
+    public func closeUserStores(user: String) throws {
+        let prefix = root.appendingPathComponent(try userScope(user)).appendingPathComponent("stores").path + "/"
+        open.withLock { open in
+            for path in open.keys where path.hasPrefix(prefix) { open.removeValue(forKey: path) }
+        }
+    }
+
     /// Deletes every global store.
     public func removeAllGlobalStores() throws {
         for name in try globalStoreNames() { try removeGlobalStore(named: name) }
