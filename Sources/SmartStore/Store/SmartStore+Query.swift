@@ -34,7 +34,7 @@ extension SmartStore {
         try await readSingleStatement(querying(spec, bound: try Self.pagedArguments(for: spec, arguments, pageIndex: pageIndex)))
     }
 
-    private func querying(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> [JSONValue] {
+    func querying(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> [JSONValue] {
         { db in
             try self.withPagedStatement(db, spec, bound) { statement in try QueryResults.values(statement, asRows: spec.returnsRows) }
         }
@@ -72,7 +72,7 @@ extension SmartStore {
         }
     }
 
-    private static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
+    static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
         var bound = try Self.arguments(for: spec, arguments)
         let (offset, overflow) = max(0, pageIndex).multipliedReportingOverflow(by: spec.pageSize)
         guard !overflow else {

@@ -167,7 +167,7 @@ public final class SmartStore: Sendable {
     }
 
     /// Database errors as ``SmartStoreError``; other errors unchanged.
-    private static func mapped(_ error: any Error) -> any Error {
+    static func mapped(_ error: any Error) -> any Error {
         guard let error = error as? DatabaseError else { return error }
         return SmartStoreError.database(error.message ?? error.description)
     }
