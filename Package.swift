@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .target(
@@ -56,6 +57,8 @@ let package = Package(
                 "Locking",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // Combine on Apple platforms; the same API elsewhere.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),
@@ -113,7 +116,11 @@ let package = Package(
         ),
         .target(
             name: "MobileSync",
-            dependencies: ["SmartStore", "SalesforceREST", "SalesforceWire", "SOQL", "FastJSON", "Locking"],
+            dependencies: [
+                "SmartStore", "SalesforceREST", "SalesforceWire", "SOQL", "FastJSON", "Locking",
+                // Combine on Apple platforms; the same API elsewhere.
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -165,7 +172,8 @@ let package = Package(
             name: "MobileSyncTests",
             dependencies: [
                 "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "LocalForceTesting",
-                "FastJSON", "TestSupport",
+                "FastJSON", "TestSupport", "Locking",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,10 +1,17 @@
 import FastJSON
 import Foundation
 import LocalForceTesting
+import Locking
 import MobileSync
 import SalesforceREST
 import SmartStore
 import Testing
+
+#if canImport(Combine)
+    import Combine
+#else
+    import OpenCombine
+#endif
 
 /// The SDK manager: the current user's stores and managers, default configs once per session,
 /// and a user switch that closes the previous user's.
@@ -68,6 +75,82 @@ import Testing
         try await sdk.logout()
         #expect(sdk.currentUser == nil)
         #expect(throws: SyncError.self) { try sdk.syncManager() }
+        await org.stop()
+    }
+}
+
+/// The SDK template's sequence (its Mobile Sync documentation's SwiftUI sample), ported.
+@Suite struct TemplateSequenceTests {
+    static let userStore = #"""
+        {"soups": [{"soupName": "Account", "indexes": [
+          {"path": "Id", "type": "string"}, {"path": "Name", "type": "string"}, {"path": "Industry", "type": "string"},
+          {"path": "LastModifiedDate", "type": "string"}, {"path": "__local__", "type": "string"}]}]}
+        """#
+    static let userSyncs = #"""
+        {"syncs": [{"syncName": "syncDownAccounts", "syncType": "syncDown", "soupName": "Account",
+                    "target": {"type": "soql", "query": "SELECT Id, Name, Industry, LastModifiedDate FROM Account"},
+                    "options": {"mergeMode": "OVERWRITE"}}]}
+        """#
+
+    /// The first value a publisher emits (its failure, if it fails first).
+    static func firstValue<P: Publisher>(_ publisher: P) async throws -> P.Output where P.Output: Sendable {
+        var cancellable: AnyCancellable?
+        let value: P.Output = try await withCheckedThrowingContinuation { continuation in
+            let once = Once()
+            cancellable = publisher.sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion, once.claim() { continuation.resume(throwing: error) }
+                },
+                receiveValue: { value in if once.claim() { continuation.resume(returning: value) } })
+        }
+        cancellable?.cancel()
+        return value
+    }
+
+    /// Lets one of several callbacks through.
+    final class Once: Sendable {
+        private let claimed = Locked(false)
+        func claim() -> Bool {
+            claimed.withLock { claimed in
+                defer { claimed = true }
+                return !claimed
+            }
+        }
+    }
+
+    /// Setup from the default configs, then `publisher(for: "syncDownAccounts")`, then
+    /// `store.publisher(for:)`: the org's records arrive through the store publisher.
+    @Test func templateSequenceAgainstLocalForce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let resources = folder.appendingPathComponent("resources")
+        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+        try Data(Self.userStore.utf8).write(to: resources.appendingPathComponent("userstore.json"))
+        try Data(Self.userSyncs.utf8).write(to: resources.appendingPathComponent("usersyncs.json"))
+        let org = try await TestOrg.start(transport: .http)
+        _ = try await org.localForce.insert(
+            [["Name": "Acme", "Industry": "Energy"], ["Name": "Globex", "Industry": "Media"]], of: "Account")
+
+        let sdk = MobileSyncSDKManager(root: folder.appendingPathComponent("root"), resourcesDirectory: resources)
+        try await sdk.setCurrentUser(
+            UserAccount(
+                userId: "005A", orgId: "00DA", instanceURL: try #require(org.baseURL), tokenProvider: StaticAccessToken(TestOrg.token)))
+        try sdk.setupUserStoreFromDefaultConfig()
+        try await sdk.setupUserSyncsFromDefaultConfig()
+        let syncManager = try sdk.syncManager()
+        let store = try sdk.store()
+
+        let rows = try await Self.firstValue(
+            syncManager.publisher(for: "syncDownAccounts")
+                .flatMap { _ in store.publisher(for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}") })
+        let accounts = rows.compactMap { $0.arrayValue }.map { [$0[0].stringValue ?? "", $0[1].stringValue ?? ""] }
+        #expect(accounts.sorted { $0[0] < $1[0] } == [["Acme", "Energy"], ["Globex", "Media"]])
+
+        // The async-sequence form: each state of the run, the last one DONE.
+        var states: [SyncState] = []
+        for try await state in syncManager.states(for: "syncDownAccounts") { states.append(state) }
+        #expect(states.last?.isDone == true && states.dropLast().allSatisfy(\.isRunning))
+        await #expect(throws: SyncError.self) { _ = try await Self.firstValue(syncManager.publisher(for: "noSuchSync")) }
         await org.stop()
     }
 }
