@@ -13,6 +13,16 @@ import Testing
     import OpenCombine
 #endif
 
+/// A temporary app folder whose `resources` hold these `userstore.json` and `usersyncs.json`.
+func appFolder(userStore: String, userSyncs: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-app-\(UUID().uuidString)")
+    let resources = folder.appendingPathComponent("resources")
+    try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+    try Data(userStore.utf8).write(to: resources.appendingPathComponent("userstore.json"))
+    try Data(userSyncs.utf8).write(to: resources.appendingPathComponent("usersyncs.json"))
+    return folder
+}
+
 /// The SDK manager: the current user's stores and managers, default configs once per session,
 /// and a user switch that closes the previous user's.
 @Suite struct SDKManagerTests {
@@ -32,12 +42,9 @@ import Testing
         """#
 
     @Test func templateSetupSyncAndUserSwitch() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-manager-\(UUID().uuidString)")
+        let folder = try appFolder(userStore: Self.userStore, userSyncs: Self.userSyncs)
         defer { try? FileManager.default.removeItem(at: folder) }
         let resources = folder.appendingPathComponent("resources")
-        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
-        try Data(Self.userStore.utf8).write(to: resources.appendingPathComponent("userstore.json"))
-        try Data(Self.userSyncs.utf8).write(to: resources.appendingPathComponent("usersyncs.json"))
 
         let org = try await TestOrg.start(transport: .http)
         let url = try #require(org.baseURL)
@@ -121,12 +128,9 @@ import Testing
     /// Setup from the default configs, then `publisher(for: "syncDownAccounts")`, then
     /// `store.publisher(for:)`: the org's records arrive through the store publisher.
     @Test func templateSequenceAgainstLocalForce() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString)")
+        let folder = try appFolder(userStore: Self.userStore, userSyncs: Self.userSyncs)
         defer { try? FileManager.default.removeItem(at: folder) }
         let resources = folder.appendingPathComponent("resources")
-        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
-        try Data(Self.userStore.utf8).write(to: resources.appendingPathComponent("userstore.json"))
-        try Data(Self.userSyncs.utf8).write(to: resources.appendingPathComponent("usersyncs.json"))
         let org = try await TestOrg.start(transport: .http)
         _ = try await org.localForce.insert(
             [["Name": "Acme", "Industry": "Energy"], ["Name": "Globex", "Industry": "Media"]], of: "Account")
