@@ -123,6 +123,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The SDK template's accounts list, ported (an example: not a product).
+        .target(
+            name: "AccountsListExample",
+            dependencies: [
+                "MobileSync", "SmartStore",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            path: "Examples/AccountsList",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "msync",
             dependencies: [
@@ -172,7 +182,7 @@ let package = Package(
             name: "MobileSyncTests",
             dependencies: [
                 "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "LocalForceTesting",
-                "FastJSON", "TestSupport", "Locking",
+                "FastJSON", "TestSupport", "Locking", "AccountsListExample",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings

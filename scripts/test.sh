@@ -28,12 +28,12 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
 fi
 
 # Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
-swift format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+swift format lint --strict --recursive --parallel Sources Tests Fuzz Examples Package.swift
 
 # The build must be free of warnings in our own code (dependencies' warnings are theirs).
 build_log="$(mktemp)"
 swift build --build-tests 2>&1 | tee "$build_log"
-if grep -E "^$(pwd)/(Sources|Tests|Fuzz)/.*: warning:" "$build_log" | sort -u | grep .; then
+if grep -E "^$(pwd)/(Sources|Tests|Fuzz|Examples)/.*: warning:" "$build_log" | sort -u | grep .; then
   echo "the build has warnings (above): fix them" >&2
   exit 1
 fi
