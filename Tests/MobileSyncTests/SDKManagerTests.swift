@@ -51,6 +51,8 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         _ = try await org.localForce.insert([["Name": "Acme"], ["Name": "Globex"]], of: "Account")
         let sdk = MobileSyncSDKManager(root: folder.appendingPathComponent("root"), resourcesDirectory: resources)
         #expect(throws: SyncError.self) { try sdk.store() }
+        // Without a user the setup fails, and may run again once there is one.
+        #expect(throws: SyncError.self) { try sdk.setupUserStoreFromDefaultConfig() }
 
         let alice = UserAccount(userId: "005A", orgId: "00DA", instanceURL: url, tokenProvider: StaticAccessToken(TestOrg.token))
         try await sdk.setCurrentUser(alice)

@@ -173,13 +173,28 @@ public final class MobileSyncSDKManager: Sendable {
 
     private func setupStore(file: String, store: () throws -> SmartStore) throws -> StoreSetupReport? {
         guard let url = try claimConfig(file) else { return nil }
-        let config = try StoreConfig(contentsOf: url)
-        return StoreSetupReport(registered: try store().apply(config), rejected: config.rejected)
+        do {
+            let config = try StoreConfig(contentsOf: url)
+            return StoreSetupReport(registered: try store().apply(config), rejected: config.rejected)
+        } catch {
+            unclaimConfig(file)
+            throw error
+        }
     }
 
     private func setupSyncs(file: String, manager: () throws -> SyncManager) async throws -> SyncManager.ConfigReport? {
         guard let url = try claimConfig(file) else { return nil }
-        return try await manager().apply(SyncsConfig(contentsOf: url))
+        do {
+            return try await manager().apply(SyncsConfig(contentsOf: url))
+        } catch {
+            unclaimConfig(file)
+            throw error
+        }
+    }
+
+    /// A setup that failed (unreadable file, no user) may run again this session.
+    private func unclaimConfig(_ name: String) {
+        state.withLock { _ = $0.configsApplied.remove(name) }
     }
 
     /// The config file to apply, marking it applied for this session; nil when it was applied
