@@ -81,6 +81,13 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         #expect(try !sdk.store().hasSoup("accounts"))
         #expect(try sdk.setupUserStoreFromDefaultConfig()?.registered == ["accounts"])
 
+        // Back to Alice while her old manager is still held: a new, working one.
+        try await sdk.setCurrentUser(alice)
+        let again = try sdk.syncManager()
+        #expect(again !== manager)
+        #expect(await again.isStopped == false)
+        #expect(try await again.reSync(named: "syncDownAccounts").isDone)
+
         try await sdk.logout()
         #expect(sdk.currentUser == nil)
         #expect(throws: SyncError.self) { try sdk.syncManager() }

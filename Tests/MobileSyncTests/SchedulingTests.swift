@@ -77,4 +77,24 @@ import Testing
             #expect(harness.client.requestCount - requestsBefore <= 2)
         }
     }
+
+    /// Cancelling a run that waits for its turn ends it STOPPED at once, while the run ahead of
+    /// it goes on.
+    @Test func aCancelledWaitingRunStopsAtOnce() async throws {
+        try await withHarness { harness in
+            try await harness.createAccounts(2)
+            let manager = harness.manager
+            await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(400))
+            let target = try SoqlSyncDownTarget(query: Self.down)
+            let first = Task { try await manager.syncDown(target: target, soupName: "accounts") }
+            try await Self.waitUntilRunning(manager, id: 1)
+            let second = Task { try await manager.syncDown(target: target, soupName: "accounts") }
+            while try await manager.syncStatus(id: 2) == nil { try await Task.sleep(for: .milliseconds(5)) }
+            second.cancel()
+            let stopped = try await second.value
+            #expect(stopped.isStopped)
+            #expect(try await manager.syncStatus(id: 1)?.isRunning == true)
+            #expect(try await first.value.isDone)
+        }
+    }
 }

@@ -76,11 +76,14 @@ public final class MobileSyncSDKManager: Sendable {
     /// The user whose stores and syncs the manager serves, or nil before login.
     public var currentUser: UserAccount? { state.withLock { $0.user } }
 
-    /// Makes `account` the current user (nil: logged out). When the user changes, the previous
-    /// user's sync managers are stopped and released, their stores closed (the files stay), and
-    /// a new session begins (the default configs apply again). Setting the same user again
-    /// (org, user and community) only replaces the account, for example its token provider;
-    /// managers handed out already keep their client.
+    /// Makes `account` the current user (nil: logged out). When the user changes, every sync
+    /// manager handed out this session is stopped (this waits for running syncs to reach their
+    /// next page or batch) and retired — the global stores' too, since they talk with the
+    /// previous user's client — so the next ``syncManager(storeNamed:)`` or
+    /// ``globalSyncManager(storeNamed:)`` makes a new one; the previous user's stores are closed
+    /// (the files stay) and a new session begins (the default configs apply again). Setting the
+    /// same user again (org, user and community) only replaces the account, for example its token
+    /// provider; managers handed out already keep their client.
     public func setCurrentUser(_ account: UserAccount?) async throws {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
             defer { state.user = account }
@@ -94,7 +97,11 @@ public final class MobileSyncSDKManager: Sendable {
             return (previous, managers)
         }
         guard let ended else { return }
-        for manager in ended.managers { await manager.stop() }
+        for manager in ended.managers {
+            SyncManager.retire(manager)
+            await manager.stop()
+            while await !manager.isStopped { try await Task.sleep(for: .milliseconds(20)) }
+        }
         try state.withLock { $0.stores }.closeUserStores(user: ended.user.storeKey)
     }
 
@@ -129,7 +136,13 @@ public final class MobileSyncSDKManager: Sendable {
     private func manager(for store: SmartStore) throws -> SyncManager {
         guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
         let manager = try SyncManager.shared(for: store, client: user.client)
-        state.withLock { $0.managers[SyncManager.registryKey(store)] = manager }
+        try state.withLock { state in
+            // A user switch meanwhile: this manager talks for the previous user.
+            guard state.user?.storeKey == user.storeKey else {
+                throw SyncError.invalidSyncState("The current user changed while the sync manager was being made")
+            }
+            state.managers[SyncManager.registryKey(store)] = manager
+        }
         return manager
     }
 

@@ -22,15 +22,29 @@ extension SyncManager {
         return "file:" + URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Records `manager` as its store's manager, unless the store has a live one already.
-    static func register(_ manager: SyncManager, for store: SmartStore) throws {
+    /// Records `manager` as its store's manager, unless the store has a live one already, and
+    /// runs `setUp` (the manager's crash recovery) first, under the same lock: no other manager
+    /// of the store can appear meanwhile, and none is handed out before it is set up.
+    static func register(_ manager: SyncManager, for store: SmartStore, settingUp setUp: () throws -> Void) throws {
         let key = registryKey(store)
         try registry.withLock { managers in
+            managers = managers.filter { $0.value.manager != nil }
             if managers[key]?.manager != nil {
                 throw SyncError.invalidSyncState(
                     "The store \(store.path ?? "in memory") has a SyncManager already: use SyncManager.shared(for:client:)")
             }
+            try setUp()
             managers[key] = WeakSyncManager(manager)
+        }
+    }
+
+    /// Forgets `manager` as its store's manager (a user switch retires it): the next
+    /// ``shared(for:client:targets:)`` makes a new one. The retired manager keeps working for
+    /// whoever holds it.
+    static func retire(_ manager: SyncManager) {
+        let key = registryKey(manager.store)
+        registry.withLock { managers in
+            if managers[key]?.manager === manager { managers[key] = nil }
         }
     }
 

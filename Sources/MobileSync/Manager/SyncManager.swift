@@ -17,8 +17,10 @@ public import SmartStore
 ///
 /// Syncs (and ghost cleanups) that write the same soup run one at a time, in the order they were
 /// submitted: a sync up and an OVERWRITE sync down started without awaiting each other never
-/// interleave. Syncs of different soups run at the same time. A target names the soups it
-/// writes besides the sync's own in ``SyncDownTarget/additionalSoupNames``.
+/// interleave. Syncs of different soups run at the same time, except that a run writing several
+/// soups (a target names those besides the sync's own in ``SyncDownTarget/additionalSoupNames``)
+/// waits for all of them, and later runs of any of them wait for it. A run stopped or cancelled
+/// while it waits ends STOPPED without having started.
 public actor SyncManager {
     /// Where the manager is in its stop/restart cycle.
     public enum State: String, Sendable {
@@ -66,9 +68,9 @@ public actor SyncManager {
         self.store = store
         self.client = client
         self.targets = targets ?? SyncTargetRegistry()
-        // Registered first: a second manager must not take this one's running syncs for crashed ones.
-        try Self.register(self, for: store)
-        try Self.setUpSyncsSoup(store)
+        // Crash recovery and registration together: a second manager must not take this one's
+        // running syncs for crashed ones, nor be handed out before its recovery ran.
+        try Self.register(self, for: store) { try Self.setUpSyncsSoup(store) }
     }
 
     private static func setUpSyncsSoup(_ store: SmartStore) throws {
@@ -224,6 +226,13 @@ public actor SyncManager {
         let up = initial.kind == .syncUp ? (up ?? (try? targets.syncUpTarget(initial.target))) : nil
         let ticket = await waitForSoups([initial.soupName] + (down?.additionalSoupNames ?? up?.additionalSoupNames ?? []))
         defer { leaveSoups(ticket) }
+        if state != .acceptingSyncs || Task.isCancelled {
+            // Stopped or cancelled while it waited for its turn: it never ran.
+            var stopped = initial
+            stopped.status = .stopped
+            try await save(&stopped, onUpdate: onUpdate)
+            return stopped
+        }
         var sync = initial
         sync.status = .running
         sync.progress = 0
@@ -233,8 +242,6 @@ public actor SyncManager {
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try await save(&sync, onUpdate: onUpdate)
         do {
-            // A stop requested while this run waited for its soups.
-            try checkStop()
             let context = SyncContext(manager: self, onUpdate: onUpdate)
             switch sync.kind {
             // A target whose JSON did not resolve above throws its error here.
@@ -279,9 +286,19 @@ public actor SyncManager {
         ticketSoups[ticket] = unique
         for soup in unique { soupQueues[soup, default: []].append(ticket) }
         if !isFirstInItsSoups(ticket) {
-            await withCheckedContinuation { waitingTickets[ticket] = $0 }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { waitingTickets[ticket] = $0 }
+            } onCancel: {
+                // Runs after this turn has stored the continuation (it needs the actor).
+                Task { await self.stopWaiting(ticket) }
+            }
         }
         return ticket
+    }
+
+    /// Lets a cancelled run stop waiting for its turn (it keeps its places until it leaves).
+    private func stopWaiting(_ ticket: Int) {
+        waitingTickets.removeValue(forKey: ticket)?.resume()
     }
 
     /// Leaves the queues of the run's soups and wakes the runs now first in all of theirs.

@@ -9,12 +9,13 @@ struct PagingRanges {
     let syncId: Int64
     let keepDirty: Bool
 
-    /// The sync's records (clean ones only when dirty ones are kept). The casts keep SQLite from
-    /// choosing these low-selectivity indexes over the key's, so every range query costs the
-    /// range, not the soup; they also compare alike whatever the index types.
+    /// The sync's records (clean ones only when dirty ones are kept). The cast and the
+    /// function around `__local__` keep SQLite from choosing these low-selectivity indexes over
+    /// the key's, so every range query costs the range, not the soup; both compare alike
+    /// whatever the index types (and the clean test is the one every sync uses).
     private var owned: String {
         "cast({\(soup):\(LocalFields.syncId)} as integer) = ?"
-            + (keepDirty ? " and cast({\(soup):\(LocalFields.local)} as text) in ('0', 'false')" : "")
+            + (keepDirty ? " and \(LocalFields.cleanPredicate(soup: soup))" : "")
     }
 
     /// Deletes owned records with `lower < key < upper` (open ends when nil). Returns how many.

@@ -6,9 +6,9 @@ public import Foundation
 /// { "soups": [ { "soupName": "contacts",
 ///                "indexes": [ {"path": "Id", "type": "string"}, {"path": "__local__", "type": "string"} ] } ] }
 /// ```
-public struct StoreConfig: Sendable, Equatable, Decodable {
+public struct StoreConfig: Sendable, Equatable {
     /// One soup of the file.
-    public struct SoupConfig: Sendable, Equatable, Decodable {
+    public struct SoupConfig: Sendable, Equatable {
         /// The soup's name.
         public var soupName: String
         /// The soup's index specs (`{"path": …, "type": "string"|"integer"|"floating"|"full_text"|"json1"}`).
@@ -29,8 +29,6 @@ public struct StoreConfig: Sendable, Equatable, Decodable {
     public var soups: [SoupConfig]
     /// The entries that were skipped, with why (the SDK's behaviour: the others still load).
     public var rejected: [Rejection] = []
-
-    private enum CodingKeys: String, CodingKey { case soups }
 
     /// Reads a configuration from JSON bytes.
     ///
