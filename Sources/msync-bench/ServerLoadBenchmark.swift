@@ -156,11 +156,11 @@ struct LoadClient {
             let entries = try await store.query(.all(soup: "accounts", orderPath: "Name", pageSize: 10_000))
             for offset in 0..<2 where !entries.isEmpty {
                 let entry = entries[(cycles * 2 + offset) % entries.count]
-                _ = try store.updateLocally(
+                _ = try await store.updateLocally(
                     ["Description": .string("client \(index) cycle \(cycles)")], entryId: entry["_soupEntryId"]?.int64Value ?? -1,
                     in: "accounts")
             }
-            try store.createLocally(
+            try await store.createLocally(
                 ["Name": .string("C\(index)-new-\(cycles)"), "Description": "new"], objectType: "Account", in: "accounts")
             creates += 1
             let up = try await manager.syncUp(options: options, soupName: "accounts")

@@ -83,16 +83,16 @@ struct DemoCommand: AsyncParsableCommand {
 
         // 2. Offline edits.
         for index in 1...5 {
-            try smartStore.createLocally(
+            try await smartStore.createLocally(
                 ["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
         }
         let page = try await smartStore.query(.all(soup: "accounts", orderPath: "Name", pageSize: 13))
         for entry in page.prefix(10) {
-            try smartStore.updateLocally(
+            try await smartStore.updateLocally(
                 ["Description": "Edited offline"], entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
         }
         for entry in page.suffix(3) {
-            try smartStore.deleteLocally(entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+            try await smartStore.deleteLocally(entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
         }
         out.line("offline: 5 accounts created, 10 updated, 3 deleted")
 

@@ -87,9 +87,9 @@ import Testing
             let (accounts, contacts) = try await Self.setUp(harness)
             let options = SyncOptions(mergeMode: .leaveIfChanged)
             try await harness.manager.syncDown(target: try Self.target(), options: options, soupName: "accounts", name: "briefcase")
-            _ = try harness.store.updateLocally(["Name": "Mine"], entryId: try harness.localEntryId(accounts[0]), in: "accounts")
+            _ = try await harness.store.updateLocally(["Name": "Mine"], entryId: try harness.localEntryId(accounts[0]), in: "accounts")
             let contactEntry = try await harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(contacts[0])) ?? -1
-            _ = try harness.store.updateLocally(["LastName": "Mine"], entryId: contactEntry, in: "contacts")
+            _ = try await harness.store.updateLocally(["LastName": "Mine"], entryId: contactEntry, in: "contacts")
             try await harness.client.update("Account", id: accounts[0], fields: ["Name": "Theirs"])
             try await harness.client.update("Contact", id: contacts[0], fields: ["LastName": "Theirs"])
             try await harness.client.update("Account", id: accounts[1], fields: ["Name": "Theirs"])

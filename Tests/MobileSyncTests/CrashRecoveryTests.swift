@@ -63,13 +63,13 @@ import Testing
         for (index, entry) in entries.enumerated() {
             guard let entryId = entry["_soupEntryId"]?.int64Value else { continue }
             if index < 100 {
-                _ = try world.store.updateLocally(["Name": .string("Edited \(index)")], entryId: entryId, in: "accounts")
+                _ = try await world.store.updateLocally(["Name": .string("Edited \(index)")], entryId: entryId, in: "accounts")
             } else if index < 150 {
-                _ = try world.store.deleteLocally(entryId: entryId, in: "accounts")
+                _ = try await world.store.deleteLocally(entryId: entryId, in: "accounts")
             }
         }
         for index in 0..<250 {
-            _ = try world.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts")
+            _ = try await world.store.createLocally(["Name": .string("Offline \(index)")], objectType: "Account", in: "accounts")
         }
 
         let snapshots = CrashWorld.Snapshots()

@@ -109,11 +109,11 @@ import Testing
                 target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts")
             #expect(down.status == .done)
             let store = harness.store
-            try store.createLocally(["Name": "Push new"], objectType: "Account", in: "accounts")
-            try store.createLocally(["Name": "Stay local"], objectType: "Account", in: "accounts")
-            _ = try store.updateLocally(["Name": "Push hold"], entryId: harness.localEntryId(ids[0]), in: "accounts")
-            _ = try store.deleteLocally(entryId: harness.localEntryId(ids[1]), in: "accounts")
-            _ = try store.updateLocally(["Name": "Push renamed"], entryId: harness.localEntryId(ids[2]), in: "accounts")
+            try await store.createLocally(["Name": "Push new"], objectType: "Account", in: "accounts")
+            try await store.createLocally(["Name": "Stay local"], objectType: "Account", in: "accounts")
+            _ = try await store.updateLocally(["Name": "Push hold"], entryId: harness.localEntryId(ids[0]), in: "accounts")
+            _ = try await store.deleteLocally(entryId: harness.localEntryId(ids[1]), in: "accounts")
+            _ = try await store.updateLocally(["Name": "Push renamed"], entryId: harness.localEntryId(ids[2]), in: "accounts")
             // Deleted locally but named "Account 00001": not chosen, so it stays dirty.
             let sync = try await harness.manager.syncUp(
                 target: ArchivingTarget(), options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
@@ -136,7 +136,7 @@ import Testing
             let ids = try await harness.createAccounts(1, prefix: "Push")
             _ = try await harness.manager.syncDown(
                 target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts")
-            _ = try harness.store.deleteLocally(entryId: harness.localEntryId(ids[0]), in: "accounts")
+            _ = try await harness.store.deleteLocally(entryId: harness.localEntryId(ids[0]), in: "accounts")
             let sync = try await harness.manager.syncUp(target: ArchivingTarget(), soupName: "accounts")
             #expect(sync.status == .done, "\(sync.error)")
             #expect(try await harness.client.retrieve("Account", id: ids[0], fields: ["Description"])["Description"] == "archived")

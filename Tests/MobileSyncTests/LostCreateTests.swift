@@ -24,11 +24,12 @@ import Testing
     /// server record, holding the new name. The rename stays dirty until its update succeeds.
     @Test func offlineEditAfterALostResponseIsAnUpdate() async throws {
         try await withHarness { harness in
-            let draft = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let draft = try await harness.store.createLocally(
+                ["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             #expect(try await Self.serverNames(harness) == ["Draft"])
-            try harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(draft), in: "accounts")
+            try await harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(draft), in: "accounts")
             // The update of the adopted record fails every attempt: the rename must survive, dirty.
             await harness.localForce.faults.schedule(.serverError, count: 4) { $0.method == "PATCH" }
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
@@ -53,7 +54,7 @@ import Testing
         try await withHarness { harness in
             let other = try await harness.client.create("Account", fields: ["Name": "Same", "Industry": "Media"])
             try await Task.sleep(for: .milliseconds(1500))
-            let mine = try harness.store.createLocally(["Name": "Same", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let mine = try await harness.store.createLocally(["Name": "Same", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropBefore, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             #expect(try await Self.serverNames(harness) == ["Same"])
@@ -70,8 +71,9 @@ import Testing
     /// CREATE_OUTCOME_UNKNOWN error and is not sent until the app settles it.
     @Test func moreCandidatesThanAttemptsIsAnErrorUntilSettled() async throws {
         try await withHarness { harness in
-            let first = try harness.store.createLocally(["Name": "Twin", "Industry": "Media"], objectType: "Account", in: "accounts")
-            let second = try harness.store.createLocally(["Name": "Twin", "Industry": "Retail"], objectType: "Account", in: "accounts")
+            let first = try await harness.store.createLocally(["Name": "Twin", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let second = try await harness.store.createLocally(
+                ["Name": "Twin", "Industry": "Retail"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             let elsewhere = try await harness.client.createRecords([
@@ -109,7 +111,8 @@ import Testing
     /// and keeps the edit, dirty; the next sync up sends it.
     @Test func editWhileTheCreateIsOnTheWireIsKept() async throws {
         try await withHarness { harness in
-            let record = try harness.store.createLocally(["Name": "Before", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let record = try await harness.store.createLocally(
+                ["Name": "Before", "Industry": "Media"], objectType: "Account", in: "accounts")
             let store = harness.store
             await harness.localForce.faults.observe { request, moment in
                 guard moment == .received, Self.isCollectionCreate(request) else { return }
@@ -132,7 +135,8 @@ import Testing
         try await withHarness { harness in
             let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, LastModifiedDate FROM Account")
             #expect(try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts").status == .done)
-            let record = try harness.store.createLocally(["Name": "Landed", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let record = try await harness.store.createLocally(
+                ["Name": "Landed", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             #expect(try await harness.manager.reSync(named: "accounts").status == .done)
@@ -149,8 +153,9 @@ import Testing
     /// both (one set is a subset of the other): neither is adopted by guesswork.
     @Test func aRecordMatchingAttemptsWithDifferentValuesIsNotTakenTwice() async throws {
         try await withHarness { harness in
-            let short = try harness.store.createLocally(["Name": "Overlap"], objectType: "Account", in: "accounts")
-            let long = try harness.store.createLocally(["Name": "Overlap", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let short = try await harness.store.createLocally(["Name": "Overlap"], objectType: "Account", in: "accounts")
+            let long = try await harness.store.createLocally(
+                ["Name": "Overlap", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
@@ -168,7 +173,8 @@ import Testing
     /// An edit made while the sync up asks the server about a lost create is kept and sent.
     @Test func editDuringReconciliationIsKept() async throws {
         try await withHarness { harness in
-            let record = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let record = try await harness.store.createLocally(
+                ["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter, matching: Self.isCollectionCreate)
             #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").status == .failed)
             let store = harness.store
@@ -187,12 +193,13 @@ import Testing
     @Test(arguments: ["single", "batch"]) func recordAtATimeTargets(kind: String) async throws {
         try await withHarness { harness in
             let target: any SyncUpTarget = kind == "single" ? SingleRecordSyncUpTarget() : BatchSyncUpTarget()
-            let record = try harness.store.createLocally(["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let record = try await harness.store.createLocally(
+                ["Name": "Draft", "Industry": "Media"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter) {
                 $0.method == "POST" && ["Account", "composite"].contains($0.segments.last)
             }
             #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .failed)
-            try harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(record), in: "accounts")
+            try await harness.store.updateLocally(["Name": "Final"], entryId: Self.entryId(record), in: "accounts")
             #expect(try await harness.manager.syncUp(target: target, options: Self.fields, soupName: "accounts").status == .done)
             #expect(try await Self.serverNames(harness) == ["Final"])
         }
@@ -202,7 +209,7 @@ import Testing
     /// the first's creates in flight for lost ones), then runs.
     @Test func oneSyncUpPerSoup() async throws {
         try await withHarness { harness in
-            try harness.store.createLocally(["Name": "Slow"], objectType: "Account", in: "accounts")
+            try await harness.store.createLocally(["Name": "Slow"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(400))
             let manager = harness.manager
             let first = Task { try await manager.syncUp(options: Self.fields, soupName: "accounts") }

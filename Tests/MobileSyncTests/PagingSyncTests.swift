@@ -149,9 +149,9 @@ import Testing
             let options = SyncOptions(mergeMode: .leaveIfChanged)
             try await harness.manager.syncDown(target: try Self.target(), options: options, soupName: "accounts", name: "paging")
             let byName = try Self.entries(harness).mapValues { $0["_soupEntryId"]?.int64Value ?? -1 }
-            _ = try harness.store.updateLocally(["Industry": "Mine"], entryId: byName["N0100"] ?? -1, in: "accounts")
-            _ = try harness.store.updateLocally(["Industry": "Mine too"], entryId: byName["N0200"] ?? -1, in: "accounts")
-            _ = try harness.store.deleteLocally(entryId: byName["N0300"] ?? -1, in: "accounts")
+            _ = try await harness.store.updateLocally(["Industry": "Mine"], entryId: byName["N0100"] ?? -1, in: "accounts")
+            _ = try await harness.store.updateLocally(["Industry": "Mine too"], entryId: byName["N0200"] ?? -1, in: "accounts")
+            _ = try await harness.store.deleteLocally(entryId: byName["N0300"] ?? -1, in: "accounts")
             try await Self.delete(harness, ["N0100", "N0300", "N0400"])
             try await Self.update(harness, ["N0200"], industry: "Theirs")
             let sync = try await harness.manager.reSync(named: "paging")

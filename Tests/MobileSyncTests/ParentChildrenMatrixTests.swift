@@ -103,16 +103,16 @@ import Testing
             for (index, (combination, tree)) in zip(Self.combinations, trees).enumerated() {
                 switch combination.parentLocal {
                 case .update:
-                    _ = try store.updateLocally(
+                    _ = try await store.updateLocally(
                         [model.parentName: .string("P\(index) local")], entryId: try entryId("parents", tree.parent), in: "parents")
-                case .delete: _ = try store.deleteLocally(entryId: try entryId("parents", tree.parent), in: "parents")
+                case .delete: _ = try await store.deleteLocally(entryId: try entryId("parents", tree.parent), in: "parents")
                 case .none: break
                 }
                 switch combination.childLocal {
                 case .update:
-                    _ = try store.updateLocally(
+                    _ = try await store.updateLocally(
                         [model.childName: .string("C\(index) local")], entryId: try entryId("children", tree.changed), in: "children")
-                case .delete: _ = try store.deleteLocally(entryId: try entryId("children", tree.changed), in: "children")
+                case .delete: _ = try await store.deleteLocally(entryId: try entryId("children", tree.changed), in: "children")
                 case .none: break
                 }
             }

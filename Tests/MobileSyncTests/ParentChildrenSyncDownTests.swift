@@ -107,7 +107,7 @@ import Testing
             // Tree 0: a local child edit. Tree 1: a local child edit, parent unchanged on the server. Tree 2: clean.
             for id in [contacts[0][0], contacts[1][0]] {
                 let entry = try await harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(id)) ?? -1
-                _ = try harness.store.updateLocally(["LastName": "Mine"], entryId: entry, in: "contacts")
+                _ = try await harness.store.updateLocally(["LastName": "Mine"], entryId: entry, in: "contacts")
             }
             for account in [accounts[0], accounts[2]] {
                 try await harness.client.update("Account", id: account, fields: ["Description": "Server"])

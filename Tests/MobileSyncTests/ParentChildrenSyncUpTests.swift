@@ -78,7 +78,7 @@ import Testing
             let old = try await harness.client.create("Account", fields: ["Name": "Gone"])
             try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
             for index in 0..<2 {
-                try harness.store.createLocally(
+                try await harness.store.createLocally(
                     ["LastName": .string("Orphan \(index)"), "AccountId": .string(old)], objectType: "Contact", in: "contacts")
             }
             try await harness.client.delete("Account", id: old)
@@ -145,12 +145,12 @@ import Testing
             let existing = try await harness.client.create("Invoice__c", fields: ["Name": "Old name", "Invoice_Number__c": "INV-1"])
             let existingLine = try await harness.client.create(
                 "Invoice_Line__c", fields: ["Name": "Old line", "Line_Key__c": "K-1", "Invoice__c": .string(existing)])
-            let invoice = try harness.store.createLocally(
+            let invoice = try await harness.store.createLocally(
                 ["Name": "New name", "Invoice_Number__c": "INV-1"], objectType: "Invoice__c", in: "invoices")
             let localId = try #require(invoice["Id"]?.stringValue)
-            try harness.store.createLocally(
+            try await harness.store.createLocally(
                 ["Name": "New line", "Line_Key__c": "K-1", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
-            try harness.store.createLocally(
+            try await harness.store.createLocally(
                 ["Name": "Another line", "Line_Key__c": "K-2", "Invoice__c": .string(localId)], objectType: "Invoice_Line__c", in: "lines")
             let target = ParentChildrenSyncUpTarget(
                 parent: ParentInfo(objectType: "Invoice__c", soupName: "invoices", externalIdFieldName: "Invoice_Number__c"),
@@ -183,11 +183,11 @@ import Testing
                 })
             try await harness.manager.syncDown(target: ParentChildrenSyncDownTests.target(filter: nil), soupName: "accounts", name: "down")
             try await Task.sleep(for: .milliseconds(1100)) // If-Unmodified-Since has second precision
-            _ = try harness.store.updateLocally(["Name": "Wide local"], entryId: try harness.localEntryId(account), in: "accounts")
+            _ = try await harness.store.updateLocally(["Name": "Wide local"], entryId: try harness.localEntryId(account), in: "accounts")
             let children = try await harness.store.query(.all(soup: "contacts", pageSize: 100))
                 .sorted { ($0["_soupEntryId"]?.int64Value ?? 0) < ($1["_soupEntryId"]?.int64Value ?? 0) }
             for child in children {
-                _ = try harness.store.updateLocally(
+                _ = try await harness.store.updateLocally(
                     ["LastName": .string("\(child["LastName"]?.stringValue ?? "") local")],
                     entryId: child["_soupEntryId"]?.int64Value ?? -1, in: "contacts")
             }
@@ -243,7 +243,7 @@ import Testing
                     childrenFieldlist: ["Name"], relationshipType: .masterDetail),
                 soupName: "invoices", name: "down")
             let entry = try await harness.store.lookupSoupEntryId(soup: "invoices", path: "Id", value: .string(invoice)) ?? -1
-            _ = try harness.store.deleteLocally(entryId: entry, in: "invoices")
+            _ = try await harness.store.deleteLocally(entryId: entry, in: "invoices")
             let target = ParentChildrenSyncUpTarget(
                 parent: parent, children: children, relationshipType: .masterDetail, createFieldlist: ["Name"],
                 updateFieldlist: ["Name"], childrenCreateFieldlist: ["Name"], childrenUpdateFieldlist: ["Name"])

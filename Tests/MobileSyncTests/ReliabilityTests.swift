@@ -55,7 +55,8 @@ import Testing
     @Test func lostCreateResponseIsReconciledOnTheNextSyncUp() async throws {
         try await withHarness { harness in
             try Self.createLocally(harness, 3)
-            try harness.store.createLocally(["Name": "Offline 0"], objectType: "Account", in: "accounts") // same values, another record
+            // Same values, another record.
+            try await harness.store.createLocally(["Name": "Offline 0"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter) { $0.method == "POST" && $0.segments.last == "sobjects" }
             let failed = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(failed.status == .failed) // a POST that may have been applied is not retried

@@ -25,7 +25,7 @@ import Testing
             let ids = try await harness.createAccounts(3)
             let manager = harness.manager
             _ = try await manager.syncDown(target: try SoqlSyncDownTarget(query: Self.down), soupName: "accounts", name: "down")
-            _ = try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            _ = try await harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
             await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(300))
             let up = Task { try await manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") }
             while try await manager.syncStatus(id: 2)?.status != .running { try await Task.sleep(for: .milliseconds(5)) }

@@ -56,7 +56,7 @@ import Testing
                 try await harness.manager.syncDown(
                     target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: "accounts"
                 ).status == .done)
-            try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
             let resync = try await harness.manager.reSync(named: "accounts") // OVERWRITE, the default
             #expect(resync.status == .done && resync.totalSize == 0)
             let local = try harness.localRecords()
@@ -74,7 +74,7 @@ import Testing
                     try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: Self.query), soupName: "accounts", name: name)
                         .status == .done)
             }
-            try harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "Edited here"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
             #expect(try await harness.manager.reSync(named: "first").status == .done)
             #expect(try harness.localRecords()[ids[1]]?["Name"] == "Edited here")
         }
@@ -97,7 +97,7 @@ import Testing
             // A lost create is adopted, not duplicated; an earlier record with the same values is not adopted.
             _ = try await harness.client.create("Account", fields: ["Name": "Offline"])
             try await Task.sleep(for: .milliseconds(1500))
-            try harness.store.createLocally(["Name": "Offline"], objectType: "Account", in: "accounts")
+            try await harness.store.createLocally(["Name": "Offline"], objectType: "Account", in: "accounts")
             await harness.localForce.faults.schedule(.dropAfter) { $0.method == "POST" && $0.segments.last == "sobjects" }
             #expect(try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts").status == .failed)
             let settled = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")

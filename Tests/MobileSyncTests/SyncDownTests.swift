@@ -52,7 +52,8 @@ import Testing
             let target = try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account")
             try await harness.manager.syncDown(target: target, soupName: "accounts")
             for id in ids.prefix(3) {
-                try harness.store.updateLocally(["Name": .string("local \(id)")], entryId: try harness.localEntryId(id), in: "accounts")
+                try await harness.store.updateLocally(
+                    ["Name": .string("local \(id)")], entryId: try harness.localEntryId(id), in: "accounts")
             }
             try await harness.manager.syncDown(target: target, options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts")
             var records = try harness.localRecords()
@@ -163,8 +164,8 @@ import Testing
             let all = try await harness.manager.syncDown(
                 target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account WHERE Name LIKE 'Account%'"),
                 soupName: "accounts", name: "all")
-            try harness.store.createLocally(["Name": "local only"], objectType: "Account", in: "accounts")
-            try harness.store.updateLocally(["Name": "edited"], entryId: try harness.localEntryId(ids[4]), in: "accounts")
+            try await harness.store.createLocally(["Name": "local only"], objectType: "Account", in: "accounts")
+            try await harness.store.updateLocally(["Name": "edited"], entryId: try harness.localEntryId(ids[4]), in: "accounts")
             try await harness.client.delete("Account", id: ids[0])
             try await harness.client.delete("Account", id: ids[4])
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "Renamed out of the filter"])
@@ -186,7 +187,7 @@ import Testing
         try await withHarness(localIndex: localIndex) { harness in
             try await harness.createAccounts(2)
             try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts")
-            try harness.store.createLocally(["Name": "New"], objectType: "Account", in: "accounts")
+            try await harness.store.createLocally(["Name": "New"], objectType: "Account", in: "accounts")
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(sync.totalSize == 1 && sync.status == .done)
         }

@@ -18,13 +18,13 @@ import Testing
             let ids = try await harness.createAccounts(6)
             try await harness.manager.syncDown(target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"), soupName: "accounts")
             for index in 0..<30 {
-                try harness.store.createLocally(["Name": .string("New \(index)")], objectType: "Account", in: "accounts")
+                try await harness.store.createLocally(["Name": .string("New \(index)")], objectType: "Account", in: "accounts")
             }
-            try harness.store.createLocally(["Name": ""], objectType: "Account", in: "accounts") // fails: required
-            try harness.store.updateLocally(["Name": "local 0"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
-            try harness.store.updateLocally(["Name": "local 1"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
-            try harness.store.updateLocally(["Name": "local 2"], entryId: try harness.localEntryId(ids[2]), in: "accounts")
-            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[3]), in: "accounts")
+            try await harness.store.createLocally(["Name": ""], objectType: "Account", in: "accounts") // fails: required
+            try await harness.store.updateLocally(["Name": "local 0"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "local 1"], entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "local 2"], entryId: try harness.localEntryId(ids[2]), in: "accounts")
+            try await harness.store.deleteLocally(entryId: try harness.localEntryId(ids[3]), in: "accounts")
             try await Task.sleep(for: .milliseconds(1100)) // a later second: If-Unmodified-Since has second precision
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "remote 1"])
             try await harness.client.delete("Account", id: ids[2])

@@ -21,11 +21,13 @@ import Testing
         try await withHarness { harness in
             let ids = try await harness.createAccounts(3)
             try await Self.syncDown(harness)
-            let created = try harness.store.createLocally(["Name": "Fresh", "Industry": "Media"], objectType: "Account", in: "accounts")
-            let transient = try harness.store.createLocally(["Name": "Never sent"], objectType: "Account", in: "accounts")
-            try harness.store.deleteLocally(entryId: transient["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
-            try harness.store.updateLocally(["Description": "updated here"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
-            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            let created = try await harness.store.createLocally(
+                ["Name": "Fresh", "Industry": "Media"], objectType: "Account", in: "accounts")
+            let transient = try await harness.store.createLocally(["Name": "Never sent"], objectType: "Account", in: "accounts")
+            try await harness.store.deleteLocally(entryId: transient["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
+            try await harness.store.updateLocally(
+                ["Description": "updated here"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
+            try await harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
             let requestsBefore = harness.client.requestCount
             let progress = SyncHarness.Progress()
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts") { progress.record($0) }
@@ -60,7 +62,7 @@ import Testing
                 ], in: "accounts")
             let ids = try await harness.createAccounts(2)
             try await Self.syncDown(harness)
-            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            try await harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
             #expect(sync.status == .done && sync.failedRecordCount == 0)
             #expect(try await harness.store.retrieve([orphan["_soupEntryId"]?.int64Value ?? -1], from: "accounts").isEmpty)
@@ -75,7 +77,7 @@ import Testing
     @Test func perRecordErrors() async throws {
         try await withHarness { harness in
             for name in ["Good 1", "Good 2", "Good 3", String(repeating: "x", count: 256), ""] {
-                try harness.store.createLocally(["Name": .string(name)], objectType: "Account", in: "accounts")
+                try await harness.store.createLocally(["Name": .string(name)], objectType: "Account", in: "accounts")
             }
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             #expect(sync.status == .done && sync.failedRecordCount == 2)
@@ -102,10 +104,11 @@ import Testing
             let ids = try await harness.createAccounts(4)
             try await Self.syncDown(harness)
             for id in ids.prefix(3) {
-                try harness.store.updateLocally(["Name": .string("local \(id)")], entryId: try harness.localEntryId(id), in: "accounts")
+                try await harness.store.updateLocally(
+                    ["Name": .string("local \(id)")], entryId: try harness.localEntryId(id), in: "accounts")
                 try await harness.client.update("Account", id: id, fields: ["Name": .string("remote \(id)")])
             }
-            try harness.store.updateLocally(["Name": "local only change"], entryId: try harness.localEntryId(ids[3]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "local only change"], entryId: try harness.localEntryId(ids[3]), in: "accounts")
             let blocked = try await harness.manager.syncUp(
                 options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: "accounts")
             #expect(blocked.status == .done)
@@ -129,8 +132,8 @@ import Testing
         try await withHarness { harness in
             let ids = try await harness.createAccounts(4)
             try await Self.syncDown(harness)
-            try harness.store.updateLocally(["Name": "keep me"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
-            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
+            try await harness.store.updateLocally(["Name": "keep me"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
+            try await harness.store.deleteLocally(entryId: try harness.localEntryId(ids[1]), in: "accounts")
             try await harness.client.delete("Account", id: ids[0])
             try await harness.client.delete("Account", id: ids[1])
             // LEAVE_IF_CHANGED: the update stays dirty with its old id; the delete is settled.
@@ -146,7 +149,7 @@ import Testing
             #expect(recreated["Id"]?.stringValue != ids[0] && recreated["__local__"] == false)
             #expect(try await harness.client.retrieve("Account", id: recreated["Id"]?.stringValue ?? "")["Name"] == "keep me")
             // Local delete vs remote update, LEAVE_IF_CHANGED keeps it; OVERWRITE deletes on both sides.
-            try harness.store.deleteLocally(entryId: try harness.localEntryId(ids[2]), in: "accounts")
+            try await harness.store.deleteLocally(entryId: try harness.localEntryId(ids[2]), in: "accounts")
             try await Task.sleep(for: .milliseconds(5))
             try await harness.client.update("Account", id: ids[2], fields: ["Name": "remote edit"])
             _ = try await harness.manager.syncUp(
@@ -163,8 +166,8 @@ import Testing
         try await withHarness { harness in
             let ids = try await harness.createAccounts(1)
             try await Self.syncDown(harness)
-            try harness.store.createLocally(["Name": "Created", "Description": "not sent"], objectType: "Account", in: "accounts")
-            try harness.store.updateLocally(
+            try await harness.store.createLocally(["Name": "Created", "Description": "not sent"], objectType: "Account", in: "accounts")
+            try await harness.store.updateLocally(
                 ["Name": "not sent", "Description": "sent"], entryId: try harness.localEntryId(ids[0]), in: "accounts")
             let target = CollectionSyncUpTarget(createFieldlist: ["Name"], updateFieldlist: ["Description"])
             _ = try await harness.manager.syncUp(target: target, soupName: "accounts")
@@ -188,7 +191,9 @@ import Testing
     /// Scenario 28: more than one batch (500 created records, 200 per call).
     @Test func manyCreatedRecords() async throws {
         try await withHarness { harness in
-            for index in 0..<500 { try harness.store.createLocally(["Name": .string("L\(index)")], objectType: "Account", in: "accounts") }
+            for index in 0..<500 {
+                try await harness.store.createLocally(["Name": .string("L\(index)")], objectType: "Account", in: "accounts")
+            }
             let progress = SyncHarness.Progress()
             let before = harness.client.requestCount
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") {
@@ -206,7 +211,7 @@ import Testing
     /// No fields and no field list: a clear failure, nothing lost.
     @Test func missingFieldListFailsTheSync() async throws {
         try await withHarness { harness in
-            try harness.store.createLocally(["Name": "x"], objectType: "Account", in: "accounts")
+            try await harness.store.createLocally(["Name": "x"], objectType: "Account", in: "accounts")
             let sync = try await harness.manager.syncUp(soupName: "accounts")
             #expect(sync.status == .failed && sync.error == "No fields specified")
             #expect(try harness.localRecords().values.first?["__local__"] == true)

@@ -90,4 +90,27 @@ import Testing
             #expect(try await store.lookupSoupEntryId(soup: "items", path: "key", value: "after cancel") != nil)
         }
     }
+
+    /// A read-modify-write in one transaction, blocking and async; a failing change saves nothing.
+    @Test func modifyReadsChangesAndSavesAtOnce() async throws {
+        let directory = TemporaryDirectory()
+        for store in try Self.stores(directory) {
+            let saved = try await store.create(["key": "a", "n": 1], in: "items")
+            let id = try #require(saved["_soupEntryId"]?.int64Value)
+            // A synchronous context picks the blocking form.
+            func bump() throws -> JSONValue {
+                try store.modify(id, in: "items") { entry in entry = ["key": "a", "n": .int((entry["n"]?.int64Value ?? 0) + 1)] }
+            }
+            let bumped = try bump()
+            #expect(bumped["n"] == 2 && bumped["_soupEntryId"] == saved["_soupEntryId"])
+            _ = try await store.modify(id, in: "items") { entry in entry = ["key": "a", "n": .int((entry["n"]?.int64Value ?? 0) * 10)] }
+            #expect(try await store.retrieve([id], from: "items").first?["n"] == 20)
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) { try await store.modify(id, in: "items") { _ in throw Refused() } }
+            #expect(try await store.retrieve([id], from: "items").first?["n"] == 20)
+            await #expect(throws: SmartStoreError.entryNotFound(soup: "items", id: 999)) {
+                try await store.modify(999, in: "items") { _ in }
+            }
+        }
+    }
 }

@@ -8,6 +8,19 @@ extension SmartStore {
     public func createLocally(_ fields: [String: JSONValue], objectType: String, in soup: String, idField: String = "Id") throws
         -> JSONValue
     {
+        try create(Self.locallyCreated(fields, objectType: objectType, idField: idField), in: soup)
+    }
+
+    /// Creates a record locally without blocking the caller's thread; see
+    /// ``createLocally(_:objectType:in:idField:)-(_,_,_,_)``.
+    @discardableResult
+    public func createLocally(_ fields: [String: JSONValue], objectType: String, in soup: String, idField: String = "Id") async throws
+        -> JSONValue
+    {
+        try await create(Self.locallyCreated(fields, objectType: objectType, idField: idField), in: soup)
+    }
+
+    private static func locallyCreated(_ fields: [String: JSONValue], objectType: String, idField: String) -> JSONValue {
         var record = fields
         record[idField] = .string(LocalFields.newLocalId())
         record["attributes"] = ["type": .string(objectType)]
@@ -15,30 +28,52 @@ extension SmartStore {
         record[LocalFields.locallyCreated] = true
         record[LocalFields.locallyUpdated] = false
         record[LocalFields.locallyDeleted] = false
-        return try create(.object(record), in: soup)
+        return .object(record)
     }
 
-    /// Applies local changes to an entry (by `_soupEntryId`) and marks it updated.
+    /// Applies local changes to an entry (by `_soupEntryId`) and marks it updated, in one
+    /// transaction (a sync writing the entry meanwhile cannot undo the edit).
     @discardableResult
     public func updateLocally(_ changes: [String: JSONValue], entryId: Int64, in soup: String) throws -> JSONValue {
-        guard case .object(var record)? = try retrieve([entryId], from: soup).first else {
-            throw SmartStoreError.entryNotFound(soup: soup, id: entryId)
-        }
-        for (key, value) in changes { record[key] = value }
-        record[LocalFields.local] = true
-        record[LocalFields.locallyUpdated] = true
-        return try update(.object(record), id: entryId, in: soup)
+        try modify(entryId, in: soup, Self.markingUpdated(changes))
     }
 
-    /// Marks an entry deleted locally (it disappears on the next sync up, locally and on the server).
+    /// Edits an entry locally without blocking the caller's thread; see
+    /// ``updateLocally(_:entryId:in:)-(_,_,_)``.
+    @discardableResult
+    public func updateLocally(_ changes: [String: JSONValue], entryId: Int64, in soup: String) async throws -> JSONValue {
+        try await modify(entryId, in: soup, Self.markingUpdated(changes))
+    }
+
+    private static func markingUpdated(_ changes: [String: JSONValue]) -> @Sendable (inout JSONValue) throws -> Void {
+        { record in
+            guard case .object(var members) = record else { throw SmartStoreError.malformedJSON("The entry is not a JSON object") }
+            for (key, value) in changes { members[key] = value }
+            members[LocalFields.local] = true
+            members[LocalFields.locallyUpdated] = true
+            record = .object(members)
+        }
+    }
+
+    /// Marks an entry deleted locally (it disappears on the next sync up, locally and on the
+    /// server), in one transaction.
     @discardableResult
     public func deleteLocally(entryId: Int64, in soup: String) throws -> JSONValue {
-        guard case .object(var record)? = try retrieve([entryId], from: soup).first else {
-            throw SmartStoreError.entryNotFound(soup: soup, id: entryId)
-        }
-        record[LocalFields.local] = true
-        record[LocalFields.locallyDeleted] = true
-        return try update(.object(record), id: entryId, in: soup)
+        try modify(entryId, in: soup, Self.markDeleted)
+    }
+
+    /// Marks an entry deleted locally without blocking the caller's thread; see
+    /// ``deleteLocally(entryId:in:)-(_,_)``.
+    @discardableResult
+    public func deleteLocally(entryId: Int64, in soup: String) async throws -> JSONValue {
+        try await modify(entryId, in: soup, Self.markDeleted)
+    }
+
+    private static let markDeleted: @Sendable (inout JSONValue) throws -> Void = { record in
+        guard case .object(var members) = record else { throw SmartStoreError.malformedJSON("The entry is not a JSON object") }
+        members[LocalFields.local] = true
+        members[LocalFields.locallyDeleted] = true
+        record = .object(members)
     }
 
     /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true, as any SDK writes it,

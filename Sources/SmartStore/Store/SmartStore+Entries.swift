@@ -53,6 +53,41 @@ extension SmartStore {
         }
     }
 
+    /// Reads the entry `id`, applies `change` to it and saves it, in one transaction: a write
+    /// landing between the read and the save (a sync writing the same entry) cannot be lost.
+    /// Returns the entry as saved.
+    ///
+    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` if there is no such entry, or
+    ///   what `change` throws (nothing is saved then).
+    @discardableResult
+    public func modify(_ id: Int64, in soupName: String, _ change: @escaping @Sendable (inout JSONValue) throws -> Void) throws
+        -> JSONValue
+    {
+        try write(modifying(id, in: soupName, change))
+    }
+
+    /// Modifies an entry without blocking the caller's thread; see ``modify(_:in:_:)-(_,_,_)``.
+    @discardableResult
+    public func modify(_ id: Int64, in soupName: String, _ change: @escaping @Sendable (inout JSONValue) throws -> Void) async throws
+        -> JSONValue
+    {
+        try await write(modifying(id, in: soupName, change))
+    }
+
+    private func modifying(_ id: Int64, in soupName: String, _ change: @escaping @Sendable (inout JSONValue) throws -> Void)
+        -> @Sendable (Database) throws -> JSONValue
+    {
+        { db in
+            let soup = try self.requireSoup(db, named: soupName)
+            guard var entry = try Self.entries([id], soup: soup, db: db).first?.1 else {
+                throw SmartStoreError.entryNotFound(soup: soupName, id: id)
+            }
+            try change(&entry)
+            var writer = EntryWriter(db: db, soup: soup)
+            return try writer.update(entry, id: id)
+        }
+    }
+
     /// Upserts one entry. See ``upsert(_:in:externalIdPath:)-9jpjf``.
     @discardableResult
     public func upsert(_ entry: JSONValue, in soupName: String, externalIdPath: String = "_soupEntryId") throws -> JSONValue {
