@@ -64,9 +64,7 @@ public final class AccountsListModel<S: Scheduler>: ObservableObject {
         syncTaskCancellable = manager.publisher(for: "syncDownAccounts")
             .receive(on: scheduler)
             .sink(
-                receiveCompletion: { [weak self] completion in
-                    if case .failure(let error) = completion { self?.lastError = "\(error)" }
-                },
+                receiveCompletion: { [weak self] in self?.note($0) },
                 receiveValue: { [weak self] _ in self?.loadFromSmartStore() })
     }
 
@@ -88,12 +86,15 @@ public final class AccountsListModel<S: Scheduler>: ObservableObject {
                 }
             }
             .sink(
-                receiveCompletion: { [weak self] completion in
-                    if case .failure(let error) = completion { self?.lastError = "\(error)" }
-                },
+                receiveCompletion: { [weak self] in self?.note($0) },
                 receiveValue: { [weak self] accounts in
                     self?.lastError = nil
                     self?.accounts = accounts
                 })
+    }
+
+    /// Keeps a failed fetch's error for the view.
+    private func note(_ completion: Subscribers.Completion<any Error>) {
+        if case .failure(let error) = completion { lastError = "\(error)" }
     }
 }

@@ -37,13 +37,13 @@ public struct InProcessTransport: HTTPTransport {
         let apiRequest = APIRequest(
             method: request.httpMethod ?? "GET", path: components.percentEncodedPath, query: components.percentEncodedQuery,
             headers: request.allHTTPHeaderFields ?? [:], body: request.httpBody.map { Array($0) } ?? [])
-        switch await localForce.deliver(apiRequest) {
-        case .response(let response):
+        switch await localForce.injectingFaults(apiRequest, handle: { await localForce.handle(apiRequest) }) {
+        case .handled(let response), .injected(let response):
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = value }
             headers["date"] = HTTPDate.format(localForce.currentTime())
             return (response.status, headers, response.body)
-        case .dropConnection:
+        case .dropped:
             throw RestError.network("the connection was lost (fault injection)")
         }
     }

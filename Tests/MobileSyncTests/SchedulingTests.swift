@@ -17,6 +17,22 @@ import Testing
         while try await manager.syncStatus(id: id)?.status != .running { try await Task.sleep(for: .milliseconds(5)) }
     }
 
+    /// Two sync downs of the `accounts` soup over a slow server: the first running, the second
+    /// submitted (its place in the queue taken) behind it.
+    static func twoRunsOfOneSoup(_ harness: SyncHarness, latency: Duration) async throws -> (
+        first: Task<SyncState, any Error>, second: Task<SyncState, any Error>
+    ) {
+        try await harness.createAccounts(2)
+        let manager = harness.manager
+        await harness.localForce.faults.configure(rate: 0, latency: latency)
+        let target = try SoqlSyncDownTarget(query: down)
+        let first = Task { try await manager.syncDown(target: target, soupName: "accounts") }
+        try await waitUntilRunning(manager, id: 1)
+        let second = Task { try await manager.syncDown(target: target, soupName: "accounts") }
+        while try await manager.syncStatus(id: 2) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        return (first, second)
+    }
+
     /// A sync up and an OVERWRITE sync down of one soup, the second started while the first runs:
     /// the sync down starts only once the sync up has ended, so it brings the local edit back
     /// from the server instead of overwriting it halfway through the sync up.
@@ -60,16 +76,9 @@ import Testing
     /// A run waiting for its soup when the manager is stopped ends STOPPED without sending anything.
     @Test func aWaitingRunStopsWithTheManager() async throws {
         try await withHarness { harness in
-            try await harness.createAccounts(2)
-            let manager = harness.manager
-            await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(300))
-            let target = try SoqlSyncDownTarget(query: Self.down)
-            let first = Task { try await manager.syncDown(target: target, soupName: "accounts") }
-            try await Self.waitUntilRunning(manager, id: 1)
-            let second = Task { try await manager.syncDown(target: target, soupName: "accounts") }
-            while try await manager.syncStatus(id: 2) == nil { try await Task.sleep(for: .milliseconds(5)) }
+            let (first, second) = try await Self.twoRunsOfOneSoup(harness, latency: .milliseconds(300))
             let requestsBefore = harness.client.requestCount
-            await manager.stop()
+            await harness.manager.stop()
             let (a, b) = (try await first.value, try await second.value)
             #expect(a.isStopped || a.isDone)
             #expect(b.isStopped && b.totalSize == -1)
@@ -82,18 +91,11 @@ import Testing
     /// it goes on.
     @Test func aCancelledWaitingRunStopsAtOnce() async throws {
         try await withHarness { harness in
-            try await harness.createAccounts(2)
-            let manager = harness.manager
-            await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(400))
-            let target = try SoqlSyncDownTarget(query: Self.down)
-            let first = Task { try await manager.syncDown(target: target, soupName: "accounts") }
-            try await Self.waitUntilRunning(manager, id: 1)
-            let second = Task { try await manager.syncDown(target: target, soupName: "accounts") }
-            while try await manager.syncStatus(id: 2) == nil { try await Task.sleep(for: .milliseconds(5)) }
+            let (first, second) = try await Self.twoRunsOfOneSoup(harness, latency: .milliseconds(400))
             second.cancel()
             let stopped = try await second.value
             #expect(stopped.isStopped)
-            #expect(try await manager.syncStatus(id: 1)?.isRunning == true)
+            #expect(try await harness.manager.syncStatus(id: 1)?.isRunning == true)
             #expect(try await first.value.isDone)
         }
     }

@@ -1,12 +1,3 @@
-/// What a transport does with a request once ``LocalForce`` has dealt with it.
-package enum Delivery: Sendable {
-    /// Send this answer.
-    case response(APIResponse)
-    /// Lose the connection instead of answering (fault injection): the client cannot tell
-    /// whether the request was applied.
-    case dropConnection
-}
-
 /// What fault injection made of a request whose work `Answer` stands for.
 package enum FaultOutcome<Answer: Sendable>: Sendable {
     /// The request was handled (perhaps late, after a delay): send its answer.
@@ -18,15 +9,6 @@ package enum FaultOutcome<Answer: Sendable>: Sendable {
 }
 
 extension LocalForce {
-    /// Handles a request as a transport serves it: ``handle(_:)`` wrapped in the configured
-    /// fault injection (see ``injectingFaults(_:handle:)``).
-    package func deliver(_ request: APIRequest) async -> Delivery {
-        switch await injectingFaults(request, handle: { await handle(request) }) {
-        case .handled(let answer), .injected(let answer): .response(answer)
-        case .dropped: .dropConnection
-        }
-    }
-
     /// Runs `handle`, the request's work, inside the configured fault injection: observer
     /// calls, latency, injected errors, connections dropped before or after the work, and late
     /// commits (the work runs after a delay with the request's arrival as its clock). The

@@ -35,22 +35,23 @@ extension SmartStore {
     /// transaction (a sync writing the entry meanwhile cannot undo the edit).
     @discardableResult
     public func updateLocally(_ changes: [String: JSONValue], entryId: Int64, in soup: String) throws -> JSONValue {
-        try modify(entryId, in: soup, Self.markingUpdated(changes))
+        try modify(entryId, in: soup, Self.marking(LocalFields.locallyUpdated, changes: changes))
     }
 
     /// Edits an entry locally without blocking the caller's thread; see
     /// ``updateLocally(_:entryId:in:)-(_,_,_)``.
     @discardableResult
     public func updateLocally(_ changes: [String: JSONValue], entryId: Int64, in soup: String) async throws -> JSONValue {
-        try await modify(entryId, in: soup, Self.markingUpdated(changes))
+        try await modify(entryId, in: soup, Self.marking(LocalFields.locallyUpdated, changes: changes))
     }
 
-    private static func markingUpdated(_ changes: [String: JSONValue]) -> @Sendable (inout JSONValue) throws -> Void {
+    /// The change of a local edit: `changes` applied, the record dirty and `flag` set.
+    private static func marking(_ flag: String, changes: [String: JSONValue] = [:]) -> @Sendable (inout JSONValue) throws -> Void {
         { record in
             guard case .object(var members) = record else { throw SmartStoreError.malformedJSON("The entry is not a JSON object") }
             for (key, value) in changes { members[key] = value }
             members[LocalFields.local] = true
-            members[LocalFields.locallyUpdated] = true
+            members[flag] = true
             record = .object(members)
         }
     }
@@ -59,21 +60,14 @@ extension SmartStore {
     /// server), in one transaction.
     @discardableResult
     public func deleteLocally(entryId: Int64, in soup: String) throws -> JSONValue {
-        try modify(entryId, in: soup, Self.markDeleted)
+        try modify(entryId, in: soup, Self.marking(LocalFields.locallyDeleted))
     }
 
     /// Marks an entry deleted locally without blocking the caller's thread; see
     /// ``deleteLocally(entryId:in:)-(_,_)``.
     @discardableResult
     public func deleteLocally(entryId: Int64, in soup: String) async throws -> JSONValue {
-        try await modify(entryId, in: soup, Self.markDeleted)
-    }
-
-    private static let markDeleted: @Sendable (inout JSONValue) throws -> Void = { record in
-        guard case .object(var members) = record else { throw SmartStoreError.malformedJSON("The entry is not a JSON object") }
-        members[LocalFields.local] = true
-        members[LocalFields.locallyDeleted] = true
-        record = .object(members)
+        try await modify(entryId, in: soup, Self.marking(LocalFields.locallyDeleted))
     }
 
     /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true, as any SDK writes it,
