@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -51,10 +52,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "EncryptedSQLite",
+            dependencies: [
+                "Locking",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "SmartStore",
             dependencies: [
                 "FastJSON",
                 "Locking",
+                "EncryptedSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Combine on Apple platforms; the same API elsewhere.
@@ -214,7 +226,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartStoreTests",
-            dependencies: ["SmartStore"],
+            dependencies: ["SmartStore", "TestSupport", "FastJSON"],
+            exclude: ["Encryption/sqlcipher_check.py"],
             swiftSettings: strictSettings
         ),
     ],

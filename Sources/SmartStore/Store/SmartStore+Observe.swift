@@ -30,7 +30,7 @@ extension SmartStore {
                     for try await rows in values { continuation.yield(rows) }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: Self.mapped(error))
+                    continuation.finish(throwing: self.mapped(error))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

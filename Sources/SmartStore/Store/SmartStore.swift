@@ -1,3 +1,4 @@
+import EncryptedSQLite
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -38,27 +39,45 @@ public final class SmartStore: Sendable {
     let cache = SoupCache()
     /// The database file, or `nil` for an in-memory store.
     public let path: String?
+    /// Whether the store is encrypted.
+    public let isEncrypted: Bool
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
     public convenience init(path: String) throws {
-        try self.init(path: path, resumeLongOperations: true)
+        try self.init(path: path, key: nil, resumeLongOperations: true)
     }
 
-    init(path: String, resumeLongOperations: Bool) throws {
+    /// Opens (creating if needed) the store at `path`, encrypted with `key` in SQLCipher 4's
+    /// format (or in plaintext when `key` is `nil`), in WAL mode, and resumes any long operation
+    /// a crash interrupted.
+    ///
+    /// The database, its write-ahead log and its rollback journal are encrypted page by page;
+    /// temporary files stay in memory. A store written here opens in SQLCipher 4 with the same
+    /// key, and the reverse (see <doc:EncryptingStores>).
+    ///
+    /// - Throws: ``SmartStoreError/wrongKey(path:)`` when `key` does not open the store,
+    ///   ``SmartStoreError/notEncrypted(path:)`` when the file is plaintext,
+    ///   ``SmartStoreError/keyRequired(path:)`` when `key` is `nil` and the file is encrypted.
+    ///   The file is never changed or deleted when it cannot be opened.
+    public convenience init(path: String, key: StoreKey?) throws {
+        try self.init(path: path, key: key, resumeLongOperations: true)
+    }
+
+    init(path: String, key: StoreKey?, resumeLongOperations: Bool) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
+        let lease = try StoreEncryption.lease(path: path, key: key)
         do {
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            writer = try DatabasePool(path: path, configuration: Self.configuration())
-        } catch let error as DatabaseError {
-            throw SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+            writer = try DatabasePool(path: path, configuration: Self.configuration(lease: lease))
         } catch {
-            throw SmartStoreError.database("Cannot open store at \(path): \(error)")
+            throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
         self.path = path
+        isEncrypted = lease != nil
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -71,13 +90,14 @@ public final class SmartStore: Sendable {
     ///
     /// - Throws: ``SmartStoreError/database(_:)`` naming the path when there is no file there,
     ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table).
-    public init(readOnlyAt path: String) throws {
+    public init(readOnlyAt path: String, key: StoreKey? = nil) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
-        var configuration = Self.configuration()
+        let lease = try StoreEncryption.lease(path: path, key: key)
+        var configuration = Self.configuration(lease: lease)
         configuration.readonly = true
         var location = path
-        if !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1,
+        if lease == nil, !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1,
             let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
         {
             location = "file:\(encoded)?immutable=1"
@@ -87,24 +107,29 @@ public final class SmartStore: Sendable {
             let isStore = try writer.read { db in try db.tableExists("soup_attrs") }
             guard isStore else { throw SmartStoreError.database("\(path) is not a SmartStore store (it has no soup_attrs table)") }
         } catch let error as DatabaseError {
-            throw SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+            throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
         self.path = path
+        isEncrypted = lease != nil
     }
 
     /// Creates a store that lives in memory only (tests, caches).
     public init() throws {
-        writer = try DatabaseQueue(configuration: Self.configuration())
+        writer = try DatabaseQueue(configuration: Self.configuration(lease: nil))
         path = nil
+        isEncrypted = false
         try open(resumeLongOperations: false)
     }
 
-    private static func configuration() -> Configuration {
+    /// The connections' configuration; with a lease, each connection is prepared for encryption
+    /// (and keeps the lease, so the key stays registered while a connection is open).
+    private static func configuration(lease: CipherLease?) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // The SDK's Smart SQL (and its tests) use "" for the empty string.
         configuration.acceptsDoubleQuotedStringLiterals = true
         configuration.prepareDatabase { db in
+            if let lease { try StoreEncryption.prepare(db, lease: lease) }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         return configuration
@@ -139,14 +164,14 @@ public final class SmartStore: Sendable {
     /// ends. Not cancelled with the calling task (see the type's discussion).
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            writer.asyncWrite(body) { _, result in continuation.resume(with: result.mapError(Self.mapped)) }
+            writer.asyncWrite(body) { _, result in continuation.resume(with: result.mapError(self.mapped)) }
         }
     }
 
     /// Runs `body` with a read-only connection, suspending the caller until it ends.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            writer.asyncRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(Self.mapped)) }
+            writer.asyncRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(self.mapped)) }
         }
     }
 
@@ -154,7 +179,7 @@ public final class SmartStore: Sendable {
     func readSingleStatement<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard writer is DatabasePool else { return try await read(body) }
         return try await withCheckedThrowingContinuation { continuation in
-            writer.asyncUnsafeRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(Self.mapped)) }
+            writer.asyncUnsafeRead { connection in continuation.resume(with: Result { try body(connection.get()) }.mapError(self.mapped)) }
         }
     }
 
@@ -162,13 +187,14 @@ public final class SmartStore: Sendable {
         do {
             return try body()
         } catch {
-            throw Self.mapped(error)
+            throw mapped(error)
         }
     }
 
     /// Database errors as ``SmartStoreError``; other errors unchanged.
-    static func mapped(_ error: any Error) -> any Error {
+    func mapped(_ error: any Error) -> any Error {
         guard let error = error as? DatabaseError else { return error }
+        if isEncrypted, let path, let failure = StoreEncryption.failure(error, path: path) { return failure }
         return SmartStoreError.database(error.message ?? error.description)
     }
 

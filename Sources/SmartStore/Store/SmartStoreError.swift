@@ -32,6 +32,19 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidConfig(String)
     /// A failure of the underlying database.
     case database(String)
+    /// A store key that cannot be used (a raw key of the wrong length).
+    case invalidKey(String)
+    /// The key does not open the encrypted store at the path (or its first page is damaged).
+    /// The store is left as it is.
+    case wrongKey(path: String)
+    /// The store at the path is encrypted, and no key was given.
+    case keyRequired(path: String)
+    /// A key was given, but the store at the path is not encrypted.
+    case notEncrypted(path: String)
+    /// A page of the encrypted store does not authenticate: the file was altered or damaged.
+    case corrupted(path: String, detail: String)
+    /// The operation needs the store closed, and this process has it open.
+    case storeInUse(path: String)
 
     /// The error in words, naming the soup, path or query at fault.
     public var description: String {
@@ -54,6 +67,12 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .entryNotFound(let soup, let id): "Entry \(id) does not exist in soup \(soup)"
         case .invalidConfig(let message): message
         case .database(let message): message
+        case .invalidKey(let message): message
+        case .wrongKey(let path): "The key does not open the encrypted store at \(path) (or its first page is damaged)"
+        case .keyRequired(let path): "The store at \(path) is encrypted: open it with its key"
+        case .notEncrypted(let path): "The store at \(path) is not encrypted: encrypt it first (SmartStore.encrypt(storeAt:with:))"
+        case .corrupted(let path, let detail): "The encrypted store at \(path) was altered or damaged: \(detail)"
+        case .storeInUse(let path): "The store at \(path) is open in this process: close it first"
         }
     }
 }

@@ -1,0 +1,113 @@
+import GRDBSQLite
+
+/// One open encrypted file: the platform's file it wraps, and what reading and writing it
+/// through the cipher needs. SQLite uses a file from one thread at a time.
+final class CipherFile {
+    /// The platform's file, inside the memory SQLite allocated for ours.
+    let real: UnsafeMutablePointer<sqlite3_file>
+    /// Which file of the database this is.
+    let kind: CipherFileKind
+    /// The key and shared state of the database.
+    let registration: CipherRegistration
+    /// The codec of the keys in use, once known.
+    var codec: PageCodec?
+    /// Set when a key was given for a plaintext database file.
+    var isPlaintext = false
+    /// A page as stored and a page as SQLite sees it, reused by every operation.
+    var stored = [UInt8](repeating: 0, count: CipherFormat.pageSize)
+    var plain = [UInt8](repeating: 0, count: CipherFormat.pageSize)
+    /// The write-ahead log's translation state.
+    var log = LogState()
+    /// The rollback journal's translation state.
+    var journal = JournalState()
+
+    /// The result code of a page that fails its HMAC (`ResultCode.ioerrData`, as SQLite's
+    /// checksum VFS reports a mismatch).
+    static let dataError = ResultCode.ioerrData
+
+    init(real: UnsafeMutablePointer<sqlite3_file>, kind: CipherFileKind, registration: CipherRegistration) {
+        self.real = real
+        self.kind = kind
+        self.registration = registration
+    }
+
+    // MARK: - Keys
+
+    /// Reads the salt of a database file when it opens: the keys derive from it when first needed.
+    func openDatabase() -> Int32 {
+        var size: sqlite3_int64 = 0
+        let rc = realFileSize(&size)
+        guard rc == SQLITE_OK else { return rc }
+        guard size >= CipherFormat.saltSize else { return SQLITE_OK }
+        var salt = [UInt8](repeating: 0, count: CipherFormat.saltSize)
+        let read = salt.withUnsafeMutableBytes { realRead($0, at: 0) }
+        guard read == SQLITE_OK else { return read }
+        isPlaintext = salt == CipherFormat.sqliteHeader
+        return SQLITE_OK
+    }
+
+    /// The codec for a database whose page 1 starts with `salt` (the registration's salt for a
+    /// new file when `salt` is `nil`).
+    func databaseCodec(salt: [UInt8]?) -> PageCodec? {
+        let salt = salt ?? codec?.keys.salt ?? registration.newFileSalt
+        if let codec, codec.keys.salt == salt { return codec }
+        do {
+            codec = PageCodec(keys: try registration.keys(salt: salt))
+        } catch {
+            registration.record(.keyDerivation)
+            codec = nil
+        }
+        return codec
+    }
+
+    /// The codec of the WAL or journal: that of the database they belong to.
+    func companionCodec() -> PageCodec? {
+        if let codec { return codec }
+        if let keys = registration.current {
+            codec = PageCodec(keys: keys)
+        } else if let keys = try? registration.keys(salt: registration.newFileSalt) {
+            codec = PageCodec(keys: keys)
+        }
+        return codec
+    }
+
+    // MARK: - The platform file
+
+    func realRead(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int32 {
+        guard let call = real.pointee.pMethods?.pointee.xRead else { return ResultCode.ioerrRead }
+        return call(real, buffer.baseAddress, Int32(buffer.count), offset)
+    }
+
+    func realWrite(_ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
+        guard let call = real.pointee.pMethods?.pointee.xWrite else { return ResultCode.ioerrWrite }
+        return call(real, buffer.baseAddress, Int32(buffer.count), offset)
+    }
+
+    func realFileSize(_ size: inout sqlite3_int64) -> Int32 {
+        guard let call = real.pointee.pMethods?.pointee.xFileSize else { return ResultCode.ioerrFstat }
+        return call(real, &size)
+    }
+
+    // MARK: - Dispatch
+
+    func read(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int32 {
+        switch kind {
+        case .database: readDatabase(buffer, at: offset)
+        case .writeAheadLog: readLog(buffer, at: offset)
+        case .journal: readJournal(buffer, at: offset)
+        }
+    }
+
+    func write(_ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
+        switch kind {
+        case .database: writeDatabase(buffer, at: offset)
+        case .writeAheadLog: writeLog(buffer, at: offset)
+        case .journal: writeJournal(buffer, at: offset)
+        }
+    }
+
+    /// Writes what is held back (a WAL frame header) before any other operation.
+    func settle() -> Int32 {
+        kind == .writeAheadLog ? flushPendingFrameHeader() : SQLITE_OK
+    }
+}

@@ -1,0 +1,33 @@
+/// The constants of SQLCipher 4's default page format, which every encrypted file here uses.
+///
+/// A page of `pageSize` bytes keeps its last `reserveSize` bytes for the cipher: a random
+/// 16-byte IV, then an HMAC-SHA512 of the ciphertext, the IV and the page number (4 bytes,
+/// little-endian). Everything before the reserve is AES-256-CBC ciphertext without padding,
+/// except the first 16 bytes of page 1, which hold the file's key-derivation salt in the clear
+/// (SQLite's `SQLite format 3` header, which they replace, is restored on reading).
+package enum CipherFormat {
+    /// Bytes per page (SQLCipher's `cipher_page_size` default; SQLite's default too).
+    package static let pageSize = 4096
+    /// Bytes at the end of every page that SQLite leaves to the cipher (IV and HMAC).
+    package static let reserveSize = 80
+    /// Bytes of the AES-CBC initialisation vector, first in the reserve.
+    package static let ivSize = 16
+    /// Bytes of the HMAC-SHA512 that follows the IV.
+    package static let hmacSize = 64
+    /// Bytes of the key-derivation salt at the start of page 1.
+    package static let saltSize = 16
+    /// Bytes of the AES key, and of the HMAC key derived from it.
+    package static let keySize = 32
+    /// SQLCipher 4's default PBKDF2-HMAC-SHA512 iteration count for passphrases.
+    package static let defaultKDFIterations = 256_000
+    /// The iterations that derive the HMAC key from the encryption key.
+    package static let hmacKDFIterations = 2
+    /// The byte every salt byte is XORed with to salt the HMAC key's derivation.
+    package static let hmacSaltMask: UInt8 = 0x3a
+    /// Where the ciphertext of a page ends and the IV begins.
+    package static let ivOffset = pageSize - reserveSize
+    /// Where the HMAC begins.
+    package static let hmacOffset = ivOffset + ivSize
+    /// The first 16 bytes of every plaintext SQLite database.
+    package static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
+}

@@ -1,0 +1,61 @@
+import Locking
+
+/// The key of one registered database path, the keys derived from it per salt, and the last
+/// failure the VFS met on its files. Shared by every connection to the path.
+final class CipherRegistration: Sendable {
+    /// What the keys derive from.
+    let material: KeyMaterial
+    private let state: Locked<State>
+
+    private struct State {
+        var derived: [[UInt8]: CipherKeys] = [:]
+        var current: CipherKeys?
+        var failure: CipherFailure?
+        let newFileSalt: [UInt8]
+    }
+
+    init(material: KeyMaterial) {
+        self.material = material
+        var generator = SystemRandomNumberGenerator()
+        let salt = material.fixedSalt ?? (0..<CipherFormat.saltSize).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        state = Locked(State(newFileSalt: salt))
+    }
+
+    /// The salt of a database file that does not exist yet.
+    var newFileSalt: [UInt8] { state.withLock { $0.newFileSalt } }
+
+    /// The keys for a file with `salt`, derived once per salt; they become the ``current`` keys.
+    func keys(salt: [UInt8]) throws -> CipherKeys {
+        if let keys = state.withLock({ state -> CipherKeys? in
+            let keys = state.derived[salt]
+            if keys != nil { state.current = keys }
+            return keys
+        }) {
+            return keys
+        }
+        // Derived outside the lock: PBKDF2 takes a while, and two connections deriving the
+        // same salt at once only repeat work.
+        let keys = try material.derive(salt: salt)
+        state.withLock { state in
+            state.derived[salt] = keys
+            state.current = keys
+        }
+        return keys
+    }
+
+    /// The keys the database file was last opened or read with: those of its WAL and journal.
+    var current: CipherKeys? { state.withLock { $0.current } }
+
+    /// Records why an operation failed.
+    func record(_ failure: CipherFailure) {
+        state.withLock { $0.failure = failure }
+    }
+
+    /// The last failure, which is forgotten.
+    func takeFailure() -> CipherFailure? {
+        state.withLock { state in
+            defer { state.failure = nil }
+            return state.failure
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDBSQLite
+import Locking
+
+/// An SQLite VFS that stores registered databases in SQLCipher 4's format.
+///
+/// Installed once as the process's default VFS, over the platform's own. A database path
+/// registered with a key has its main file, its WAL and its rollback journal encrypted page
+/// by page (see ``CipherFormat``); every other file is opened by the platform VFS itself,
+/// untouched. Connections to an encrypted database must be prepared with
+/// ``prepare(connection:)`` before their first write.
+package enum CipherVFS {
+    /// The name the VFS is registered under.
+    package static let name = "msync-cipher"
+
+    /// Registers `path` as encrypted with `material`, installing the VFS on first use. Every
+    /// connection opened to the path while the returned lease lives reads and writes it
+    /// encrypted; several leases with the same key share the registration.
+    ///
+    /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key.
+    package static func lease(path: String, material: KeyMaterial) throws(CipherVFSError) -> CipherLease {
+        guard let installation = Installation.shared else { throw .notInstalled }
+        let full = try fullPathname(path, installation: installation)
+        let leased = registrations.withLock { registrations in
+            if let existing = registrations[full] {
+                guard existing.registration.material == material else { return false }
+                registrations[full] = (existing.registration, existing.leases + 1)
+            } else {
+                registrations[full] = (CipherRegistration(material: material), 1)
+            }
+            return true
+        }
+        guard leased else { throw .keyConflict }
+        return CipherLease(path: full)
+    }
+
+    /// Ends one lease of `fullPath`; the last one forgets the key.
+    static func release(fullPath: String) {
+        registrations.withLock { registrations in
+            guard let existing = registrations[fullPath] else { return }
+            registrations[fullPath] = existing.leases > 1 ? (existing.registration, existing.leases - 1) : nil
+        }
+    }
+
+    /// Whether `path` is leased as encrypted.
+    package static func isLeased(path: String) -> Bool {
+        guard let installation = Installation.shared, let full = try? fullPathname(path, installation: installation) else { return false }
+        return registrations.withLock { $0[full] != nil }
+    }
+
+    /// The last failure met on the files of `path`, forgotten once taken.
+    package static func takeFailure(path: String) -> CipherFailure? {
+        guard let installation = Installation.shared, let full = try? fullPathname(path, installation: installation) else { return nil }
+        return registrations.withLock { $0[full] }?.registration.takeFailure()
+    }
+
+    /// Prepares a connection to an encrypted database: SQLite keeps ``CipherFormat/reserveSize``
+    /// bytes free at the end of every page of a database it creates (and of one `VACUUM` rebuilds).
+    /// Then set `PRAGMA page_size = 4096` and `PRAGMA temp_store = MEMORY` on it.
+    ///
+    /// - Returns: SQLite's result code.
+    package static func prepare(connection: OpaquePointer) -> Int32 {
+        var reserve = Int32(CipherFormat.reserveSize)
+        return sqlite3_file_control(connection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve)
+    }
+
+    static let registrations = Locked([String: (registration: CipherRegistration, leases: Int)]())
+
+    /// The registration that covers a file SQLite opens, found through the database's path.
+    static func registration(forFile name: String, kind: CipherFileKind) -> CipherRegistration? {
+        let database: Substring
+        switch kind {
+        case .database: database = Substring(name)
+        case .writeAheadLog:
+            guard name.hasSuffix("-wal") else { return nil }
+            database = name.dropLast(4)
+        case .journal:
+            guard name.hasSuffix("-journal") else { return nil }
+            database = name.dropLast(8)
+        }
+        return registrations.withLock { $0[String(database)]?.registration }
+    }
+
+    private static func fullPathname(_ path: String, installation: Installation) throws(CipherVFSError) -> String {
+        let base = installation.base
+        guard let resolve = base.pointee.xFullPathname else { throw .notInstalled }
+        let capacity = Int(max(base.pointee.mxPathname, 512)) + 1
+        var buffer = [CChar](repeating: 0, count: capacity)
+        let rc = resolve(base, path, Int32(capacity), &buffer)
+        guard rc == SQLITE_OK || rc == ResultCode.okSymlink else { throw .invalidPath(path) }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Why a path cannot be registered with the VFS.
+package enum CipherVFSError: Error, Equatable {
+    /// SQLite has no default VFS to build on.
+    case notInstalled
+    /// SQLite cannot resolve the path.
+    case invalidPath(String)
+    /// The path is already open with another key in this process.
+    case keyConflict
+}
+
+/// Keeps a path registered with the VFS while it lives (see ``CipherVFS/lease(path:material:)``).
+package final class CipherLease: Sendable {
+    /// The path as SQLite names it.
+    package let path: String
+
+    init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        CipherVFS.release(fullPath: path)
+    }
+}

@@ -1,0 +1,96 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Encrypts and decrypts single pages in SQLCipher 4's format (see ``CipherFormat``).
+package struct PageCodec: Sendable {
+    /// Why a page could not be decrypted.
+    package enum Failure: Error, Equatable {
+        /// The HMAC does not match: a wrong key, or the page was altered or damaged.
+        case authentication
+        /// The cipher library refused the operation.
+        case cipher
+    }
+
+    /// The keys of the file the pages belong to.
+    package let keys: CipherKeys
+
+    /// A codec for pages encrypted with `keys`.
+    package init(keys: CipherKeys) {
+        self.keys = keys
+    }
+
+    /// Where a page's ciphertext starts: after the salt on page 1, at 0 elsewhere.
+    static func dataStart(page number: UInt32) -> Int {
+        number == 1 ? CipherFormat.saltSize : 0
+    }
+
+    /// Encrypts the plaintext page `plain` (``CipherFormat/pageSize`` bytes) numbered `number`
+    /// into `out`, with a fresh random IV.
+    package func encrypt(_ plain: UnsafeRawBufferPointer, page number: UInt32, into out: UnsafeMutableRawBufferPointer) throws(Failure) {
+        precondition(plain.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
+        let start = Self.dataStart(page: number)
+        let iv = AES._CBC.IV()
+        let ciphertext: Data
+        do {
+            ciphertext = try AES._CBC.encrypt(
+                UnsafeRawBufferPointer(rebasing: plain[start..<CipherFormat.ivOffset]), using: keys.encryption, iv: iv, noPadding: true)
+        } catch {
+            throw .cipher
+        }
+        guard ciphertext.count == CipherFormat.ivOffset - start else { throw .cipher }
+        if number == 1 { out.copyBytes(from: keys.salt) }
+        UnsafeMutableRawBufferPointer(rebasing: out[start..<CipherFormat.ivOffset]).copyBytes(from: ciphertext)
+        var position = CipherFormat.ivOffset
+        for byte in iv {
+            out[position] = byte
+            position += 1
+        }
+        let code = authenticationCode(UnsafeRawBufferPointer(out), page: number)
+        UnsafeMutableRawBufferPointer(rebasing: out[CipherFormat.hmacOffset...]).copyBytes(from: code)
+    }
+
+    /// Decrypts the encrypted page `cipher` numbered `number` into `out` after checking its HMAC.
+    /// A page of zeros (a read past the end of a file) decrypts to zeros, as in SQLCipher.
+    package func decrypt(_ cipher: UnsafeRawBufferPointer, page number: UInt32, into out: UnsafeMutableRawBufferPointer) throws(Failure) {
+        precondition(cipher.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
+        let start = Self.dataStart(page: number)
+        let code = authenticationCode(cipher, page: number)
+        guard Self.constantTimeEqual(code, UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.hmacOffset...])) else {
+            if !cipher.contains(where: { $0 != 0 }) {
+                out.initializeMemory(as: UInt8.self, repeating: 0)
+                return
+            }
+            throw .authentication
+        }
+        let plaintext: Data
+        do {
+            let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.ivOffset..<CipherFormat.hmacOffset]))
+            plaintext = try AES._CBC.decrypt(
+                UnsafeRawBufferPointer(rebasing: cipher[start..<CipherFormat.ivOffset]), using: keys.encryption, iv: iv, noPadding: true)
+        } catch {
+            throw .cipher
+        }
+        guard plaintext.count == CipherFormat.ivOffset - start else { throw .cipher }
+        if number == 1 { out.copyBytes(from: CipherFormat.sqliteHeader) }
+        UnsafeMutableRawBufferPointer(rebasing: out[start..<CipherFormat.ivOffset]).copyBytes(from: plaintext)
+        UnsafeMutableRawBufferPointer(rebasing: out[CipherFormat.ivOffset...]).copyBytes(
+            from: UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.ivOffset...]))
+    }
+
+    /// HMAC-SHA512 of a page's ciphertext and IV, then its number as 4 little-endian bytes.
+    private func authenticationCode(_ page: UnsafeRawBufferPointer, page number: UInt32) -> [UInt8] {
+        var mac = HMAC<SHA512>(key: keys.hmac)
+        mac.update(data: UnsafeRawBufferPointer(rebasing: page[Self.dataStart(page: number)..<CipherFormat.hmacOffset]))
+        withUnsafeBytes(of: number.littleEndian) { mac.update(data: $0) }
+        return Array(mac.finalize())
+    }
+
+    /// Compares two byte strings in time that does not depend on where they differ.
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,82 @@
+import EncryptedSQLite
+import Foundation
+import GRDB
+
+extension SmartStore {
+    /// Re-encrypts the store at `path` with `newKey` (SQLCipher's `PRAGMA rekey`).
+    ///
+    /// The store is copied page by page into a new file under the new key, which then replaces
+    /// the old file in one rename: a crash at any point leaves either the old store or the new
+    /// one, whole. The store must not be open.
+    ///
+    /// - Throws: ``SmartStoreError/wrongKey(path:)`` when `oldKey` does not open it,
+    ///   ``SmartStoreError/storeInUse(path:)`` when this process has it open.
+    public static func changeKey(ofStoreAt path: String, from oldKey: StoreKey, to newKey: StoreKey) throws {
+        try copyStore(at: path, key: oldKey, to: nil, key: newKey)
+    }
+
+    /// Encrypts the plaintext store at `path` with `key`, in place and crash-safe (as
+    /// ``changeKey(ofStoreAt:from:to:)`` does). The store must not be open.
+    ///
+    /// - Throws: ``SmartStoreError/keyRequired(path:)`` when the store is already encrypted.
+    public static func encrypt(storeAt path: String, with key: StoreKey) throws {
+        try copyStore(at: path, key: nil, to: nil, key: key)
+    }
+
+    /// Writes a decrypted copy of the encrypted store at `path` to `destination`, a new file
+    /// that plain SQLite opens. The store itself is not changed.
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` when `destination` exists.
+    public static func exportDecrypted(storeAt path: String, key: StoreKey, to destination: String) throws {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw SmartStoreError.database("Cannot export to \(destination): the file exists")
+        }
+        try copyStore(at: path, key: key, to: destination, key: nil)
+    }
+
+    /// Copies the store at `path` (read with `sourceKey`) into `destination`, or into a
+    /// temporary file that then replaces it, written with `targetKey`.
+    private static func copyStore(at path: String, key sourceKey: StoreKey?, to destination: String?, key targetKey: StoreKey?) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
+        if CipherVFS.isLeased(path: path) { throw SmartStoreError.storeInUse(path: path) }
+        let target = destination ?? path + ".rewrite-" + UUID().uuidString
+        var finished = false
+        defer {
+            if !finished { try? FileManager.default.removeItem(atPath: target) }
+        }
+        do {
+            let sourceLease = try StoreEncryption.lease(path: path, key: sourceKey)
+            let targetLease = try StoreEncryption.lease(path: target, key: targetKey)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                if let sourceLease { try StoreEncryption.prepare(db, lease: sourceLease) }
+                // The copy keeps the source's page layout: encrypted, it needs the reserved bytes.
+                if let targetLease { try StoreEncryption.prepare(db, lease: targetLease) }
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [target])
+            }
+            try queue.close()
+            withExtendedLifetime((sourceLease, targetLease)) {}
+        } catch let error as DatabaseError {
+            throw StoreEncryption.openError(error, path: path, encrypted: sourceKey != nil)
+        }
+        try synchronize(target)
+        if destination == nil {
+            guard rename(target, path) == 0 else {
+                throw SmartStoreError.database("Cannot replace \(path): \(String(cString: strerror(errno)))")
+            }
+            for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try synchronize((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        }
+        finished = true
+    }
+
+    /// Flushes a file (or a directory's entries) to stable storage.
+    private static func synchronize(_ path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw SmartStoreError.database("Cannot open \(path)") }
+        defer { try? handle.close() }
+        try handle.synchronize()
+    }
+}

@@ -1,0 +1,75 @@
+import EncryptedSQLite
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// How a store uses the encrypting VFS: leases for keyed paths, connection preparation, and
+/// SQLite's bare result codes turned into typed errors.
+enum StoreEncryption {
+    /// A lease of `path` for `key`; `nil` for a plaintext store, after checking that this process
+    /// does not have the path open with a key.
+    static func lease(path: String, key: StoreKey?) throws -> CipherLease? {
+        guard let key else {
+            if CipherVFS.isLeased(path: path) { throw SmartStoreError.keyRequired(path: path) }
+            return nil
+        }
+        do {
+            return try CipherVFS.lease(path: path, material: key.material)
+        } catch .keyConflict {
+            throw SmartStoreError.wrongKey(path: path)
+        } catch {
+            throw SmartStoreError.database("Cannot open store at \(path): \(error)")
+        }
+    }
+
+    /// Prepares a new connection to an encrypted store: reserved bytes for the cipher in every
+    /// page, SQLCipher's page size, and temporary files in memory (never on disk in the clear).
+    static func prepare(_ db: Database, lease: CipherLease) throws {
+        withExtendedLifetime(lease) {}
+        guard let connection = db.sqliteConnection, CipherVFS.prepare(connection: connection) == SQLITE_OK else {
+            throw SmartStoreError.database("Cannot prepare the encrypted store connection")
+        }
+        try db.execute(sql: "PRAGMA page_size = \(CipherFormat.pageSize)")
+        try db.execute(sql: "PRAGMA temp_store = MEMORY")
+    }
+
+    /// The error for a store that failed to open.
+    static func openError(_ error: any Error, path: String, encrypted: Bool) -> any Error {
+        if let typed = error as? SmartStoreError { return typed }
+        guard let error = error as? DatabaseError else { return SmartStoreError.database("Cannot open store at \(path): \(error)") }
+        if encrypted, let failure = failure(error, path: path) { return failure }
+        if !encrypted, error.resultCode == .SQLITE_NOTADB, looksEncrypted(path) { return SmartStoreError.keyRequired(path: path) }
+        return SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
+    }
+
+    /// The typed error for a database error on an encrypted store, if the VFS says why.
+    static func failure(_ error: DatabaseError, path: String) -> SmartStoreError? {
+        guard let failure = CipherVFS.takeFailure(path: path) else {
+            return error.resultCode == .SQLITE_NOTADB ? .wrongKey(path: path) : nil
+        }
+        switch failure {
+        case .wrongKey: return .wrongKey(path: path)
+        case .plaintextDatabase: return .notEncrypted(path: path)
+        case .corruptPage(let page, let file):
+            let name =
+                switch file {
+                case .database: "the database"
+                case .writeAheadLog: "the write-ahead log"
+                case .journal: "the rollback journal"
+                }
+            return .corrupted(path: path, detail: "page \(page) of \(name) does not authenticate")
+        case .missingReserve:
+            return .database("The encrypted store at \(path) was written by a connection without reserved bytes; nothing was written")
+        case .keyDerivation:
+            return .invalidKey("The store key could not be derived")
+        }
+    }
+
+    /// Whether the file at `path` exists and does not start with SQLite's plaintext header.
+    static func looksEncrypted(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: CipherFormat.saltSize)) ?? Data()
+        return head.count == CipherFormat.saltSize && Array(head) != CipherFormat.sqliteHeader
+    }
+}
