@@ -27,6 +27,13 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
 
+# SQLCipher 4 (community, with JSON1 and FTS5), which the encrypted-store tests check our
+# stores against, both ways (sqlcipher3-binary, from PyPI).
+if ! python3 -c "import sqlcipher3" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check sqlcipher3-binary==0.6.0 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages sqlcipher3-binary==0.6.0
+fi
+
 # Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Examples Package.swift
 
