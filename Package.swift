@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartStoreTests",
-            dependencies: ["SmartStore", "TestSupport", "FastJSON", "encrypted-store-writer"],
+            dependencies: ["SmartStore", "TestSupport", "FastJSON", "EncryptedSQLite", "encrypted-store-writer"],
             exclude: ["Encryption/sqlcipher_check.py"],
             swiftSettings: strictSettings
         ),

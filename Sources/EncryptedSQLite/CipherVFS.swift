@@ -55,8 +55,9 @@ package enum CipherVFS {
     }
 
     /// Prepares a connection to an encrypted database: SQLite keeps ``CipherFormat/reserveSize``
-    /// bytes free at the end of every page of a database it creates (and of one `VACUUM` rebuilds).
-    /// Then set `PRAGMA page_size = 4096` and `PRAGMA temp_store = MEMORY` on it.
+    /// bytes free at the end of every page of a database it creates (and of one `VACUUM` or
+    /// `VACUUM INTO` writes). Set `PRAGMA page_size = 4096` before (it resets the request) and
+    /// `PRAGMA temp_store = MEMORY`.
     ///
     /// - Returns: SQLite's result code.
     package static func prepare(connection: OpaquePointer) -> Int32 {
@@ -102,16 +103,27 @@ package enum CipherVFSError: Error, Equatable {
     case keyConflict
 }
 
-/// Keeps a path registered with the VFS while it lives (see ``CipherVFS/lease(path:material:)``).
+/// Keeps a path registered with the VFS until it ends or is deinitialised (see
+/// ``CipherVFS/lease(path:material:)``).
 package final class CipherLease: Sendable {
     /// The path as SQLite names it.
     package let path: String
+    private let ended = Locked(false)
 
     init(path: String) {
         self.path = path
     }
 
+    /// Ends the lease now (once): call it after the connections that needed it are closed.
+    package func end() {
+        let first = ended.withLock { ended in
+            defer { ended = true }
+            return !ended
+        }
+        if first { CipherVFS.release(fullPath: path) }
+    }
+
     deinit {
-        CipherVFS.release(fullPath: path)
+        end()
     }
 }

@@ -58,7 +58,10 @@ extension SmartStore {
                 try db.execute(sql: "VACUUM INTO ?", arguments: [target])
             }
             try queue.close()
-            withExtendedLifetime((sourceLease, targetLease)) {}
+            // Ended now, not when GRDB lets go of the configuration: the path may be opened
+            // with the new key at once.
+            sourceLease?.end()
+            targetLease?.end()
         } catch let error as DatabaseError {
             throw StoreEncryption.openError(error, path: path, encrypted: sourceKey != nil)
         }

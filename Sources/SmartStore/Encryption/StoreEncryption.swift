@@ -26,11 +26,12 @@ enum StoreEncryption {
     /// page, SQLCipher's page size, and temporary files in memory (never on disk in the clear).
     static func prepare(_ db: Database, lease: CipherLease) throws {
         withExtendedLifetime(lease) {}
+        // The page size first: setting it resets the reserved bytes SQLite is asked for.
+        try db.execute(sql: "PRAGMA page_size = \(CipherFormat.pageSize)")
+        try db.execute(sql: "PRAGMA temp_store = MEMORY")
         guard let connection = db.sqliteConnection, CipherVFS.prepare(connection: connection) == SQLITE_OK else {
             throw SmartStoreError.database("Cannot prepare the encrypted store connection")
         }
-        try db.execute(sql: "PRAGMA page_size = \(CipherFormat.pageSize)")
-        try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
 
     /// The error for a store that failed to open.

@@ -40,7 +40,9 @@ public final class SmartStore: Sendable {
     /// The database file, or `nil` for an in-memory store.
     public let path: String?
     /// Whether the store is encrypted.
-    public let isEncrypted: Bool
+    public var isEncrypted: Bool { lease != nil }
+    /// Keeps the store's key registered with the encrypting VFS while the store is open.
+    let lease: CipherLease?
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -77,7 +79,7 @@ public final class SmartStore: Sendable {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
         self.path = path
-        isEncrypted = lease != nil
+        self.lease = lease
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -110,14 +112,14 @@ public final class SmartStore: Sendable {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
         self.path = path
-        isEncrypted = lease != nil
+        self.lease = lease
     }
 
     /// Creates a store that lives in memory only (tests, caches).
     public init() throws {
         writer = try DatabaseQueue(configuration: Self.configuration(lease: nil))
         path = nil
-        isEncrypted = false
+        lease = nil
         try open(resumeLongOperations: false)
     }
 
@@ -133,6 +135,29 @@ public final class SmartStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         return configuration
+    }
+
+    /// Closes the store's connections now, rather than when the last reference to it goes.
+    ///
+    /// Every later use of the store throws. Close a store before changing its key
+    /// (``changeKey(ofStoreAt:from:to:)``) or removing its files.
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` when a connection is still in use (a query
+    ///   running in another task); the store stays open then.
+    public func close() throws {
+        try mapErrors {
+            // The log is emptied first: GRDB closes the writer before its readers, and a
+            // read-only connection closing last cannot checkpoint.
+            if writer is DatabasePool { try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            try writer.close()
+        }
+        lease?.end()
+    }
+
+    deinit {
+        // The key is forgotten with the store, not later when GRDB releases the last
+        // connection's configuration, so that the file can be reopened (or rekeyed) at once.
+        lease?.end()
     }
 
     private func open(resumeLongOperations: Bool) throws {
