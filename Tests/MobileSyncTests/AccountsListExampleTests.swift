@@ -4,6 +4,7 @@ import Foundation
 import LocalForceTesting
 import MobileSync
 import SalesforceREST
+import SmartStore
 import Testing
 
 #if canImport(Combine)
@@ -20,7 +21,8 @@ import Testing
         let org = try await TestOrg.start(transport: .http)
         _ = try await org.localForce.insert([["Name": "Acme", "Industry": "Energy"], ["Name": "Initech"]], of: "Account")
         let sdk = MobileSyncSDKManager(
-            root: folder.appendingPathComponent("root"), resourcesDirectory: folder.appendingPathComponent("resources"))
+            root: folder.appendingPathComponent("root"), resourcesDirectory: folder.appendingPathComponent("resources"),
+            keyProvider: FileStoreKeyProvider(file: folder.appendingPathComponent("store.key")))
         try await sdk.setCurrentUser(
             UserAccount(
                 userId: "005A", orgId: "00DA", instanceURL: try #require(org.baseURL), tokenProvider: StaticAccessToken(TestOrg.token)))

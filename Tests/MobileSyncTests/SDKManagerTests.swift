@@ -49,7 +49,9 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         let org = try await TestOrg.start(transport: .http)
         let url = try #require(org.baseURL)
         _ = try await org.localForce.insert([["Name": "Acme"], ["Name": "Globex"]], of: "Account")
-        let sdk = MobileSyncSDKManager(root: folder.appendingPathComponent("root"), resourcesDirectory: resources)
+        let sdk = MobileSyncSDKManager(
+            root: folder.appendingPathComponent("root"), resourcesDirectory: resources,
+            keyProvider: FileStoreKeyProvider(file: folder.appendingPathComponent("store.key")))
         #expect(throws: SyncError.self) { try sdk.store() }
         // Without a user the setup fails, and may run again once there is one.
         #expect(throws: SyncError.self) { try sdk.setupUserStoreFromDefaultConfig() }
@@ -72,6 +74,11 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         #expect(try await sdk.store().count(.all(soup: "accounts", pageSize: 1)) == 2)
         let aliceFile = folder.appendingPathComponent("root/users/00DA-005A/stores/defaultStore/store.sqlite").path
         #expect(FileManager.default.fileExists(atPath: aliceFile))
+        // Encrypted, as the SDK's stores are: no record text in the store or its log.
+        #expect(try sdk.store().isEncrypted)
+        for file in [aliceFile, aliceFile + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data("Globex".utf8)) == nil)
+        }
 
         // Another user: Alice's manager stops, Bob gets his own store and a new session.
         let bob = UserAccount(userId: "005B", orgId: "00DA", instanceURL: url, tokenProvider: StaticAccessToken(TestOrg.token))
@@ -144,7 +151,9 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         _ = try await org.localForce.insert(
             [["Name": "Acme", "Industry": "Energy"], ["Name": "Globex", "Industry": "Media"]], of: "Account")
 
-        let sdk = MobileSyncSDKManager(root: folder.appendingPathComponent("root"), resourcesDirectory: resources)
+        let sdk = MobileSyncSDKManager(
+            root: folder.appendingPathComponent("root"), resourcesDirectory: resources,
+            keyProvider: FileStoreKeyProvider(file: folder.appendingPathComponent("store.key")))
         try await sdk.setCurrentUser(
             UserAccount(
                 userId: "005A", orgId: "00DA", instanceURL: try #require(org.baseURL), tokenProvider: StaticAccessToken(TestOrg.token)))

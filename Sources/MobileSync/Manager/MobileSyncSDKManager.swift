@@ -35,8 +35,16 @@ public final class MobileSyncSDKManager: Sendable {
     /// A manager keeping stores under `root` (the SDK's layout: `users/<user>/stores/<name>`
     /// and `global/stores/<name>`) and reading default configs from `resourcesDirectory` (the
     /// app bundle's resources on Apple platforms when nil).
-    public init(root: URL = MobileSyncSDKManager.defaultRoot, resourcesDirectory: URL? = nil) {
-        state = Locked(State(stores: StoreDirectory(root: root), resourcesDirectory: resourcesDirectory ?? Self.bundleResources))
+    ///
+    /// Stores are encrypted, as the SDK's are, with the keys `keyProvider` gives: by default a
+    /// random key kept in the Keychain on Apple platforms, and in a file only the user can read
+    /// elsewhere (see ``PlatformStoreKeyProvider``). Pass `nil` for plaintext stores.
+    public init(
+        root: URL = MobileSyncSDKManager.defaultRoot, resourcesDirectory: URL? = nil,
+        keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider()
+    ) {
+        let stores = StoreDirectory(root: root, keyProvider: keyProvider)
+        state = Locked(State(stores: stores, resourcesDirectory: resourcesDirectory ?? Self.bundleResources))
     }
 
     /// Where stores live by default: Application Support on Apple platforms,
@@ -65,10 +73,10 @@ public final class MobileSyncSDKManager: Sendable {
 
     /// Moves the manager to other folders (before the first user is set): stores under `root`,
     /// default configs from `resourcesDirectory` (the app bundle's resources on Apple platforms
-    /// when nil).
-    public func configure(root: URL, resourcesDirectory: URL? = nil) {
+    /// when nil), keys from `keyProvider` (as in ``init(root:resourcesDirectory:keyProvider:)``).
+    public func configure(root: URL, resourcesDirectory: URL? = nil, keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider()) {
         state.withLock { state in
-            state.stores = StoreDirectory(root: root)
+            state.stores = StoreDirectory(root: root, keyProvider: keyProvider)
             state.resourcesDirectory = resourcesDirectory ?? Self.bundleResources
         }
     }

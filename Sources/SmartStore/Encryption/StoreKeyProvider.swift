@@ -97,3 +97,30 @@ extension String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
+
+/// The platform's place for the store key: the Keychain on Apple platforms
+/// (``KeychainStoreKeyProvider``), and elsewhere the file `msync/store.key` (mode 0600) under
+/// `$XDG_CONFIG_HOME` or `~/.config` (``FileStoreKeyProvider``). The key is random and made on
+/// first use.
+public struct PlatformStoreKeyProvider: StoreKeyProvider {
+    /// The platform's provider.
+    public init() {}
+
+    /// The platform's key.
+    public func key(forStore name: String, user: String?) throws -> StoreKey? {
+        #if canImport(Security)
+            try KeychainStoreKeyProvider().key(forStore: name, user: user)
+        #else
+            try FileStoreKeyProvider(file: Self.keyFile).key(forStore: name, user: user)
+        #endif
+    }
+
+    /// The key file off Apple platforms.
+    public static var keyFile: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        return base.appendingPathComponent("msync").appendingPathComponent("store.key")
+    }
+}

@@ -5,9 +5,10 @@ import Locking
 ///
 /// Files are laid out as the iOS SDK does: `<root>/<user or global>/stores/<name>/store.sqlite`.
 /// A directory hands out one ``SmartStore`` instance per file, so every task shares its pool.
+/// With a key provider, every store it opens is encrypted with the key the provider gives.
 ///
 /// ```swift
-/// let stores = StoreDirectory(root: appSupport)
+/// let stores = StoreDirectory(root: appSupport, keyProvider: FileStoreKeyProvider(file: keyFile))
 /// let store = try stores.userStore(user: "005xx000001", named: StoreDirectory.defaultStoreName)
 /// ```
 public final class StoreDirectory: Sendable {
@@ -16,22 +17,26 @@ public final class StoreDirectory: Sendable {
 
     /// The root directory.
     public let root: URL
+    /// Where the keys of the stores come from; `nil` keeps them in plaintext.
+    public let keyProvider: (any StoreKeyProvider)?
     /// The stores handed out, by file path.
     private let open = Locked([String: SmartStore]())
 
-    /// A directory of stores under `root` (folders are created when a store first opens).
-    public init(root: URL) {
+    /// A directory of stores under `root` (folders are created when a store first opens),
+    /// encrypted with the keys `keyProvider` gives.
+    public init(root: URL, keyProvider: (any StoreKeyProvider)? = nil) {
         self.root = root
+        self.keyProvider = keyProvider
     }
 
     /// The store of `user` named `name`, created on first use.
     public func userStore(user: String, named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
-        try store(at: try storeFolder(scope: try userScope(user), name: name))
+        try store(at: try storeFolder(scope: try userScope(user), name: name), name: name, user: user)
     }
 
     /// The global (not user-bound) store named `name`, created on first use.
     public func globalStore(named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
-        try store(at: try storeFolder(scope: "global", name: name))
+        try store(at: try storeFolder(scope: "global", name: name), name: name, user: nil)
     }
 
     /// Whether the user has a store with this name.
@@ -103,11 +108,11 @@ public final class StoreDirectory: Sendable {
         .sorted()
     }
 
-    private func store(at folder: URL) throws -> SmartStore {
+    private func store(at folder: URL, name: String, user: String?) throws -> SmartStore {
         let path = folder.appendingPathComponent("store.sqlite").path
         return try open.withLock { open in
             if let store = open[path] { return store }
-            let store = try SmartStore(path: path)
+            let store = try SmartStore(path: path, key: try keyProvider?.key(forStore: name, user: user))
             open[path] = store
             return store
         }
