@@ -25,6 +25,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Store file to use (a temporary one, removed afterwards, when omitted).")
     var store: String?
 
+    @OptionGroup(title: "Encryption")
+    var encryption: StoreKeyOptions
+
     func validate() throws {
         guard accounts >= 50 else { throw ValidationError("--accounts must be at least 50") }
     }
@@ -51,7 +54,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         let path = store ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
         defer { if store == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
-        let smartStore = try SmartStore(path: path)
+        let smartStore = try SmartStore(path: path, key: encryption.key())
+        if smartStore.isEncrypted { out.line("store \(path), encrypted (SQLCipher 4 format)") }
         try smartStore.registerSoup(
             "accounts",
             indexSpecs: [

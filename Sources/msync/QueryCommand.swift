@@ -21,6 +21,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Zero-based page to print.")
     var page: Int = 0
 
+    @OptionGroup(title: "Encryption")
+    var encryption: StoreKeyOptions
+
     @Argument(help: "The Smart SQL SELECT statement.")
     var smartSql: String
 
@@ -31,7 +34,7 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         // Read-only: inspecting a store never creates, migrates or changes it.
-        let smartStore = try SmartStore(readOnlyAt: store)
+        let smartStore = try SmartStore(readOnlyAt: store, key: encryption.key())
         let rows = try smartStore.query(.smart(smartSql, pageSize: pageSize), pageIndex: page)
         for row in rows { print(row.jsonString) }
     }

@@ -37,6 +37,9 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "REST API version.")
     var apiVersion = "66.0"
 
+    @OptionGroup(title: "Encryption")
+    var encryption: StoreKeyOptions
+
     @Flag(help: "Print the final sync states as JSON.")
     var json = false
 
@@ -52,7 +55,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let url = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
-        let smartStore = try SmartStore(path: store)
+        let smartStore = try SmartStore(path: store, key: encryption.key())
         if let storeConfig {
             let config = try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))
             for rejection in config.rejected {

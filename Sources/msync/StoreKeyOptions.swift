@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import SmartStore
+
+/// How a command finds the key of an encrypted store: in an environment variable, never on
+/// the command line (where other users see it in the process list).
+struct StoreKeyOptions: ParsableArguments {
+    /// The variable read when `--key-env` is not given.
+    static let defaultVariable = "MSYNC_STORE_KEY"
+
+    @Option(
+        name: .customLong("key-env"),
+        help: ArgumentHelp(
+            "The environment variable that holds the store key (default: MSYNC_STORE_KEY; the store is plaintext when that is unset).",
+            valueName: "name"))
+    var keyVariable: String?
+
+    @Option(help: "PBKDF2 iterations of a passphrase key: 256000 is SQLCipher 4's default, 4000 the Mobile SDK's.")
+    var kdfIterations = StoreKey.defaultKDFIterations
+
+    func validate() throws {
+        guard kdfIterations >= 1 else { throw ValidationError("--kdf-iterations must be at least 1") }
+        if let keyVariable, ProcessInfo.processInfo.environment[keyVariable]?.isEmpty ?? true {
+            throw ValidationError("--key-env names \(keyVariable), which is not set")
+        }
+    }
+
+    /// The key (SQLCipher's syntax: a passphrase, or `x'…'` with 64 hex digits), or `nil` for
+    /// a plaintext store.
+    func key() -> StoreKey? {
+        Self.key(variable: keyVariable ?? Self.defaultVariable, kdfIterations: kdfIterations)
+    }
+
+    /// The key in `variable`, or `nil` when it is unset or empty.
+    static func key(variable: String, kdfIterations: Int) -> StoreKey? {
+        guard let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty else { return nil }
+        return StoreKey(sqlcipherKey: text, kdfIterations: kdfIterations)
+    }
+}
