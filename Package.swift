@@ -163,6 +163,7 @@ let package = Package(
             name: "msync-bench",
             dependencies: [
                 "SmartStore",
+                "EncryptedSQLite",
                 "LocalForce",
                 "LocalForceHTTP",
                 "LocalForcePostgres",

@@ -99,9 +99,14 @@ extension CipherFile {
             }
         }
         guard let codec = databaseCodec(salt: nil) else { return ResultCode.ioerrWrite }
+        // A checkpoint copying a page it just read from the log: stored as the log stores it.
+        if let copy = plain.withUnsafeBytes({ registration.storedCopy(ofPage: number, plain: $0) }) {
+            return copy.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
+        }
         do {
+            let iv = randomPool.nextIV()
             try plain.withUnsafeBytes { source in
-                try stored.withUnsafeMutableBytes { target in try codec.encrypt(source, page: number, into: target) }
+                try stored.withUnsafeMutableBytes { target in try codec.encrypt(source, page: number, iv: iv, into: target) }
             }
         } catch {
             return ResultCode.ioerrWrite

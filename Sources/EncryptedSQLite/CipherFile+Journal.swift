@@ -21,7 +21,8 @@ extension CipherFile {
         if buffer.count == CipherFormat.pageSize, offset % 8 == 4 {
             guard let number = journalPageNumber(before: offset), let codec = companionCodec() else { return ResultCode.ioerrWrite }
             do {
-                try stored.withUnsafeMutableBytes { target in try codec.encrypt(buffer, page: number, into: target) }
+                let iv = randomPool.nextIV()
+                try stored.withUnsafeMutableBytes { target in try codec.encrypt(buffer, page: number, iv: iv, into: target) }
             } catch {
                 return ResultCode.ioerrWrite
             }

@@ -10,6 +10,10 @@ struct LogState {
     var checksums: [Int64: (stored: WALChecksum, plain: WALChecksum)] = [:]
     /// Whether checksums read words big-endian, once the log header was read or written.
     var bigEndian: Bool?
+    /// The last frame this handle wrote: its number, the salts its header carries, and the
+    /// checksum stored in it, which the next frame chains from when its salts are the same
+    /// (a log restarted meanwhile by another connection has new salts).
+    var lastWritten: (frame: Int64, salts: ArraySlice<UInt8>, stored: WALChecksum)?
 }
 
 /// The write-ahead log, in SQLCipher's layout: the 32-byte header and each 24-byte frame header
@@ -29,6 +33,7 @@ extension CipherFile {
             guard rc == SQLITE_OK else { return rc }
             if offset == 0 {
                 log.checksums.removeAll()
+                log.lastWritten = nil
                 log.bigEndian = buffer.count >= 4 ? buffer[3] & 1 == 1 : nil
             }
             return realWrite(buffer, at: offset)
@@ -64,11 +69,15 @@ extension CipherFile {
     /// Encrypts and writes a whole frame, with the stored checksum chained from the frame before.
     private func writeFrame(_ frame: Int64, header: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer) -> Int32 {
         guard let number = Self.pageNumber(header), let codec = companionCodec() else { return ResultCode.ioerrWrite }
-        guard let previous = storedChecksum(before: frame) else { return ResultCode.ioerrWrite }
+        let salts = Array(header[8..<16])[...]
+        let chained = log.lastWritten.flatMap { $0.frame == frame - 1 && $0.salts == salts ? $0.stored : nil }
+        guard let previous = chained ?? storedChecksum(before: frame) else { return ResultCode.ioerrWrite }
         var record = [UInt8](repeating: 0, count: Int(Self.frameSize))
         do {
+            let iv = randomPool.nextIV()
             try record.withUnsafeMutableBytes { target in
-                try codec.encrypt(page, page: number, into: UnsafeMutableRawBufferPointer(rebasing: target[Self.frameHeaderSize...]))
+                try codec.encrypt(
+                    page, page: number, iv: iv, into: UnsafeMutableRawBufferPointer(rebasing: target[Self.frameHeaderSize...]))
             }
         } catch {
             return ResultCode.ioerrWrite
@@ -80,6 +89,7 @@ extension CipherFile {
             checksum.add(UnsafeRawBufferPointer(rebasing: record[Self.frameHeaderSize...]), bigEndian: logIsBigEndian())
             checksum.store(into: record, at: 16)
             log.checksums[frame] = (checksum, WALChecksum(stored: header, at: 16))
+            log.lastWritten = (frame, salts, checksum)
             return realWrite(UnsafeRawBufferPointer(record), at: Self.frameOffset(frame))
         }
     }
@@ -92,11 +102,13 @@ extension CipherFile {
             return ResultCode.ioerrWrite
         }
         do {
-            try stored.withUnsafeMutableBytes { target in try codec.encrypt(page, page: number, into: target) }
+            let iv = randomPool.nextIV()
+            try stored.withUnsafeMutableBytes { target in try codec.encrypt(page, page: number, iv: iv, into: target) }
         } catch {
             return ResultCode.ioerrWrite
         }
         log.checksums[frame] = nil
+        if log.lastWritten?.frame == frame { log.lastWritten = nil }
         return stored.withUnsafeBytes { realWrite($0, at: Self.frameOffset(frame) + Int64(Self.frameHeaderSize)) }
     }
 
@@ -114,6 +126,7 @@ extension CipherFile {
         let plain = pending.header.withUnsafeBytes { WALChecksum(stored: $0, at: 16) }
         header.withUnsafeMutableBytes { checksum.store(into: $0, at: 16) }
         log.checksums[pending.frame] = (checksum, plain)
+        log.lastWritten = (pending.frame, header[8..<16], checksum)
         return header.withUnsafeBytes { realWrite($0, at: offset) }
     }
 
@@ -191,7 +204,9 @@ extension CipherFile {
         do {
             guard let number else { throw PageCodec.Failure.authentication }
             try raw.withUnsafeBytes { raw in
-                try codec.decrypt(UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...]), page: number, into: target)
+                let stored = UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...])
+                try codec.decrypt(stored, page: number, into: target)
+                if !tolerant { registration.rememberLogPage(number, plain: UnsafeRawBufferPointer(target), stored: stored) }
             }
         } catch {
             guard tolerant else {

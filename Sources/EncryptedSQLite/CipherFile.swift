@@ -16,6 +16,8 @@ final class CipherFile {
     /// A page as stored and a page as SQLite sees it, reused by every operation.
     var stored = [UInt8](repeating: 0, count: CipherFormat.pageSize)
     var plain = [UInt8](repeating: 0, count: CipherFormat.pageSize)
+    /// Where IVs come from.
+    var randomPool = RandomPool()
     /// The write-ahead log's translation state.
     var log = LogState()
     /// The rollback journal's translation state.

@@ -14,6 +14,14 @@ final class CipherRegistration: Sendable {
         let newFileSalt: [UInt8]
     }
 
+    private struct LogPage: Sendable {
+        let number: UInt32
+        let plain: [UInt8]
+        let stored: [UInt8]
+    }
+
+    private let lastLogPage = Locked<LogPage?>(nil)
+
     init(material: KeyMaterial) {
         self.material = material
         var generator = SystemRandomNumberGenerator()
@@ -45,6 +53,22 @@ final class CipherRegistration: Sendable {
 
     /// The keys the database file was last opened or read with: those of its WAL and journal.
     var current: CipherKeys? { state.withLock { $0.current } }
+
+    /// Remembers the page last read from the log, decrypted (`plain`) and as stored: a
+    /// checkpoint writes it to the database next, and a page with the same number and content
+    /// is stored the same way (SQLCipher copies it without decrypting).
+    func rememberLogPage(_ number: UInt32, plain: UnsafeRawBufferPointer, stored: UnsafeRawBufferPointer) {
+        let memo = LogPage(number: number, plain: Array(plain), stored: Array(stored))
+        lastLogPage.withLock { $0 = memo }
+    }
+
+    /// The stored form of page `number` when its plaintext is the page last read from the log.
+    func storedCopy(ofPage number: UInt32, plain: UnsafeRawBufferPointer) -> [UInt8]? {
+        lastLogPage.withLock { memo in
+            guard let page = memo, page.number == number, page.plain.elementsEqual(plain) else { return nil }
+            return page.stored
+        }
+    }
 
     /// Records why an operation failed.
     func record(_ failure: CipherFailure) {

@@ -17,7 +17,7 @@ package enum KeyMaterial: Sendable, Hashable {
     }
 
     /// The encryption and HMAC keys for a file whose salt is `salt` (SQLCipher 4's derivation).
-    func derive(salt: [UInt8]) throws -> CipherKeys {
+    package func derive(salt: [UInt8]) throws -> CipherKeys {
         let encryption: SymmetricKey
         switch self {
         case .passphrase(let bytes, let iterations):

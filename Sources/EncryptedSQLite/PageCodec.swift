@@ -14,10 +14,13 @@ package struct PageCodec: Sendable {
 
     /// The keys of the file the pages belong to.
     package let keys: CipherKeys
+    /// HMAC-SHA512 already keyed: each page's HMAC starts from a copy (keying hashes two blocks).
+    private let keyedMAC: HMAC<SHA512>
 
     /// A codec for pages encrypted with `keys`.
     package init(keys: CipherKeys) {
         self.keys = keys
+        keyedMAC = HMAC<SHA512>(key: keys.hmac)
     }
 
     /// Where a page's ciphertext starts: after the salt on page 1, at 0 elsewhere.
@@ -26,13 +29,16 @@ package struct PageCodec: Sendable {
     }
 
     /// Encrypts the plaintext page `plain` (``CipherFormat/pageSize`` bytes) numbered `number`
-    /// into `out`, with a fresh random IV.
-    package func encrypt(_ plain: UnsafeRawBufferPointer, page number: UInt32, into out: UnsafeMutableRawBufferPointer) throws(Failure) {
+    /// into `out`, with `iv`, which must be fresh and random.
+    package func encrypt(
+        _ plain: UnsafeRawBufferPointer, page number: UInt32, iv ivBytes: ArraySlice<UInt8>, into out: UnsafeMutableRawBufferPointer
+    ) throws(Failure) {
         precondition(plain.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
         let start = Self.dataStart(page: number)
-        let iv = AES._CBC.IV()
         let ciphertext: Data
+        let iv: AES._CBC.IV
         do {
+            iv = try AES._CBC.IV(ivBytes: ivBytes)
             ciphertext = try AES._CBC.encrypt(
                 UnsafeRawBufferPointer(rebasing: plain[start..<CipherFormat.ivOffset]), using: keys.encryption, iv: iv, noPadding: true)
         } catch {
@@ -80,7 +86,7 @@ package struct PageCodec: Sendable {
 
     /// HMAC-SHA512 of a page's ciphertext and IV, then its number as 4 little-endian bytes.
     private func authenticationCode(_ page: UnsafeRawBufferPointer, page number: UInt32) -> [UInt8] {
-        var mac = HMAC<SHA512>(key: keys.hmac)
+        var mac = keyedMAC
         mac.update(data: UnsafeRawBufferPointer(rebasing: page[Self.dataStart(page: number)..<CipherFormat.hmacOffset]))
         withUnsafeBytes(of: number.littleEndian) { mac.update(data: $0) }
         return Array(mac.finalize())

@@ -24,6 +24,9 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "Directory for the database files (a temporary one by default).")
     var directory: String?
 
+    @Flag(help: "Compare an encrypted store with a plaintext one (the baseline), in the same run.")
+    var encrypted = false
+
     func validate() throws {
         guard records > 0, batchSize > 0, pageSize > 0, samples > 0 else { throw ValidationError("counts must be positive") }
     }
@@ -34,6 +37,11 @@ struct StoreBenchmark: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let entries = BenchRecords.make(count: records)
+        if encrypted {
+            try EncryptedStoreBenchmark(records: records, batchSize: batchSize, pageSize: pageSize, samples: samples)
+                .run(entries: entries, folder: folder)
+            return
+        }
         let documents = entries.map(\.jsonBytes)
         let averageBytes = documents.reduce(0) { $0 + $1.count } / documents.count
         let pages = stride(from: 0, to: records, by: pageSize).map { start in
