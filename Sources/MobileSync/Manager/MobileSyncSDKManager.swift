@@ -38,7 +38,7 @@ public final class MobileSyncSDKManager: Sendable {
     ///
     /// Stores are encrypted, as the SDK's are, with the keys `keyProvider` gives: by default a
     /// random key kept in the Keychain on Apple platforms, and in a file only the user can read
-    /// elsewhere (see ``PlatformStoreKeyProvider``). Pass `nil` for plaintext stores.
+    /// elsewhere (see SmartStore's `PlatformStoreKeyProvider`). Pass `nil` for plaintext stores.
     public init(
         root: URL = MobileSyncSDKManager.defaultRoot, resourcesDirectory: URL? = nil,
         keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider()

@@ -27,7 +27,9 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
 
     /// A passphrase (its UTF-8 bytes), stretched with PBKDF2-HMAC-SHA512.
     ///
-    /// - Parameter kdfIterations: PBKDF2's iteration count (SQLCipher's `kdf_iter`), at least 1.
+    /// - Parameters:
+    ///   - passphrase: The passphrase.
+    ///   - kdfIterations: PBKDF2's iteration count (SQLCipher's `kdf_iter`), at least 1.
     public static func passphrase(_ passphrase: String, kdfIterations: Int = defaultKDFIterations) -> StoreKey {
         StoreKey(material: .passphrase(Array(passphrase.utf8), iterations: max(1, kdfIterations)))
     }

@@ -3,7 +3,7 @@ public import Foundation
 /// Where a ``StoreDirectory`` gets the key of each store it opens.
 ///
 /// An app implements it over its secret storage, or uses one of the providers here:
-/// ``KeychainStoreKeyProvider`` on Apple platforms, ``FileStoreKeyProvider`` (a file only its
+/// `KeychainStoreKeyProvider` on Apple platforms, ``FileStoreKeyProvider`` (a file only its
 /// owner can read) or ``EnvironmentStoreKeyProvider`` elsewhere. The SDK uses one key for every
 /// store; a provider may give each store its own.
 public protocol StoreKeyProvider: Sendable {
@@ -99,7 +99,7 @@ extension String {
 }
 
 /// The platform's place for the store key: the Keychain on Apple platforms
-/// (``KeychainStoreKeyProvider``), and elsewhere the file `msync/store.key` (mode 0600) under
+/// (`KeychainStoreKeyProvider`), and elsewhere the file `msync/store.key` (mode 0600) under
 /// `$XDG_CONFIG_HOME` or `~/.config` (``FileStoreKeyProvider``). The key is random and made on
 /// first use.
 public struct PlatformStoreKeyProvider: StoreKeyProvider {

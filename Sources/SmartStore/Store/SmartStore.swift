@@ -88,10 +88,12 @@ public final class SmartStore: Sendable {
     ///
     /// When no write-ahead log is beside the file (no process has the store open), it is read as
     /// an immutable SQLite database, so not even the `-wal` / `-shm` files a WAL reader needs are
-    /// created; otherwise it joins the existing log read-only.
+    /// created; otherwise it joins the existing log read-only. An encrypted store is read with
+    /// `key` (see ``init(path:key:)``).
     ///
     /// - Throws: ``SmartStoreError/database(_:)`` naming the path when there is no file there,
-    ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table).
+    ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table); the
+    ///   key errors of ``init(path:key:)``.
     public init(readOnlyAt path: String, key: StoreKey? = nil) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
@@ -148,7 +150,7 @@ public final class SmartStore: Sendable {
         try mapErrors {
             // The log is emptied first: GRDB closes the writer before its readers, and a
             // read-only connection closing last cannot checkpoint.
-            if writer is DatabasePool { try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            if writer is DatabasePool { _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
             try writer.close()
         }
         lease?.end()
