@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer) of the FastJSON parser, the SOQL/SOSL parsers with
-# LocalForce's compilation, the Smart SQL translator and LocalForce's request handler.
+# LocalForce's compilation, the Smart SQL translator, LocalForce's request handler, and the
+# encrypting VFS reading altered store files (cipherstore).
 #
 #   scripts/fuzz.sh [seconds per target] [target…]     (default: 60 s, every target)
 #
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json soql smartsql request)
+[ ${#targets[@]} -gt 0 ] || targets=(json soql smartsql request cipherstore)
 
 configuration="${MSYNC_FUZZ_CONFIGURATION:-debug}"
 build=(swift build --scratch-path .build-fuzz --sanitize fuzzer -c "$configuration")
