@@ -100,7 +100,7 @@ extension CipherFile {
         }
         guard let codec = databaseCodec(salt: nil) else { return ResultCode.ioerrWrite }
         // A checkpoint copying a page it just read from the log: stored as the log stores it.
-        if let copy = plain.withUnsafeBytes({ registration.storedCopy(ofPage: number, plain: $0) }) {
+        if let copy = plain.withUnsafeBytes({ registration.storedCopy(ofPage: number, salt: codec.keys.salt, plain: $0) }) {
             return copy.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
         }
         do {

@@ -19,7 +19,9 @@ struct JournalState {
 extension CipherFile {
     func writeJournal(_ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
         if buffer.count == CipherFormat.pageSize, offset % 8 == 4 {
-            guard let number = journalPageNumber(before: offset), let codec = companionCodec() else { return ResultCode.ioerrWrite }
+            guard let number = journalPageNumber(before: offset), number != 0, let codec = companionCodec() else {
+                return ResultCode.ioerrWrite
+            }
             do {
                 let iv = randomPool.nextIV()
                 try stored.withUnsafeMutableBytes { target in try codec.encrypt(buffer, page: number, iv: iv, into: target) }
@@ -39,6 +41,11 @@ extension CipherFile {
 
     func readJournal(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int32 {
         if buffer.count == CipherFormat.pageSize, offset % 8 == 4 {
+            // Page number 0 ends SQLite's playback once it has read the page: zeros then.
+            if journalPageNumber(before: offset) == 0 {
+                buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                return SQLITE_OK
+            }
             let rc = readJournalPage(at: offset)
             guard rc == SQLITE_OK else { return rc }
             plain.withUnsafeBytes { buffer.copyMemory(from: $0) }
@@ -57,7 +64,7 @@ extension CipherFile {
 
     /// Reads and decrypts the page stored at `offset` into ``plain``, noting its checksum shift.
     private func readJournalPage(at offset: Int64) -> Int32 {
-        guard let number = journalPageNumber(before: offset), let codec = companionCodec() else { return ResultCode.ioerrRead }
+        guard let number = journalPageNumber(before: offset), number != 0, let codec = companionCodec() else { return ResultCode.ioerrRead }
         let rc = stored.withUnsafeMutableBytes { realRead($0, at: offset) }
         guard rc == SQLITE_OK else { return rc }
         do {
@@ -73,14 +80,13 @@ extension CipherFile {
         return SQLITE_OK
     }
 
-    /// The page number written just before the page at `offset`.
+    /// The page number written just before the page at `offset` (`nil` when it cannot be read).
     private func journalPageNumber(before offset: Int64) -> UInt32? {
         guard offset >= 4 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 4)
         let rc = bytes.withUnsafeMutableBytes { realRead($0, at: offset - 4) }
         guard rc == SQLITE_OK else { return nil }
-        let number = bytes.withUnsafeBytes { Self.bigEndianWord($0) }
-        return number == 0 ? nil : number
+        return bytes.withUnsafeBytes { Self.bigEndianWord($0) }
     }
 
     /// The part of SQLite's journal checksum that depends on the page: every 200th byte,

@@ -10,10 +10,10 @@ struct LogState {
     var checksums: [Int64: (stored: WALChecksum, plain: WALChecksum)] = [:]
     /// Whether checksums read words big-endian, once the log header was read or written.
     var bigEndian: Bool?
-    /// The last frame this handle wrote: its number, the salts its header carries, and the
-    /// checksum stored in it, which the next frame chains from when its salts are the same
-    /// (a log restarted meanwhile by another connection has new salts).
-    var lastWritten: (frame: Int64, salts: ArraySlice<UInt8>, stored: WALChecksum)?
+    /// The frame this handle last read whole. SQLite rewrites a frame's header right after
+    /// reading the frame (recomputing checksums at commit): that header is written at once,
+    /// while a header for a frame being appended waits for its page.
+    var lastFrameRead: Int64?
 }
 
 /// The write-ahead log, in SQLCipher's layout: the 32-byte header and each 24-byte frame header
@@ -33,19 +33,22 @@ extension CipherFile {
             guard rc == SQLITE_OK else { return rc }
             if offset == 0 {
                 log.checksums.removeAll()
-                log.lastWritten = nil
                 log.bigEndian = buffer.count >= 4 ? buffer[3] & 1 == 1 : nil
             }
             return realWrite(buffer, at: offset)
         }
         let frame = (offset - Self.logHeaderSize) / Self.frameSize + 1
         let within = Int((offset - Self.logHeaderSize) % Self.frameSize)
+        let justRead = log.lastFrameRead == frame
+        log.lastFrameRead = nil
         switch (within, buffer.count) {
         case (0, Self.frameHeaderSize):
             let rc = flushPendingFrameHeader()
             guard rc == SQLITE_OK else { return rc }
             log.pending = (frame, Array(buffer))
-            return SQLITE_OK
+            // A checksum rewrite of a frame on disk is written now, not when the next operation
+            // comes (none may come before a crash: the commit would be lost).
+            return justRead ? flushPendingFrameHeader() : SQLITE_OK
         case (Self.frameHeaderSize, CipherFormat.pageSize):
             if let pending = log.pending, pending.frame == frame {
                 log.pending = nil
@@ -69,9 +72,7 @@ extension CipherFile {
     /// Encrypts and writes a whole frame, with the stored checksum chained from the frame before.
     private func writeFrame(_ frame: Int64, header: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer) -> Int32 {
         guard let number = Self.pageNumber(header), let codec = companionCodec() else { return ResultCode.ioerrWrite }
-        let salts = Array(header[8..<16])[...]
-        let chained = log.lastWritten.flatMap { $0.frame == frame - 1 && $0.salts == salts ? $0.stored : nil }
-        guard let previous = chained ?? storedChecksum(before: frame) else { return ResultCode.ioerrWrite }
+        guard let previous = storedChecksum(before: frame) else { return ResultCode.ioerrWrite }
         var record = [UInt8](repeating: 0, count: Int(Self.frameSize))
         do {
             let iv = randomPool.nextIV()
@@ -89,7 +90,6 @@ extension CipherFile {
             checksum.add(UnsafeRawBufferPointer(rebasing: record[Self.frameHeaderSize...]), bigEndian: logIsBigEndian())
             checksum.store(into: record, at: 16)
             log.checksums[frame] = (checksum, WALChecksum(stored: header, at: 16))
-            log.lastWritten = (frame, salts, checksum)
             return realWrite(UnsafeRawBufferPointer(record), at: Self.frameOffset(frame))
         }
     }
@@ -108,7 +108,6 @@ extension CipherFile {
             return ResultCode.ioerrWrite
         }
         log.checksums[frame] = nil
-        if log.lastWritten?.frame == frame { log.lastWritten = nil }
         return stored.withUnsafeBytes { realWrite($0, at: Self.frameOffset(frame) + Int64(Self.frameHeaderSize)) }
     }
 
@@ -126,7 +125,6 @@ extension CipherFile {
         let plain = pending.header.withUnsafeBytes { WALChecksum(stored: $0, at: 16) }
         header.withUnsafeMutableBytes { checksum.store(into: $0, at: 16) }
         log.checksums[pending.frame] = (checksum, plain)
-        log.lastWritten = (pending.frame, header[8..<16], checksum)
         return header.withUnsafeBytes { realWrite($0, at: offset) }
     }
 
@@ -149,6 +147,7 @@ extension CipherFile {
             let frame = (position - Self.logHeaderSize) / Self.frameSize + 1
             let within = Int((position - Self.logHeaderSize) % Self.frameSize)
             let count = min(buffer.count - done, Int(Self.frameSize) - within)
+            log.lastFrameRead = within == 0 && count == Int(Self.frameSize) ? frame : nil
             var view = [UInt8](repeating: 0, count: Int(Self.frameSize))
             let rc = view.withUnsafeMutableBytes { plainFrame(frame, into: $0, translatingHeader: within < Self.frameHeaderSize) }
             guard rc == SQLITE_OK || rc == ResultCode.ioerrShortRead else { return rc }
@@ -206,7 +205,9 @@ extension CipherFile {
             try raw.withUnsafeBytes { raw in
                 let stored = UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...])
                 try codec.decrypt(stored, page: number, into: target)
-                if !tolerant { registration.rememberLogPage(number, plain: UnsafeRawBufferPointer(target), stored: stored) }
+                if !tolerant {
+                    registration.rememberLogPage(number, salt: codec.keys.salt, plain: UnsafeRawBufferPointer(target), stored: stored)
+                }
             }
         } catch {
             guard tolerant else {

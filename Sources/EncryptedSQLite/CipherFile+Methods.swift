@@ -28,6 +28,9 @@ extension CipherFile {
                 if let close = real.pointee.pMethods?.pointee.xClose { _ = close(real) }
                 return opened
             }
+        } else {
+            let path = String(cString: name)
+            context.databaseSalt = salt(ofDatabaseAt: String(path.dropLast(kind == .writeAheadLog ? 4 : 8)))
         }
         UnsafeMutableRawPointer(file).advanced(by: Installation.contextOffset).storeBytes(
             of: Unmanaged.passRetained(context).toOpaque(), as: UnsafeMutableRawPointer.self)

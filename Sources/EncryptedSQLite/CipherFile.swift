@@ -1,3 +1,4 @@
+import Foundation
 import GRDBSQLite
 
 /// One open encrypted file: the platform's file it wraps, and what reading and writing it
@@ -62,15 +63,29 @@ final class CipherFile {
         return codec
     }
 
-    /// The codec of the WAL or journal: that of the database they belong to.
+    /// The salt of the database a WAL or journal belongs to, read when it opens (`nil` for a
+    /// database with no pages yet, which will get the registration's new-file salt).
+    var databaseSalt: [UInt8]?
+
+    /// The codec of the WAL or journal: that of the database they belong to, from its salt.
     func companionCodec() -> PageCodec? {
         if let codec { return codec }
-        if let keys = registration.current {
-            codec = PageCodec(keys: keys)
-        } else if let keys = try? registration.keys(salt: registration.newFileSalt) {
-            codec = PageCodec(keys: keys)
+        do {
+            codec = PageCodec(keys: try registration.keys(salt: databaseSalt ?? registration.newFileSalt))
+        } catch {
+            registration.record(.keyDerivation)
         }
         return codec
+    }
+
+    /// The first 16 bytes of the database file at `path` when they are a salt (the file has
+    /// pages and is not plaintext).
+    static func salt(ofDatabaseAt path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: CipherFormat.saltSize), head.count == CipherFormat.saltSize else { return nil }
+        let salt = Array(head)
+        return salt == CipherFormat.sqliteHeader ? nil : salt
     }
 
     // MARK: - The platform file

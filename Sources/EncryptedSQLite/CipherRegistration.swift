@@ -9,13 +9,13 @@ final class CipherRegistration: Sendable {
 
     private struct State {
         var derived: [[UInt8]: CipherKeys] = [:]
-        var current: CipherKeys?
         var failure: CipherFailure?
         let newFileSalt: [UInt8]
     }
 
     private struct LogPage: Sendable {
         let number: UInt32
+        let salt: [UInt8]
         let plain: [UInt8]
         let stored: [UInt8]
     }
@@ -32,40 +32,31 @@ final class CipherRegistration: Sendable {
     /// The salt of a database file that does not exist yet.
     var newFileSalt: [UInt8] { state.withLock { $0.newFileSalt } }
 
-    /// The keys for a file with `salt`, derived once per salt; they become the ``current`` keys.
+    /// The keys for a file with `salt`, derived once per salt.
     func keys(salt: [UInt8]) throws -> CipherKeys {
-        if let keys = state.withLock({ state -> CipherKeys? in
-            let keys = state.derived[salt]
-            if keys != nil { state.current = keys }
-            return keys
-        }) {
-            return keys
-        }
+        if let keys = state.withLock({ $0.derived[salt] }) { return keys }
         // Derived outside the lock: PBKDF2 takes a while, and two connections deriving the
         // same salt at once only repeat work.
         let keys = try material.derive(salt: salt)
         state.withLock { state in
             state.derived[salt] = keys
-            state.current = keys
         }
         return keys
     }
 
-    /// The keys the database file was last opened or read with: those of its WAL and journal.
-    var current: CipherKeys? { state.withLock { $0.current } }
-
     /// Remembers the page last read from the log, decrypted (`plain`) and as stored: a
     /// checkpoint writes it to the database next, and a page with the same number and content
     /// is stored the same way (SQLCipher copies it without decrypting).
-    func rememberLogPage(_ number: UInt32, plain: UnsafeRawBufferPointer, stored: UnsafeRawBufferPointer) {
-        let memo = LogPage(number: number, plain: Array(plain), stored: Array(stored))
+    func rememberLogPage(_ number: UInt32, salt: [UInt8], plain: UnsafeRawBufferPointer, stored: UnsafeRawBufferPointer) {
+        let memo = LogPage(number: number, salt: salt, plain: Array(plain), stored: Array(stored))
         lastLogPage.withLock { $0 = memo }
     }
 
-    /// The stored form of page `number` when its plaintext is the page last read from the log.
-    func storedCopy(ofPage number: UInt32, plain: UnsafeRawBufferPointer) -> [UInt8]? {
+    /// The stored form of page `number` when its plaintext is the page last read from the log,
+    /// encrypted with the keys of `salt`.
+    func storedCopy(ofPage number: UInt32, salt: [UInt8], plain: UnsafeRawBufferPointer) -> [UInt8]? {
         lastLogPage.withLock { memo in
-            guard let page = memo, page.number == number, page.plain.elementsEqual(plain) else { return nil }
+            guard let page = memo, page.number == number, page.salt == salt, page.plain.elementsEqual(plain) else { return nil }
             return page.stored
         }
     }

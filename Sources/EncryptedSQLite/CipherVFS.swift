@@ -17,13 +17,14 @@ package enum CipherVFS {
     /// connection opened to the path while the returned lease lives reads and writes it
     /// encrypted; several leases with the same key share the registration.
     ///
-    /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key.
-    package static func lease(path: String, material: KeyMaterial) throws(CipherVFSError) -> CipherLease {
+    /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key (or
+    ///   leased at all, with `exclusive`).
+    package static func lease(path: String, material: KeyMaterial, exclusive: Bool = false) throws(CipherVFSError) -> CipherLease {
         guard let installation = Installation.shared else { throw .notInstalled }
         let full = try fullPathname(path, installation: installation)
         let leased = registrations.withLock { registrations in
             if let existing = registrations[full] {
-                guard existing.registration.material == material else { return false }
+                guard !exclusive, existing.registration.material == material else { return false }
                 registrations[full] = (existing.registration, existing.leases + 1)
             } else {
                 registrations[full] = (CipherRegistration(material: material), 1)
@@ -99,8 +100,11 @@ package enum CipherVFSError: Error, Equatable {
     case notInstalled
     /// SQLite cannot resolve the path.
     case invalidPath(String)
-    /// The path is already open with another key in this process.
+    /// The path is already open with another key in this process (or at all, for an exclusive
+    /// lease).
     case keyConflict
+    /// A PBKDF2 iteration count outside 1...4,294,967,295.
+    case invalidIterations(Int)
 }
 
 /// Keeps a path registered with the VFS until it ends or is deinitialised (see

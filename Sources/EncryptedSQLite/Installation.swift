@@ -80,8 +80,10 @@ struct Installation: @unchecked Sendable {
             guard let base = Installation.shared?.base else { return SQLITE_ERROR }
             if base.pointee.iVersion >= 2, let call = base.pointee.xCurrentTimeInt64 { return call(base, out) }
             var days = 0.0
-            guard let call = base.pointee.xCurrentTime, call(base, &days) == SQLITE_OK else { return SQLITE_ERROR }
-            out?.pointee = sqlite3_int64(days * 86_400_000)
+            guard let call = base.pointee.xCurrentTime, call(base, &days) == SQLITE_OK,
+                let milliseconds = sqlite3_int64(exactly: (days * 86_400_000).rounded(.down))
+            else { return SQLITE_ERROR }
+            out?.pointee = milliseconds
             return SQLITE_OK
         }
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)

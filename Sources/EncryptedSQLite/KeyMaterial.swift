@@ -21,6 +21,8 @@ package enum KeyMaterial: Sendable, Hashable {
         let encryption: SymmetricKey
         switch self {
         case .passphrase(let bytes, let iterations):
+            // PBKDF2 counts rounds in 32 bits (swift-crypto converts with a trapping UInt32()).
+            guard (1...Int(UInt32.max)).contains(iterations) else { throw CipherVFSError.invalidIterations(iterations) }
             encryption = try KDF.Insecure.PBKDF2.deriveKey(
                 from: bytes, salt: salt, using: .sha512, outputByteCount: CipherFormat.keySize,
                 unsafeUncheckedRounds: iterations)

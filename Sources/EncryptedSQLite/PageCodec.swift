@@ -57,16 +57,13 @@ package struct PageCodec: Sendable {
     }
 
     /// Decrypts the encrypted page `cipher` numbered `number` into `out` after checking its HMAC.
-    /// A page of zeros (a read past the end of a file) decrypts to zeros, as in SQLCipher.
+    /// A page of zeros fails like any other (SQLCipher lets it through as zeros; reads past the
+    /// end of a file are handled before decryption here, so zeros inside a file are damage).
     package func decrypt(_ cipher: UnsafeRawBufferPointer, page number: UInt32, into out: UnsafeMutableRawBufferPointer) throws(Failure) {
         precondition(cipher.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
         let start = Self.dataStart(page: number)
         let code = authenticationCode(cipher, page: number)
         guard Self.constantTimeEqual(code, UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.hmacOffset...])) else {
-            if !cipher.contains(where: { $0 != 0 }) {
-                out.initializeMemory(as: UInt8.self, repeating: 0)
-                return
-            }
             throw .authentication
         }
         let plaintext: Data

@@ -54,6 +54,12 @@ struct StoreCommand: ParsableCommand {
         @Option(help: "PBKDF2 iterations of a new passphrase key.")
         var newKdfIterations = StoreKey.defaultKDFIterations
 
+        func validate() throws {
+            guard (1...Int(UInt32.max)).contains(newKdfIterations) else {
+                throw ValidationError("--new-kdf-iterations must be in 1...4294967295")
+            }
+        }
+
         func run() throws {
             guard let old = encryption.key() else {
                 throw ValidationError("set \(encryption.keyVariable ?? StoreKeyOptions.defaultVariable) to the current key")

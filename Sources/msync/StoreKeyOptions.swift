@@ -19,7 +19,7 @@ struct StoreKeyOptions: ParsableArguments {
     var kdfIterations = StoreKey.defaultKDFIterations
 
     func validate() throws {
-        guard kdfIterations >= 1 else { throw ValidationError("--kdf-iterations must be at least 1") }
+        guard (1...Int(UInt32.max)).contains(kdfIterations) else { throw ValidationError("--kdf-iterations must be in 1...4294967295") }
         if let keyVariable, ProcessInfo.processInfo.environment[keyVariable]?.isEmpty ?? true {
             throw ValidationError("--key-env names \(keyVariable), which is not set")
         }

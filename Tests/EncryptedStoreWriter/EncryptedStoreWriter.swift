@@ -7,9 +7,11 @@ import GRDB
 /// A process the crash tests kill: it fills an encrypted store, then stops in the middle of a
 /// large write transaction (in WAL or rollback-journal mode) and waits to be killed.
 ///
-/// `encrypted-store-writer PATH wal|journal`, with the key in `STORE_KEY` (SQLCipher syntax).
-/// It prints `committed N` when the committed part is done, then `in transaction` once the
-/// open transaction has spilled pages to disk.
+/// `encrypted-store-writer PATH wal|journal|wal-commit`, with the key in `STORE_KEY` (SQLCipher
+/// syntax). It prints `committed N` when the committed part is done, then `in transaction` once
+/// the open transaction has spilled pages to disk. With `wal-commit` the large transaction
+/// (whose spilled pages SQLite rewrites in the log, so it recomputes their checksums at
+/// commit) is committed under `synchronous = NORMAL`, and it prints `committed transaction`.
 @main struct EncryptedStoreWriter {
     static let marker = "PLAINTEXT-MARKER"
 
@@ -39,6 +41,7 @@ import GRDB
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // A tiny page cache: the open transaction spills pages to the file or the log.
             try db.execute(sql: "PRAGMA cache_size = 10")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let mode = arguments[2] == "journal" ? "DELETE" : "WAL"
@@ -59,8 +62,13 @@ import GRDB
                 try db.execute(
                     sql: "UPDATE TABLE_1 SET soup = json_set(soup, '$.seen', ?) WHERE id = ?", arguments: [index, index % 200 + 1])
             }
-            // The transaction stays open until the process is killed.
-            FileHandle.standardOutput.write(Data("in transaction\n".utf8))
+            if arguments[2] == "wal-commit" {
+                try db.execute(sql: "COMMIT")
+                FileHandle.standardOutput.write(Data("committed transaction\n".utf8))
+            } else {
+                // The transaction stays open until the process is killed.
+                FileHandle.standardOutput.write(Data("in transaction\n".utf8))
+            }
             while true { sleep(60) }
         }
     }

@@ -19,7 +19,8 @@ struct CipherStoreFuzzTarget: FuzzTarget {
             let path = folder.appendingPathComponent("base.sqlite").path
             let store = try SmartStore(path: path, key: key)
             try store.registerSoup("notes", indexSpecs: [IndexSpec("title", .string), IndexSpec("body", .fullText)])
-            _ = try store.create((0..<40).map { ["title": .string("note \($0)"), "body": .string(String(repeating: "word ", count: 60))] }, in: "notes")
+            _ = try store.create(
+                (0..<40).map { ["title": .string("note \($0)"), "body": .string(String(repeating: "word ", count: 60))] }, in: "notes")
             // Copied while open: the WAL holds the work.
             database = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             log = Array(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")))
@@ -37,7 +38,11 @@ struct CipherStoreFuzzTarget: FuzzTarget {
         switch mode % 4 {
         case 0: database = patches
         case 1: Self.patch(&database, with: patches)
-        case 2: log.map { var bytes = $0; Self.patch(&bytes, with: patches); log = bytes }
+        case 2:
+            if var bytes = log {
+                Self.patch(&bytes, with: patches)
+                log = bytes
+            }
         default: log = patches
         }
         let path = folder.appendingPathComponent("store.sqlite").path

@@ -28,9 +28,6 @@ extension SmartStore {
     ///
     /// - Throws: ``SmartStoreError/database(_:)`` when `destination` exists.
     public static func exportDecrypted(storeAt path: String, key: StoreKey, to destination: String) throws {
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw SmartStoreError.database("Cannot export to \(destination): the file exists")
-        }
         try copyStore(at: path, key: key, to: destination, key: nil)
     }
 
@@ -40,13 +37,19 @@ extension SmartStore {
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
         if CipherVFS.isLeased(path: path) { throw SmartStoreError.storeInUse(path: path) }
         let target = destination ?? path + ".rewrite-" + UUID().uuidString
+        // The target is made here, empty, or not at all (VACUUM INTO writes into an empty file):
+        // what fails is removed, and never a file someone else made.
+        guard createExclusively(target) else {
+            throw SmartStoreError.database("Cannot export to \(target): the file exists or cannot be created")
+        }
         var finished = false
         defer {
             if !finished { try? FileManager.default.removeItem(atPath: target) }
         }
         do {
-            let sourceLease = try StoreEncryption.lease(path: path, key: sourceKey)
-            let targetLease = try StoreEncryption.lease(path: target, key: targetKey)
+            // Exclusive: no store of this process opens the path meanwhile.
+            let sourceLease = try StoreEncryption.lease(path: path, key: sourceKey, exclusive: true)
+            let targetLease = try StoreEncryption.lease(path: target, key: targetKey, exclusive: true)
             var configuration = Configuration()
             configuration.prepareDatabase { db in
                 if let sourceLease { try StoreEncryption.prepare(db, lease: sourceLease) }
@@ -82,4 +85,11 @@ extension SmartStore {
         defer { try? handle.close() }
         try handle.synchronize()
     }
+}
+
+/// Creates an empty file at `path` (mode 0600), failing if anything is there already.
+private func createExclusively(_ path: String) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    guard descriptor >= 0 else { return false }
+    return close(descriptor) == 0
 }

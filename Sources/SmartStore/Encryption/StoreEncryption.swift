@@ -11,15 +11,15 @@ enum StoreEncryption {
 
     /// A lease of `path` for `key`; `nil` for a plaintext store, after checking that this process
     /// does not have the path open with a key.
-    static func lease(path: String, key: StoreKey?) throws -> CipherLease? {
+    static func lease(path: String, key: StoreKey?, exclusive: Bool = false) throws -> CipherLease? {
         guard let key else {
             if CipherVFS.isLeased(path: path) { throw SmartStoreError.keyRequired(path: path) }
             return nil
         }
         do {
-            return try CipherVFS.lease(path: path, material: key.material)
+            return try CipherVFS.lease(path: path, material: key.material, exclusive: exclusive)
         } catch .keyConflict {
-            throw SmartStoreError.wrongKey(path: path)
+            throw exclusive ? SmartStoreError.storeInUse(path: path) : SmartStoreError.wrongKey(path: path)
         } catch {
             throw SmartStoreError.database("Cannot open store at \(path): \(error)")
         }
@@ -51,6 +51,8 @@ enum StoreEncryption {
 
     /// The typed error for a database error on an encrypted store, if the VFS says why.
     static func failure(_ error: DatabaseError, path: String) -> SmartStoreError? {
+        // Only errors the VFS can cause: a constraint or syntax error never takes its place.
+        guard error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_IOERR else { return nil }
         guard let failure = CipherVFS.takeFailure(path: path) else {
             return error.resultCode == .SQLITE_NOTADB ? .wrongKey(path: path) : nil
         }

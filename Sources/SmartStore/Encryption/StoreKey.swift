@@ -29,9 +29,10 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - passphrase: The passphrase.
-    ///   - kdfIterations: PBKDF2's iteration count (SQLCipher's `kdf_iter`), at least 1.
+    ///   - kdfIterations: PBKDF2's iteration count (SQLCipher's `kdf_iter`), brought into
+    ///     1...4,294,967,295.
     public static func passphrase(_ passphrase: String, kdfIterations: Int = defaultKDFIterations) -> StoreKey {
-        StoreKey(material: .passphrase(Array(passphrase.utf8), iterations: max(1, kdfIterations)))
+        StoreKey(material: .passphrase(Array(passphrase.utf8), iterations: clamped(kdfIterations)))
     }
 
     /// A raw 256-bit key, used without derivation (SQLCipher's `x'…'` key).
@@ -51,7 +52,7 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
         } else if let bytes = Self.hexKey(text), bytes.count == 48 {
             material = .rawWithSalt(key: Array(bytes.prefix(32)), salt: Array(bytes.suffix(16)))
         } else {
-            material = .passphrase(Array(text.utf8), iterations: max(1, kdfIterations))
+            material = .passphrase(Array(text.utf8), iterations: Self.clamped(kdfIterations))
         }
     }
 
@@ -66,6 +67,11 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
         case .raw: "StoreKey(raw)"
         case .rawWithSalt: "StoreKey(raw, with salt)"
         }
+    }
+
+    /// An iteration count PBKDF2 takes: 1...4,294,967,295.
+    private static func clamped(_ iterations: Int) -> Int {
+        min(max(1, iterations), Int(UInt32.max))
     }
 
     /// The bytes of `x'…'`, or `nil` when the text is not that form.
@@ -93,4 +99,9 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
         default: nil
         }
     }
+}
+
+extension StoreKey: CustomReflectable {
+    /// No children: `dump` and debuggers do not show the key either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

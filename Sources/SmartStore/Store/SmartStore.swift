@@ -125,8 +125,8 @@ public final class SmartStore: Sendable {
         try open(resumeLongOperations: false)
     }
 
-    /// The connections' configuration; with a lease, each connection is prepared for encryption
-    /// (and keeps the lease, so the key stays registered while a connection is open).
+    /// The connections' configuration; with a lease, each connection is prepared for encryption.
+    /// The store ends the lease when it closes or goes away (``close()``, `deinit`).
     private static func configuration(lease: CipherLease?) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)

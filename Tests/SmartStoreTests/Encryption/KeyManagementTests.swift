@@ -84,7 +84,7 @@ import Testing
         let queue = try DatabaseQueue(path: copy)
         #expect(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM TABLE_1") } == 100)
         #expect(try Self.titles(try SmartStore(path: copy)) == 100)
-        #expect(throws: SmartStoreError.database("Cannot export to \(copy): the file exists")) {
+        #expect(throws: SmartStoreError.database("Cannot export to \(copy): the file exists or cannot be created")) {
             try SmartStore.exportDecrypted(storeAt: path, key: Self.oldKey, to: copy)
         }
     }
