@@ -21,7 +21,14 @@ targets=("$@")
 
 configuration="${MSYNC_FUZZ_CONFIGURATION:-debug}"
 build=(swift build --scratch-path .build-fuzz --sanitize fuzzer -c "$configuration")
-MSYNC_FUZZ=1 "${build[@]}" --product msync-fuzz >&2
+build_log="$(mktemp)"
+MSYNC_FUZZ=1 "${build[@]}" --product msync-fuzz 2>&1 | tee "$build_log" >&2
+# The fuzz targets are held to the same rule as the rest: no warnings in our own code.
+if grep -E "^$(pwd)/(Sources|Fuzz)/.*: warning:" "$build_log" | sort -u | grep .; then
+  echo "the fuzz build has warnings (above): fix them" >&2
+  exit 1
+fi
+rm -f "$build_log"
 binary="$(MSYNC_FUZZ=1 "${build[@]}" --show-bin-path)/msync-fuzz"
 
 for target in "${targets[@]}"; do

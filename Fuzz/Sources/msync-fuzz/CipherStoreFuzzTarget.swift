@@ -47,8 +47,8 @@ struct CipherStoreFuzzTarget: FuzzTarget {
         }
         let path = folder.appendingPathComponent("store.sqlite").path
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        FileManager.default.createFile(atPath: path, contents: Data(database))
-        if let log { FileManager.default.createFile(atPath: path + "-wal", contents: Data(log)) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(database))
+        if let log { _ = FileManager.default.createFile(atPath: path + "-wal", contents: Data(log)) }
         guard let store = try? SmartStore(path: path, key: key) else { return }
         _ = try? store.query(.smart("select count(*) from {notes}", pageSize: 1))
         _ = try? store.query(.smart("select {notes:_soup} from {notes}", pageSize: 100))
