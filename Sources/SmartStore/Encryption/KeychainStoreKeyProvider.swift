@@ -1,5 +1,5 @@
 #if canImport(Security)
-    public import Foundation
+    import Foundation
     import Security
 
     /// A random raw key kept in the Keychain (a generic password readable after the first unlock,
