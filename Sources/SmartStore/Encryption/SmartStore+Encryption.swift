@@ -10,7 +10,8 @@ extension SmartStore {
     /// one, whole. The store must not be open.
     ///
     /// - Throws: ``SmartStoreError/wrongKey(path:)`` when `oldKey` does not open it,
-    ///   ``SmartStoreError/storeInUse(path:)`` when this process has it open.
+    ///   ``SmartStoreError/storeInUse(path:)`` when a connection of this process or another
+    ///   has it open.
     public static func changeKey(ofStoreAt path: String, from oldKey: StoreKey, to newKey: StoreKey) throws {
         try copyStore(at: path, key: oldKey, to: nil, key: newKey)
     }
@@ -58,6 +59,15 @@ extension SmartStore {
             }
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.writeWithoutTransaction { db in
+                // An exclusive lock, kept until the copy is made: it is refused while any other
+                // connection, of this process or another, has the store open.
+                try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+                do {
+                    try db.execute(sql: "BEGIN EXCLUSIVE")
+                    try db.execute(sql: "COMMIT")
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                    throw SmartStoreError.storeInUse(path: path)
+                }
                 try db.execute(sql: "VACUUM INTO ?", arguments: [target])
             }
             try queue.close()

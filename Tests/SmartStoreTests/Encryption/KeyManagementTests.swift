@@ -58,6 +58,21 @@ import Testing
         #expect(try Self.titles(store) == 100)
     }
 
+    /// A plaintext store open elsewhere (here, another connection; another process alike) is
+    /// not encrypted under it: its lock refuses the copy.
+    @Test func anOpenPlaintextStoreIsNotEncrypted() throws {
+        let folder = TemporaryDirectory()
+        let path = folder.path("store.sqlite")
+        try Self.makeStore(path, key: nil)
+        let store = try SmartStore(path: path)
+        #expect(try Self.titles(store) == 100)
+        #expect(throws: SmartStoreError.storeInUse(path: path)) { try SmartStore.encrypt(storeAt: path, with: Self.newKey) }
+        #expect(try Self.titles(store) == 100)
+        try store.close()
+        try SmartStore.encrypt(storeAt: path, with: Self.newKey)
+        #expect(try Self.titles(try SmartStore(path: path, key: Self.newKey)) == 100)
+    }
+
     @Test func aPlaintextStoreIsEncryptedInPlace() throws {
         let folder = TemporaryDirectory()
         let path = folder.path("store.sqlite")
