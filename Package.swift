@@ -228,13 +228,13 @@ let package = Package(
         // The process the encrypted-store crash tests kill in the middle of a transaction.
         .executableTarget(
             name: "encrypted-store-writer",
-            dependencies: ["SmartStore", "EncryptedSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SmartStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/EncryptedStoreWriter",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SmartStoreTests",
-            dependencies: ["SmartStore", "TestSupport", "FastJSON", "EncryptedSQLite", "encrypted-store-writer"],
+            dependencies: ["SmartStore", "TestSupport", "FastJSON", "encrypted-store-writer"],
             exclude: ["Encryption/sqlcipher_check.py"],
             swiftSettings: strictSettings
         ),

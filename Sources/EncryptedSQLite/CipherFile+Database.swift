@@ -8,23 +8,17 @@ extension CipherFile {
         guard !isPlaintext else { return refusePlaintext() }
         guard offset >= 0 else { return ResultCode.ioerrRead }
         var result = SQLITE_OK
-        var done = 0
-        while done < buffer.count {
-            let position = offset + Int64(done)
-            let index = position / Self.pageSize
-            let within = Int(position % Self.pageSize)
-            let count = min(buffer.count - done, CipherFormat.pageSize - within)
-            let rc = readPlainPage(index: index)
+        for span in PageSpans(offset: offset, count: buffer.count) {
+            let rc = readPlainPage(index: span.index)
             if rc == ResultCode.ioerrShortRead {
                 result = ResultCode.ioerrShortRead
             } else if rc != SQLITE_OK {
                 return rc
             }
             plain.withUnsafeBytes { page in
-                UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + count]).copyMemory(
-                    from: UnsafeRawBufferPointer(rebasing: page[within..<within + count]))
+                UnsafeMutableRawBufferPointer(rebasing: buffer[span.done..<span.done + span.count]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: page[span.within..<span.within + span.count]))
             }
-            done += count
         }
         return result
     }
@@ -64,24 +58,18 @@ extension CipherFile {
     func writeDatabase(_ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
         guard !isPlaintext else { return refusePlaintext() }
         guard offset >= 0 else { return ResultCode.ioerrWrite }
-        var done = 0
-        while done < buffer.count {
-            let position = offset + Int64(done)
-            let index = position / Self.pageSize
-            let within = Int(position % Self.pageSize)
-            let count = min(buffer.count - done, CipherFormat.pageSize - within)
-            if within != 0 || count != CipherFormat.pageSize {
+        for span in PageSpans(offset: offset, count: buffer.count) {
+            if span.within != 0 || span.count != CipherFormat.pageSize {
                 // A partial page (SQLite writes whole pages; kept correct all the same).
-                let rc = readPlainPage(index: index)
+                let rc = readPlainPage(index: span.index)
                 guard rc == SQLITE_OK || rc == ResultCode.ioerrShortRead else { return rc }
             }
             plain.withUnsafeMutableBytes { page in
-                UnsafeMutableRawBufferPointer(rebasing: page[within..<within + count]).copyMemory(
-                    from: UnsafeRawBufferPointer(rebasing: buffer[done..<done + count]))
+                UnsafeMutableRawBufferPointer(rebasing: page[span.within..<span.within + span.count]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: buffer[span.done..<span.done + span.count]))
             }
-            let rc = writePlainPage(index: index)
+            let rc = writePlainPage(index: span.index)
             guard rc == SQLITE_OK else { return rc }
-            done += count
         }
         return SQLITE_OK
     }
@@ -103,19 +91,46 @@ extension CipherFile {
         if let copy = plain.withUnsafeBytes({ registration.storedCopy(ofPage: number, salt: codec.keys.salt, plain: $0) }) {
             return copy.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
         }
-        do {
-            let iv = randomPool.nextIV()
-            try plain.withUnsafeBytes { source in
-                try stored.withUnsafeMutableBytes { target in try codec.encrypt(source, page: number, iv: iv, into: target) }
-            }
-        } catch {
-            return ResultCode.ioerrWrite
-        }
-        return stored.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
+        return plain.withUnsafeBytes { writeEncrypted($0, number: number, codec: codec, at: index * Self.pageSize) }
     }
 
     private func refusePlaintext() -> Int32 {
         registration.record(.plaintextDatabase)
         return SQLITE_NOTADB
+    }
+}
+
+/// The pages a read or write of `count` bytes at `offset` touches, in order.
+struct PageSpans: Sequence, IteratorProtocol {
+    /// One page's part of the range.
+    struct Span {
+        /// The page's index (0-based).
+        let index: Int64
+        /// Where the range starts within the page.
+        let within: Int
+        /// Where the page's part starts within the range.
+        let done: Int
+        /// The bytes of the range in the page.
+        let count: Int
+    }
+
+    let offset: Int64
+    let count: Int
+    private var done = 0
+
+    init(offset: Int64, count: Int) {
+        self.offset = offset
+        self.count = count
+    }
+
+    mutating func next() -> Span? {
+        guard done < count else { return nil }
+        let position = offset + Int64(done)
+        let pageSize = Int64(CipherFormat.pageSize)
+        let within = Int(position % pageSize)
+        let span = Span(
+            index: position / pageSize, within: within, done: done, count: Swift.min(count - done, CipherFormat.pageSize - within))
+        done += span.count
+        return span
     }
 }

@@ -22,14 +22,11 @@ extension CipherFile {
             guard let number = journalPageNumber(before: offset), number != 0, let codec = companionCodec() else {
                 return ResultCode.ioerrWrite
             }
-            do {
-                let iv = randomPool.nextIV()
-                try stored.withUnsafeMutableBytes { target in try codec.encrypt(buffer, page: number, iv: iv, into: target) }
-            } catch {
-                return ResultCode.ioerrWrite
+            let rc = writeEncrypted(buffer, number: number, codec: codec, at: offset)
+            if rc == SQLITE_OK {
+                journal.checksumShifts[offset] = stored.withUnsafeBytes { Self.checksumSample($0) } &- Self.checksumSample(buffer)
             }
-            journal.checksumShifts[offset] = stored.withUnsafeBytes { Self.checksumSample($0) } &- Self.checksumSample(buffer)
-            return stored.withUnsafeBytes { realWrite($0, at: offset) }
+            return rc
         }
         let pageOffset = offset - Int64(CipherFormat.pageSize)
         if buffer.count == 4, let shift = journal.checksumShifts.removeValue(forKey: pageOffset) {

@@ -74,15 +74,10 @@ extension CipherFile {
         guard let number = Self.pageNumber(header), let codec = companionCodec() else { return ResultCode.ioerrWrite }
         guard let previous = storedChecksum(before: frame) else { return ResultCode.ioerrWrite }
         var record = [UInt8](repeating: 0, count: Int(Self.frameSize))
-        do {
-            let iv = randomPool.nextIV()
-            try record.withUnsafeMutableBytes { target in
-                try codec.encrypt(
-                    page, page: number, iv: iv, into: UnsafeMutableRawBufferPointer(rebasing: target[Self.frameHeaderSize...]))
-            }
-        } catch {
-            return ResultCode.ioerrWrite
+        let encrypted = record.withUnsafeMutableBytes {
+            encrypt(page, number: number, codec: codec, into: UnsafeMutableRawBufferPointer(rebasing: $0[Self.frameHeaderSize...]))
         }
+        guard encrypted else { return ResultCode.ioerrWrite }
         return record.withUnsafeMutableBytes { record in
             UnsafeMutableRawBufferPointer(rebasing: record[..<16]).copyMemory(from: UnsafeRawBufferPointer(rebasing: header[..<16]))
             var checksum = previous
@@ -101,14 +96,8 @@ extension CipherFile {
         guard read == SQLITE_OK, let number = header.withUnsafeBytes({ Self.pageNumber($0) }), let codec = companionCodec() else {
             return ResultCode.ioerrWrite
         }
-        do {
-            let iv = randomPool.nextIV()
-            try stored.withUnsafeMutableBytes { target in try codec.encrypt(page, page: number, iv: iv, into: target) }
-        } catch {
-            return ResultCode.ioerrWrite
-        }
         log.checksums[frame] = nil
-        return stored.withUnsafeBytes { realWrite($0, at: Self.frameOffset(frame) + Int64(Self.frameHeaderSize)) }
+        return writeEncrypted(page, number: number, codec: codec, at: Self.frameOffset(frame) + Int64(Self.frameHeaderSize))
     }
 
     /// Writes a held-back header whose page is already on disk (SQLite recomputing checksums
@@ -148,6 +137,14 @@ extension CipherFile {
             let within = Int((position - Self.logHeaderSize) % Self.frameSize)
             let count = min(buffer.count - done, Int(Self.frameSize) - within)
             log.lastFrameRead = within == 0 && count == Int(Self.frameSize) ? frame : nil
+            if within == Self.frameHeaderSize, count == CipherFormat.pageSize {
+                // A page (SQLite's usual read): decrypted straight into SQLite's buffer.
+                let rc = readFramePage(frame, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + count]))
+                guard rc == SQLITE_OK || rc == ResultCode.ioerrShortRead else { return rc }
+                if rc != SQLITE_OK { result = rc }
+                done += count
+                continue
+            }
             var view = [UInt8](repeating: 0, count: Int(Self.frameSize))
             let rc = view.withUnsafeMutableBytes { plainFrame(frame, into: $0, translatingHeader: within < Self.frameHeaderSize) }
             guard rc == SQLITE_OK || rc == ResultCode.ioerrShortRead else { return rc }
@@ -165,20 +162,21 @@ extension CipherFile {
     /// page decrypted. A frame whose stored checksum does not chain (a torn write) gets a
     /// checksum SQLite will reject, as it would have rejected the frame.
     private func plainFrame(_ frame: Int64, into view: UnsafeMutableRawBufferPointer, translatingHeader: Bool) -> Int32 {
+        let page = UnsafeMutableRawBufferPointer(rebasing: view[Self.frameHeaderSize...])
+        guard translatingHeader else { return readFramePage(frame, into: page) }
         var raw = [UInt8](repeating: 0, count: Int(Self.frameSize))
         let rc = raw.withUnsafeMutableBytes { realRead($0, at: Self.frameOffset(frame)) }
         guard rc == SQLITE_OK else {
             if rc == ResultCode.ioerrShortRead { view.initializeMemory(as: UInt8.self, repeating: 0) }
             return rc
         }
-        guard translatingHeader else { return decryptFramePage(raw, frame: frame, into: view, tolerant: false) }
         guard let previous = chainedChecksums(before: frame) else { return ResultCode.ioerrRead }
         return raw.withUnsafeBytes { raw in
             var stored = previous.stored
             stored.add(UnsafeRawBufferPointer(rebasing: raw[..<8]), bigEndian: logIsBigEndian())
             stored.add(UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...]), bigEndian: logIsBigEndian())
             let chains = stored == WALChecksum(stored: raw, at: 16)
-            let decrypted = decryptFramePage(Array(raw), frame: frame, into: view, tolerant: !chains)
+            let decrypted = decryptFramePage(raw, into: page, tolerant: !chains)
             guard decrypted == SQLITE_OK else { return decrypted }
             UnsafeMutableRawBufferPointer(rebasing: view[..<16]).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<16]))
             var plain = previous.plain
@@ -194,20 +192,28 @@ extension CipherFile {
         }
     }
 
-    /// Decrypts a raw frame's page into `view` after its header. With `tolerant` (a frame
-    /// SQLite will discard), a page that does not authenticate becomes zeros.
-    private func decryptFramePage(_ raw: [UInt8], frame: Int64, into view: UnsafeMutableRawBufferPointer, tolerant: Bool) -> Int32 {
+    /// Reads frame `frame` and decrypts its page into `target` (zeros past the end of the log).
+    private func readFramePage(_ frame: Int64, into target: UnsafeMutableRawBufferPointer) -> Int32 {
+        var raw = [UInt8](repeating: 0, count: Int(Self.frameSize))
+        let rc = raw.withUnsafeMutableBytes { realRead($0, at: Self.frameOffset(frame)) }
+        guard rc == SQLITE_OK else {
+            if rc == ResultCode.ioerrShortRead { target.initializeMemory(as: UInt8.self, repeating: 0) }
+            return rc
+        }
+        return raw.withUnsafeBytes { decryptFramePage($0, into: target, tolerant: false) }
+    }
+
+    /// Decrypts the page of the raw frame `raw` into `target`. With `tolerant` (a frame SQLite
+    /// will discard), a page that does not authenticate becomes zeros.
+    private func decryptFramePage(_ raw: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer, tolerant: Bool) -> Int32 {
         guard let codec = companionCodec() else { return ResultCode.ioerrRead }
-        let number = raw.withUnsafeBytes { Self.pageNumber($0) }
-        let target = UnsafeMutableRawBufferPointer(rebasing: view[Self.frameHeaderSize...])
+        let number = Self.pageNumber(raw)
         do {
             guard let number else { throw PageCodec.Failure.authentication }
-            try raw.withUnsafeBytes { raw in
-                let stored = UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...])
-                try codec.decrypt(stored, page: number, into: target)
-                if !tolerant {
-                    registration.rememberLogPage(number, salt: codec.keys.salt, plain: UnsafeRawBufferPointer(target), stored: stored)
-                }
+            let stored = UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...])
+            try codec.decrypt(stored, page: number, into: target)
+            if !tolerant {
+                registration.rememberLogPage(number, salt: codec.keys.salt, plain: UnsafeRawBufferPointer(target), stored: stored)
             }
         } catch {
             guard tolerant else {

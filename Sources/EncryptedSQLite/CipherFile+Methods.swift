@@ -30,7 +30,7 @@ extension CipherFile {
             }
         } else {
             let path = String(cString: name)
-            context.databaseSalt = salt(ofDatabaseAt: String(path.dropLast(kind == .writeAheadLog ? 4 : 8)))
+            context.databaseSalt = CipherFormat.salt(ofDatabaseAt: String(path.dropLast(kind == .writeAheadLog ? 4 : 8)))
         }
         UnsafeMutableRawPointer(file).advanced(by: Installation.contextOffset).storeBytes(
             of: Unmanaged.passRetained(context).toOpaque(), as: UnsafeMutableRawPointer.self)

@@ -1,4 +1,3 @@
-import Foundation
 import GRDBSQLite
 
 /// One open encrypted file: the platform's file it wraps, and what reading and writing it
@@ -78,14 +77,22 @@ final class CipherFile {
         return codec
     }
 
-    /// The first 16 bytes of the database file at `path` when they are a salt (the file has
-    /// pages and is not plaintext).
-    static func salt(ofDatabaseAt path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: CipherFormat.saltSize), head.count == CipherFormat.saltSize else { return nil }
-        let salt = Array(head)
-        return salt == CipherFormat.sqliteHeader ? nil : salt
+    // MARK: - Encryption
+
+    /// Encrypts `page` as page `number` into `target`, with a fresh IV; `false` when the cipher fails.
+    func encrypt(_ page: UnsafeRawBufferPointer, number: UInt32, codec: PageCodec, into target: UnsafeMutableRawBufferPointer) -> Bool {
+        do {
+            try codec.encrypt(page, page: number, iv: randomPool.nextIV(), into: target)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Encrypts `page` as page `number` into ``stored`` and writes it at `offset`.
+    func writeEncrypted(_ page: UnsafeRawBufferPointer, number: UInt32, codec: PageCodec, at offset: Int64) -> Int32 {
+        guard stored.withUnsafeMutableBytes({ encrypt(page, number: number, codec: codec, into: $0) }) else { return ResultCode.ioerrWrite }
+        return stored.withUnsafeBytes { realWrite($0, at: offset) }
     }
 
     // MARK: - The platform file

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The constants of SQLCipher 4's default page format, which every encrypted file here uses.
 ///
 /// A page of `pageSize` bytes keeps its last `reserveSize` bytes for the cipher: a random
@@ -30,4 +32,16 @@ package enum CipherFormat {
     package static let hmacOffset = ivOffset + ivSize
     /// The first 16 bytes of every plaintext SQLite database.
     package static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
+}
+
+extension CipherFormat {
+    /// The first 16 bytes of the database file at `path` when they can be a salt: the file
+    /// exists, has them, and does not start with SQLite's plaintext header.
+    package static func salt(ofDatabaseAt path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: saltSize), head.count == saltSize else { return nil }
+        let salt = Array(head)
+        return salt == sqliteHeader ? nil : salt
+    }
 }

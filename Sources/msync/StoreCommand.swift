@@ -27,10 +27,7 @@ struct StoreCommand: ParsableCommand {
         var encryption: StoreKeyOptions
 
         func run() throws {
-            guard let key = encryption.key() else {
-                throw ValidationError("set \(encryption.keyVariable ?? StoreKeyOptions.defaultVariable) to the new key")
-            }
-            try SmartStore.encrypt(storeAt: store, with: key)
+            try SmartStore.encrypt(storeAt: store, with: try encryption.requiredKey("the new key"))
             print("encrypted \(store)")
         }
     }
@@ -61,9 +58,7 @@ struct StoreCommand: ParsableCommand {
         }
 
         func run() throws {
-            guard let old = encryption.key() else {
-                throw ValidationError("set \(encryption.keyVariable ?? StoreKeyOptions.defaultVariable) to the current key")
-            }
+            let old = try encryption.requiredKey("the current key")
             guard let new = StoreKeyOptions.key(variable: newKeyEnv, kdfIterations: newKdfIterations) else {
                 throw ValidationError("--new-key-env names \(newKeyEnv), which is not set")
             }
@@ -87,10 +82,7 @@ struct StoreCommand: ParsableCommand {
         var encryption: StoreKeyOptions
 
         func run() throws {
-            guard let key = encryption.key() else {
-                throw ValidationError("set \(encryption.keyVariable ?? StoreKeyOptions.defaultVariable) to the store's key")
-            }
-            try SmartStore.exportDecrypted(storeAt: store, key: key, to: output)
+            try SmartStore.exportDecrypted(storeAt: store, key: try encryption.requiredKey("the store's key"), to: output)
             print("wrote \(output), decrypted")
         }
     }

@@ -25,10 +25,19 @@ struct StoreKeyOptions: ParsableArguments {
         }
     }
 
+    /// The variable read: `--key-env`'s, or `MSYNC_STORE_KEY`.
+    var variable: String { keyVariable ?? Self.defaultVariable }
+
     /// The key (SQLCipher's syntax: a passphrase, or `x'…'` with 64 hex digits), or `nil` for
     /// a plaintext store.
     func key() -> StoreKey? {
-        Self.key(variable: keyVariable ?? Self.defaultVariable, kdfIterations: kdfIterations)
+        Self.key(variable: variable, kdfIterations: kdfIterations)
+    }
+
+    /// The key, which the command needs: without it, an error saying what to set.
+    func requiredKey(_ role: String) throws -> StoreKey {
+        guard let key = key() else { throw ValidationError("set \(variable) to \(role)") }
+        return key
     }
 
     /// The key in `variable`, or `nil` when it is unset or empty.

@@ -1,4 +1,3 @@
-import EncryptedSQLite
 import Foundation
 import GRDB
 
@@ -18,7 +17,7 @@ import GRDB
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count == 3, let keyText = ProcessInfo.processInfo.environment["STORE_KEY"] else {
-            FileHandle.standardError.write(Data("usage: STORE_KEY=… encrypted-store-writer PATH wal|journal\n".utf8))
+            FileHandle.standardError.write(Data("usage: STORE_KEY=… encrypted-store-writer PATH wal|journal|wal-commit\n".utf8))
             exit(2)
         }
         let path = arguments[1]
@@ -31,14 +30,10 @@ import GRDB
             }
         }
         FileHandle.standardOutput.write(Data("committed 200\n".utf8))
-        let lease = try CipherVFS.lease(path: path, material: key.material)
+        guard let lease = try StoreEncryption.lease(path: path, key: key) else { exit(2) }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            withExtendedLifetime(lease) {}
-            guard let connection = db.sqliteConnection, CipherVFS.prepare(connection: connection) == 0 else {
-                throw DatabaseError(message: "cannot prepare the connection")
-            }
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try StoreEncryption.prepare(db, lease: lease)
             // A tiny page cache: the open transaction spills pages to the file or the log.
             try db.execute(sql: "PRAGMA cache_size = 10")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")

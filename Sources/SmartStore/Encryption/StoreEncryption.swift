@@ -76,9 +76,6 @@ enum StoreEncryption {
 
     /// Whether the file at `path` exists and does not start with SQLite's plaintext header.
     static func looksEncrypted(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: CipherFormat.saltSize)) ?? Data()
-        return head.count == CipherFormat.saltSize && Array(head) != CipherFormat.sqliteHeader
+        CipherFormat.salt(ofDatabaseAt: path) != nil
     }
 }

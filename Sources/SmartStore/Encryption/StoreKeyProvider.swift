@@ -111,13 +111,12 @@ public struct PlatformStoreKeyProvider: StoreKeyProvider {
         #if canImport(Security)
             try KeychainStoreKeyProvider().key(forStore: name, user: user)
         #else
-            try FileStoreKeyProvider(file: Self.keyFile).key(forStore: name, user: user)
+            try FileStoreKeyProvider(file: Self.keyFile(environment: ProcessInfo.processInfo.environment)).key(forStore: name, user: user)
         #endif
     }
 
-    /// The key file off Apple platforms.
-    public static var keyFile: URL {
-        let environment = ProcessInfo.processInfo.environment
+    /// The key file off Apple platforms, for the process environment `environment`.
+    public static func keyFile(environment: [String: String]) -> URL {
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")

@@ -56,6 +56,13 @@ import Testing
         #expect(throws: SmartStoreError.keyRequired(path: path)) { try plain.userStore(user: "005A") }
     }
 
+    @Test func thePlatformKeyFileFollowsXDG() {
+        #expect(PlatformStoreKeyProvider.keyFile(environment: ["XDG_CONFIG_HOME": "/cfg"]).path == "/cfg/msync/store.key")
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        #expect(PlatformStoreKeyProvider.keyFile(environment: ["XDG_CONFIG_HOME": ""]).path == home + "/.config/msync/store.key")
+        #expect(PlatformStoreKeyProvider.keyFile(environment: [:]).path == home + "/.config/msync/store.key")
+    }
+
     @Test func rawKeysAndSQLCipherSyntax() throws {
         #expect(throws: SmartStoreError.invalidKey("A raw store key has 32 bytes, not 3")) { try StoreKey.raw([1, 2, 3]) }
         let raw = StoreKey(sqlcipherKey: "X'" + String(repeating: "0A", count: 32) + "'")
