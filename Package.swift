@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -87,6 +88,10 @@ let package = Package(
                 "SalesforceWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // OAuth: PKCE and token hashes (Crypto), JWT signatures (CryptoExtras), certificates (X509).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings
         ),
@@ -123,7 +128,12 @@ let package = Package(
         ),
         .target(
             name: "SalesforceREST",
-            dependencies: ["FastJSON", "Locking", "SalesforceWire"],
+            dependencies: [
+                "FastJSON", "Locking", "SalesforceWire",
+                // OAuth: PKCE challenges (Crypto) and RS256 JWT assertions (CryptoExtras).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -218,6 +228,16 @@ let package = Package(
         .testTarget(
             name: "LocalForceTestingTests",
             dependencies: ["LocalForceTesting", "LocalForce", "SalesforceREST", "FastJSON", "MobileSync", "SmartStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SalesforceRESTTests",
+            dependencies: [
+                "SalesforceREST", "SalesforceWire", "FastJSON", "LocalForce", "LocalForceHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

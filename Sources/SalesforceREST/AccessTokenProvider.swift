@@ -2,7 +2,10 @@
 public protocol AccessTokenProvider: Sendable {
     /// The current token.
     func accessToken() async throws -> String
-    /// A fresh token after a 401 (e.g. an OAuth refresh). Throw if none can be had.
+    /// A fresh token after a 401 (e.g. an OAuth refresh). `rejected` is the token the server
+    /// refused: when the current token is already another one (a concurrent request refreshed
+    /// it), return that one rather than refreshing again. Throw ``RestError/sessionExpired(_:)``
+    /// when no token can be had.
     func refreshedAccessToken(rejected: String) async throws -> String
 }
 
@@ -18,8 +21,8 @@ public struct StaticAccessToken: AccessTokenProvider {
     /// The token given at creation.
     public func accessToken() async throws -> String { token }
 
-    /// Always throws ``RestError/authentication(_:)``: a static token cannot be refreshed.
+    /// Always throws ``RestError/sessionExpired(_:)``: a static token cannot be refreshed.
     public func refreshedAccessToken(rejected: String) async throws -> String {
-        throw RestError.authentication("Session expired or invalid, and the token is static")
+        throw RestError.sessionExpired("Session expired or invalid, and the token is static")
     }
 }

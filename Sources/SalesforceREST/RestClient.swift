@@ -15,7 +15,9 @@ import Locking
 ///
 /// Idempotent calls (GET, PATCH, DELETE, and POSTs marked so) are retried on network errors
 /// and 5xx with backoff; a POST that creates is never repeated blindly. A 401 asks the token
-/// provider for a fresh token once.
+/// provider for a fresh token once (an ``OAuthSession`` shares one refresh among all the
+/// requests in flight), then the request is sent again; a failed refresh, or a second 401,
+/// throws ``RestError/sessionExpired(_:)``.
 public final class RestClient: Sendable {
     /// The org's instance (`https://yourorg.my.salesforce.com`, or a LocalForce URL); paths are resolved against it.
     public let instanceURL: URL
@@ -68,9 +70,12 @@ public final class RestClient: Sendable {
             try Task.checkCancellation()
             do {
                 let response = try await sendOnce(request, token: token)
-                if response.status == 401 && !refreshed && request.sendsAccessToken {
-                    refreshed = true
+                if response.status == 401 && request.sendsAccessToken {
+                    // A 401 means the request was not processed: sending it again is safe,
+                    // even a create. One refresh per request; a second 401 ends the session.
+                    guard !refreshed else { throw RestError.sessionExpired("the server rejected the refreshed token too") }
                     token = try await tokenProvider.refreshedAccessToken(rejected: token)
+                    refreshed = true
                     continue
                 }
                 if (200..<300).contains(response.status) || response.status == 300 || response.status == 304 { return response }

@@ -8,8 +8,13 @@ public enum RestError: Error, Sendable, CustomStringConvertible {
     case network(String)
     /// An answer that is not what the API promises.
     case invalidResponse(String)
-    /// The access token was rejected and could not be refreshed.
-    case authentication(String)
+    /// The session is over: the server rejected the access token and no new one could be had
+    /// (the refresh token was revoked or expired, the token is static, or the refreshed token
+    /// was rejected too). Log in again.
+    case sessionExpired(String)
+    /// An OAuth endpoint refused a grant: Salesforce's `error` (`invalid_grant`,
+    /// `invalid_client_id`, …) and `error_description` (`authentication failure`, …).
+    case oauth(error: String, description: String)
 
     /// The error in words: the status and Salesforce's error items (or the start of the body), or the failure.
     public var description: String {
@@ -20,7 +25,8 @@ public enum RestError: Error, Sendable, CustomStringConvertible {
             return "HTTP \(status): \(detail)"
         case .network(let message): return "Network error: \(message)"
         case .invalidResponse(let message): return "Invalid response: \(message)"
-        case .authentication(let message): return "Authentication failed: \(message)"
+        case .sessionExpired(let message): return "Session expired: \(message)"
+        case .oauth(let error, let description): return "OAuth error \(error): \(description)"
         }
     }
 

@@ -35,6 +35,16 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"…\"}]}.")
     var briefcase: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Connected apps and users for the OAuth endpoints (/services/oauth2/authorize, token, revoke, userinfo), in JSON.",
+            discussion: "The format is in the README (\"OAuth against LocalForce\"). The static token keeps working beside them.",
+            valueName: "file"))
+    var auth: String?
+
+    @Option(help: ArgumentHelp("Seconds an OAuth access token lives; then it answers 401 INVALID_SESSION_ID.", valueName: "seconds"))
+    var tokenLifetime: Int = 7200
+
     @Option(help: "Fault injection: share of requests (0…1) that fail. Off by default.")
     var faultRate: Double = 0
 
@@ -70,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...3_600_000).contains(lateCommitDelayMs) else {
             throw ValidationError("--late-commit-delay-ms must be between 0 and 3600000")
         }
+        guard (1...31_622_400).contains(tokenLifetime) else {
+            throw ValidationError("--token-lifetime must be between 1 and 31622400 seconds (a year)")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be between 0 and 1") }
@@ -87,11 +100,12 @@ struct ServeCommand: AsyncParsableCommand {
         let faults = FaultInjection(
             rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
             latency: .milliseconds(faultLatencyMs))
+        let authConfiguration = try auth.map { try AuthConfiguration.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .none
         let store = try await DatabaseLocation.open(database)
         await faults.configureLateCommits(rate: lateCommitRate, delay: .milliseconds(lateCommitDelayMs))
         let localForce = try await LocalForce(
             schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
-            clockOffset: .seconds(clockOffset))
+            clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime))
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }

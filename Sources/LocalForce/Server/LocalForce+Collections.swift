@@ -122,7 +122,7 @@ extension LocalForce {
         _ items: [(JSONValue, String?)], allOrNone: Bool, isolated: Bool = true,
         _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue
     ) async throws -> APIResponse {
-        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
+        let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         struct Failed: Error { var results: [JSONValue] }
         @Sendable func failure(_ error: APIError, id: String?) -> JSONValue {
             var result: [String: JSONValue] = ["success": false, "errors": [error.saveResultJSON]]
@@ -160,7 +160,7 @@ extension LocalForce {
     private func retrieveCollection(_ object: ObjectDefinition, ids: [String], fields: [String], version: String) async throws
         -> APIResponse
     {
-        let (schema, userId) = (self.schema, self.userId)
+        let (schema, userId) = (self.schema, requestUserId())
         let bytes = try await database.read { db -> [UInt8] in
             let api = RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: WriteClock(now: 0))
             let names = try api.requestedFields(object, fields.joined(separator: ","))

@@ -69,7 +69,7 @@ extension LocalForce {
             throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST")
         }
         let (items, allOrNone) = try compositeItems(context)
-        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
+        let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         var results: [(String, APIResponse)] = []
         var cursors: [(Int, Subrequest.PendingCursor)] = []
         /// Runs one item: resolves references, skips it when it depends on a failed one.
@@ -164,7 +164,7 @@ extension LocalForce {
         }
         guard requests.count <= 25 else { throw APIError(400, "LIMIT_EXCEEDED", "Maximum number of subrequests is 25.") }
         let haltOnError = body["haltOnError"]?.boolValue ?? false
-        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
+        let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         var results: [JSONValue] = []
         var hasErrors = false
         for request in requests {

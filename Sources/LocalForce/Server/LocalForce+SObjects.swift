@@ -22,7 +22,7 @@ extension LocalForce {
 
     /// Runs a record request in a read or write transaction.
     func recordRequest(method: String, path: [String], request: APIRequest, version: String) async throws -> APIResponse {
-        let (schema, userId, clock) = (self.schema, self.userId, requestClock())
+        let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         let work: @Sendable (any SQLConnection) throws -> APIResponse = { db in
             try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
                 .handle(method: method, path: path, parameters: request.parameter, headers: request.headers, body: request.jsonObject)

@@ -19,8 +19,14 @@ public final class LocalForce: Sendable {
     public let database: any SQLDatabase
     /// The bearer token every endpoint but the versions list requires.
     public let token: String
-    /// The API user (owner of what the API creates).
+    /// The API user: the static token's user, and the owner of what seeding creates.
     public let userId: String
+    /// The connected apps and users of the OAuth endpoints.
+    public let auth: AuthConfiguration
+    /// The tokens the OAuth endpoints issued.
+    let sessions: OAuthSessions
+    /// The ids of ``auth``'s users, by lower-cased username.
+    let authUserIds: [String: String]
     let cursors: QueryCursors
     /// Largest request body accepted (413 above).
     public let maximumBodySize: Int
@@ -63,10 +69,16 @@ public final class LocalForce: Sendable {
     ///     used cursors beyond it are dropped (`INVALID_QUERY_LOCATOR`).
     ///   - clockOffset: how far the server's clock is ahead of the machine's (negative: behind),
     ///     within ten years either way.
+    ///   - auth: the connected apps and users of the OAuth endpoints (their users become `User`
+    ///     records); ``AuthConfiguration/none`` leaves the static token as the only way in.
+    ///   - accessTokenLifetime: how long an access token issued by the OAuth endpoints is valid
+    ///     (two hours, Salesforce's default session timeout); then it answers 401
+    ///     `INVALID_SESSION_ID`. At least one second, at most a year.
     public init(
         schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
         faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
-        cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero
+        cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero, auth: AuthConfiguration = .none,
+        accessTokenLifetime: Duration = .seconds(7200)
     ) async throws {
         let (seconds, attoseconds) = clockOffset.components
         let limit = Self.maximumClockOffsetSeconds
@@ -82,27 +94,19 @@ public final class LocalForce: Sendable {
         self.bodyMemory = MemoryBudget(capacity: bodyMemoryBudget)
         let started = LocalForce.nowMilliseconds() + clockOffsetMilliseconds
         self.startedAt = started
-        self.userId = try await database.write { db in
+        self.auth = auth
+        self.sessions = OAuthSessions(accessLifetime: Self.milliseconds(accessTokenLifetime))
+        let clock = WriteClock(now: started)
+        (self.userId, self.authUserIds) = try await database.write { db in
             try StorageSchema.create(schema, on: db)
-            if let existing = try db.rows(
-                "SELECT \"Id\" FROM \"User\" WHERE \"Username\" = \(db.dialect.placeholder(1))",
-                [.text(LocalForce.apiUsername)]
-            ).first?.first?.text {
-                return existing
+            let api = try Self.ensureUser(
+                AuthConfiguration.User(username: LocalForce.apiUsername, password: "-", firstName: "API", lastName: "User"),
+                schema: schema, db: db, creator: nil, clock: clock)
+            var ids: [String: String] = [:]
+            for user in auth.users {
+                ids[user.username.lowercased()] = try Self.ensureUser(user, schema: schema, db: db, creator: api, clock: clock)
             }
-            let bootstrap = SalesforceId(prefix: "005", sequence: 0).value
-            let writer = RecordWriter(schema: schema, db: db, userId: bootstrap, clock: WriteClock(now: started))
-            guard let user = schema.object(named: "User") else { return bootstrap }
-            let id = try writer.create(
-                user,
-                body: [
-                    "Username": .string(LocalForce.apiUsername), "FirstName": "API", "LastName": "User",
-                    "Alias": "api", "Email": "api@localforce.invalid",
-                ])
-            try db.execute(
-                "UPDATE \"User\" SET \"CreatedById\" = \(db.dialect.placeholder(1)), \"LastModifiedById\" = \(db.dialect.placeholder(2)) WHERE \"Id\" = \(db.dialect.placeholder(3))",
-                [.text(id.value), .text(id.value), .text(id.value)])
-            return id.value
+            return (api, ids)
         }
     }
 
@@ -147,13 +151,10 @@ public final class LocalForce: Sendable {
     }
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
+        if let oauth = try await oauthRoute(request) { return oauth }
         if request.segments.first == "api" {
-            guard authorized(request) else { throw APIError.invalidSession }
-            return try await pagingAPI(request)
-        }
-        if request.segments == ["services", "oauth2", "userinfo"] {
-            guard authorized(request) else { throw APIError.invalidSession }
-            return try await userInfo(request)
+            guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
+            return try await Self.$sessionUserId.withValue(user) { try await pagingAPI(request) }
         }
         guard request.segments.count >= 2, request.segments[0] == "services", request.segments[1] == "data" else { throw APIError.notFound }
         let path = Array(request.segments.dropFirst(2))
@@ -163,11 +164,16 @@ public final class LocalForce: Sendable {
             }
             return versionsList()
         }
-        guard authorized(request) else { throw APIError.invalidSession }
+        guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
         guard let version = Self.version(versionSegment) else { throw APIError.notFound }
-        let rest = Array(path.dropFirst())
-        let context = RequestContext(request: request, version: version, path: rest)
-        switch rest.first {
+        let context = RequestContext(request: request, version: version, path: Array(path.dropFirst()))
+        return try await Self.$sessionUserId.withValue(user) { try await dataRoute(context) }
+    }
+
+    /// `/services/data/vNN.N/…` for an authenticated request.
+    private func dataRoute(_ context: RequestContext) async throws -> APIResponse {
+        let version = context.version
+        switch context.path.first {
         case nil: return try context.only("GET") { resources(version) }
         case "sobjects": return try await sObjects(context)
         case "query": return try await query(context, includeDeleted: false)
@@ -183,22 +189,28 @@ public final class LocalForce: Sendable {
         }
     }
 
-    /// Whether a request may go further than an authentication error: it carries the token, or
-    /// asks for the versions list (the one endpoint open to all).
+    /// Whether a request may go further than an authentication error: it carries a live token,
+    /// or asks for one of the endpoints open to all (the versions list, OAuth's authorize, token
+    /// and revoke).
     package func admits(_ request: APIRequest) -> Bool {
-        let isVersionsList = request.segments.count == 2 && request.segments[0] == "services" && request.segments[1] == "data"
-        return isVersionsList || authorized(request)
+        let segments = request.segments
+        let isVersionsList = segments.count == 2 && segments[0] == "services" && segments[1] == "data"
+        return isVersionsList || Self.isOpenOAuthEndpoint(segments) || authenticatedUser(request) != nil
     }
 
-    private func authorized(_ request: APIRequest) -> Bool {
-        guard let header = request.headers["authorization"] else { return false }
+    /// The user a request's token speaks for: the API user for the static token, the grant's
+    /// user for a live OAuth access token; `nil` without a (live) token.
+    func authenticatedUser(_ request: APIRequest) -> String? {
+        guard let header = request.headers["authorization"] else { return nil }
         for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
-            return constantTimeEquals(String(header.dropFirst(scheme.count)), token)
+            let presented = String(header.dropFirst(scheme.count))
+            if constantTimeEquals(presented, token) { return userId }
+            return sessions.grant(forAccessToken: presented, now: currentTime())?.userId
         }
-        return false
+        return nil
     }
 
-    private func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         let a = Array(lhs.utf8)
         let b = Array(rhs.utf8)
         var difference = a.count ^ b.count

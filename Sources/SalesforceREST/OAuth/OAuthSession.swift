@@ -1,0 +1,96 @@
+import Foundation
+
+/// A logged-in session as a ``RestClient``'s token provider: it renews the access token when
+/// the server rejects it, once for all the requests in flight.
+///
+/// When several requests get a 401 together, the first starts the renewal and the others wait
+/// for it; a request whose rejected token is already replaced just uses the new one. A failed
+/// renewal throws ``RestError/sessionExpired(_:)`` to every waiting request, so a sync ends
+/// FAILED instead of looping.
+///
+/// ```swift
+/// let session = OAuthSession(credentials: stored, client: OAuthClient(for: stored)) { renewed in
+///     try? credentialStore.save(renewed, account: "default")
+/// }
+/// let client = RestClient(session: session)
+/// ```
+public actor OAuthSession: AccessTokenProvider {
+    /// How a session gets new credentials: a refresh-token grant, or the original grant again
+    /// (JWT bearer and client credentials issue no refresh token).
+    public typealias Renewal = @Sendable (OAuthCredentials) async throws -> OAuthCredentials
+
+    /// The current credentials.
+    public private(set) var credentials: OAuthCredentials
+    /// How many renewals have succeeded.
+    public private(set) var renewalCount = 0
+    private let renew: Renewal
+    private let onRenewal: @Sendable (OAuthCredentials) async -> Void
+    private var renewal: Task<OAuthCredentials, any Error>?
+
+    /// A session renewed by `renew`.
+    ///
+    /// - Parameters:
+    ///   - onRenewal: called with every renewed credentials (store them: a rotated refresh
+    ///     token must not be lost).
+    public init(
+        credentials: OAuthCredentials, renew: @escaping Renewal,
+        onRenewal: @escaping @Sendable (OAuthCredentials) async -> Void = { _ in }
+    ) {
+        self.credentials = credentials
+        self.renew = renew
+        self.onRenewal = onRenewal
+    }
+
+    /// A session renewed with its refresh token through `client`.
+    public init(
+        credentials: OAuthCredentials, client: OAuthClient, onRenewal: @escaping @Sendable (OAuthCredentials) async -> Void = { _ in }
+    ) {
+        self.init(credentials: credentials, renew: { try await client.refresh($0) }, onRenewal: onRenewal)
+    }
+
+    /// The current access token.
+    public func accessToken() async throws -> String { credentials.accessToken }
+
+    /// A token newer than `rejected`: the current one if a renewal already replaced it, else
+    /// the result of the renewal in progress, or of a new one.
+    public func refreshedAccessToken(rejected: String) async throws -> String {
+        if credentials.accessToken != rejected { return credentials.accessToken }
+        let task: Task<OAuthCredentials, any Error>
+        if let renewal {
+            task = renewal
+        } else {
+            let (renew, current) = (self.renew, credentials)
+            // Not tied to the request that started it: a cancelled request must not cancel
+            // the renewal the others wait for.
+            task = Task { try await renew(current) }
+            renewal = task
+        }
+        do {
+            let renewed = try await task.value
+            if renewal == task {
+                renewal = nil
+                credentials = renewed
+                renewalCount += 1
+                await onRenewal(renewed)
+            }
+            return credentials.accessToken
+        } catch {
+            if renewal == task { renewal = nil }
+            if let restError = error as? RestError, case .sessionExpired = restError { throw restError }
+            if let restError = error as? RestError, case .network = restError { throw restError }
+            throw RestError.sessionExpired("the session could not be renewed: \(error)")
+        }
+    }
+}
+
+extension RestClient {
+    /// A client of the session's instance, its token renewed by the session.
+    public convenience init(
+        session: OAuthSession, apiVersion: String = "66.0", retryPolicy: RetryPolicy = RetryPolicy(),
+        transport: any HTTPTransport = URLSessionTransport()
+    ) async {
+        self.init(
+            instanceURL: await session.credentials.instanceURL, apiVersion: apiVersion, tokenProvider: session, retryPolicy: retryPolicy,
+            transport: transport)
+    }
+}
