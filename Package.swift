@@ -166,6 +166,10 @@ let package = Package(
                 "MobileSync",
                 "SalesforceREST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // msync login's loopback callback.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -207,6 +211,7 @@ let package = Package(
                 "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "LocalForceTesting",
                 "FastJSON", "TestSupport", "Locking", "AccountsListExample",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -233,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "SalesforceRESTTests",
             dependencies: [
-                "SalesforceREST", "SalesforceWire", "FastJSON", "LocalForce", "LocalForceHTTP",
+                "SalesforceREST", "SalesforceWire", "FastJSON", "LocalForce", "LocalForceHTTP", "Locking", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -10,6 +10,9 @@ command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need_apt+=(postgresql)
+# A real browser for the OAuth login pages (driven headless through chromedriver).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -26,6 +29,15 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check simple-salesforce==1.12.10 2>/dev/null \
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
+
+# simple-salesforce's JWT flow signs with PyJWT's RS256, which needs cryptography; Selenium
+# drives Chromium through the OAuth pages.
+for module in cryptography:cryptography selenium:selenium==4.51.0; do
+  if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1; then
+    python3 -m pip install --quiet --disable-pip-version-check "${module#*:}" 2>/dev/null \
+      || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "${module#*:}"
+  fi
+done
 
 # SQLCipher 4 (community, with JSON1 and FTS5), which the encrypted-store tests check our
 # stores against, both ways (sqlcipher3-binary, from PyPI).

@@ -5,6 +5,9 @@ struct MsyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "msync",
         abstract: "An offline-first data stack for Swift: SmartStore soups, Mobile Sync, LocalForce.",
-        subcommands: [DemoCommand.self, QueryCommand.self, ServeCommand.self, StoreCommand.self, SyncCommand.self]
+        subcommands: [
+            DemoCommand.self, LoginCommand.self, LogoutCommand.self, QueryCommand.self, ServeCommand.self, StoreCommand.self,
+            SyncCommand.self,
+        ]
     )
 }

@@ -1,41 +1,63 @@
 import ArgumentParser
+import SalesforceREST
 import SmartStore
 
-/// `msync query --store PATH "SMART SQL"`: runs a Smart SQL query and prints the rows as JSON.
-struct QueryCommand: ParsableCommand {
+/// `msync query --store PATH "SMART SQL"`: runs a Smart SQL query against a store, or with
+/// `--org` a SOQL query against the org, and prints the rows as JSON lines.
+struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Run a Smart SQL query against a store and print the rows as JSON.",
+        abstract: "Run a Smart SQL query against a store (or SOQL against the org) and print the rows as JSON.",
         discussion: """
             Smart SQL names soups as {soup} and their paths as {soup:path}, for example:
               msync query --store app.sqlite "select {accounts:Name} from {accounts} order by {accounts:Name}"
+            With --org the query is SOQL, sent to the org of the saved login (msync login) or of
+            --instance-url and --token; every page of the answer is printed, one record per line:
+              msync query --org "SELECT Id, Name FROM Account ORDER BY Name"
             """
     )
 
     @Option(help: "Path of an existing store's SQLite file (opened read-only).")
-    var store: String
+    var store: String?
 
-    @Option(help: "Rows per page.")
+    @Flag(help: "Query the org with SOQL instead of a store with Smart SQL.")
+    var org = false
+
+    @Option(help: "Rows per page (store queries).")
     var pageSize: Int = 1000
 
-    @Option(help: "Zero-based page to print.")
+    @Option(help: "Zero-based page to print (store queries).")
     var page: Int = 0
 
     @OptionGroup(title: "Encryption")
     var encryption: StoreKeyOptions
 
-    @Argument(help: "The Smart SQL SELECT statement.")
-    var smartSql: String
+    @OptionGroup(title: "Server (with --org)")
+    var server: ServerOptions
+
+    @Argument(help: "The Smart SQL SELECT statement (SOQL with --org).")
+    var query: String
 
     func validate() throws {
         guard pageSize > 0 else { throw ValidationError("--page-size must be at least 1") }
         guard page >= 0 else { throw ValidationError("--page must not be negative") }
+        guard org != (store != nil) else { throw ValidationError("give either --store (Smart SQL) or --org (SOQL)") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if org {
+            let client = try await server.client()
+            var page = try await client.query(query)
+            while true {
+                for record in try page.records() { print(record.jsonString) }
+                guard !page.done, let next = page.nextRecordsURL else { return }
+                page = try await client.queryMore(next)
+            }
+        }
+        guard let store else { return }
         // Read-only: inspecting a store never creates, migrates or changes it.
         let smartStore = try SmartStore(readOnlyAt: store, key: encryption.key())
-        let rows = try smartStore.query(.smart(smartSql, pageSize: pageSize), pageIndex: page)
+        let rows = try await smartStore.query(.smart(query, pageSize: pageSize), pageIndex: page)
         for row in rows { print(row.jsonString) }
     }
 }

@@ -13,17 +13,15 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Soups come from --store-config (userstore.json format; existing soups are kept), syncs from
             --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync, so a
-            sync down only fetches what changed since its last run.
+            sync down only fetches what changed since its last run. Without --token, the login saved by
+            msync login is used (and renewed when it expires).
               msync sync --instance-url http://127.0.0.1:8080 --token secret --store app.sqlite \\
                          --store-config userstore.json --syncs usersyncs.json accounts contacts
             """
     )
 
-    @Option(help: "Server base URL (Salesforce instance or LocalForce).")
-    var instanceUrl: String
-
-    @Option(help: "Bearer token (session id).")
-    var token: String
+    @OptionGroup(title: "Server")
+    var server: ServerOptions
 
     @Option(help: "Store file.")
     var store: String
@@ -33,9 +31,6 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(help: "usersyncs.json with the syncs to create.")
     var syncs: String?
-
-    @Option(help: "REST API version.")
-    var apiVersion = "66.0"
 
     @OptionGroup(title: "Encryption")
     var encryption: StoreKeyOptions
@@ -47,14 +42,10 @@ struct SyncCommand: AsyncParsableCommand {
     var names: [String] = []
 
     func validate() throws {
-        guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https" else {
-            throw ValidationError("--instance-url must be an http(s) URL")
-        }
         if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
     }
 
     func run() async throws {
-        guard let url = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
         let smartStore = try SmartStore(path: store, key: encryption.key())
         if let storeConfig {
             let config = try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))
@@ -64,7 +55,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             try smartStore.apply(config)
         }
-        let client = RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
+        let client = try await server.client()
         let manager = try SyncManager(store: smartStore, client: client)
         var order = names
         var rejected = 0

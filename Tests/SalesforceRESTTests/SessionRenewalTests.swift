@@ -17,22 +17,24 @@ import Testing
     }
 
     @Test func anAccessTokenExpiresAfterItsLifetimeAndTheSessionRenewsIt() async throws {
-        let org = try await OAuthOrg(tokenLifetime: .seconds(1))
+        let org = try await OAuthOrg(tokenLifetime: .seconds(2))
         let credentials = try await Self.logIn(org)
         let renewed = Locked<[OAuthCredentials]>([])
         let session = OAuthSession(credentials: credentials, client: org.client()) { fresh in renewed.withLock { $0.append(fresh) } }
         let client = await RestClient(session: session)
         _ = try await client.query("SELECT Id FROM Account")
-        try await Task.sleep(for: .milliseconds(1300))
+        try await Task.sleep(for: .milliseconds(2300))
         let raw = RestClient(instanceURL: org.baseURL, tokenProvider: StaticAccessToken(credentials.accessToken))
         do {
             _ = try await raw.query("SELECT Id FROM Account")
             Issue.record("an expired token still works")
         } catch RestError.sessionExpired {}
         _ = try await client.query("SELECT Id FROM Account")
-        #expect(await session.renewalCount == 1)
-        #expect(renewed.current.count == 1)
-        #expect(renewed.current.first?.refreshToken == credentials.refreshToken)
+        // At least one renewal (a loaded machine may outlive a two-second token more than once);
+        // exactly one per expiry is checked where expiry is not a matter of timing.
+        #expect(await session.renewalCount >= 1)
+        #expect(renewed.current.count == (await session.renewalCount))
+        #expect(renewed.current.allSatisfy { $0.refreshToken == credentials.refreshToken })
         await org.stop()
     }
 

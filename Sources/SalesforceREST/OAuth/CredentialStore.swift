@@ -20,8 +20,9 @@ public struct CredentialStoreError: Error, Sendable, Equatable, CustomStringConv
 
     init(_ description: String) { self.description = description }
 
-    /// Account names: 1 to 64 letters, digits, `.`, `_` and `-`, not starting with a dot.
-    static func check(account: String) throws(CredentialStoreError) {
+    /// Checks an account name: 1 to 64 letters, digits, `.`, `_` and `-`, not starting with a
+    /// dot (so it is a safe file name everywhere).
+    public static func check(account: String) throws(CredentialStoreError) {
         let allowed = account.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")

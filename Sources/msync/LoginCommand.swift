@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import SalesforceREST
+
+/// `msync login`: logs in to an org (or LocalForce) and saves the credentials.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in to an org (or LocalForce) and save the credentials for msync sync and msync query.",
+        discussion: """
+            By default this runs the web-server flow with PKCE: it prints the login page's URL (and opens it in a \
+            browser when it can), waits for the redirect on 127.0.0.1, then saves the credentials.
+
+            For unattended use, --jwt-key with --username runs the JWT bearer flow, and --client-credentials runs \
+            the client credentials flow with the secret from --client-secret-env. Those logins have no refresh token: \
+            run msync login again when the session ends.
+
+            Credentials go to the Keychain on Apple platforms, and elsewhere to a file only you can read in \
+            $XDG_CONFIG_HOME/msync/credentials (~/.config/msync/credentials).
+
+            Examples:
+              msync login --instance-url https://login.salesforce.com --client-id 3MVG9...
+              msync login --instance-url http://127.0.0.1:8080 --client-id msync --no-browser
+              msync login --instance-url https://login.salesforce.com --client-id 3MVG9... --jwt-key server.key --username me@example.com
+            """
+    )
+
+    static let defaultAccount = "default"
+
+    @Option(help: "Login server: https://login.salesforce.com, https://test.salesforce.com, a My Domain, or a LocalForce URL.")
+    var instanceUrl: String
+
+    @Option(help: "The connected app's consumer key.")
+    var clientId = "msync"
+
+    @Option(help: ArgumentHelp("The environment variable holding the consumer secret, if the app has one.", valueName: "name"))
+    var clientSecretEnv: String?
+
+    @Option(help: ArgumentHelp("Save the login under this name.", valueName: "name"))
+    var account = defaultAccount
+
+    @Option(help: "Port of the redirect listener on 127.0.0.1 (register http://127.0.0.1:PORT/OauthRedirect in the app; 0: any free port).")
+    var callbackPort = 1717
+
+    @Option(help: "Scopes to ask for.")
+    var scope = "api refresh_token"
+
+    @Option(help: ArgumentHelp("Seconds to wait for the browser's redirect.", valueName: "seconds"))
+    var timeout = 300
+
+    @Flag(help: "Do not try to open a browser; only print the login URL.")
+    var noBrowser = false
+
+    @Option(help: ArgumentHelp("JWT bearer flow: the app's RSA private key (PEM file).", valueName: "file"))
+    var jwtKey: String?
+
+    @Option(help: "JWT bearer flow: the user to log in as.")
+    var username: String?
+
+    @Flag(help: "Client credentials flow: the app acts as its run-as user (needs --client-secret-env).")
+    var clientCredentials = false
+
+    func validate() throws {
+        guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--instance-url must be an http(s) URL")
+        }
+        guard (0...65535).contains(callbackPort) else { throw ValidationError("--callback-port must be between 0 and 65535") }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds") }
+        if (jwtKey == nil) != (username == nil) { throw ValidationError("--jwt-key and --username go together") }
+        if clientCredentials && jwtKey != nil { throw ValidationError("choose one of --jwt-key and --client-credentials") }
+        if clientCredentials && clientSecretEnv == nil { throw ValidationError("--client-credentials needs --client-secret-env") }
+        if let clientSecretEnv, ProcessInfo.processInfo.environment[clientSecretEnv]?.isEmpty ?? true {
+            throw ValidationError("--client-secret-env names \(clientSecretEnv), which is not set")
+        }
+        try CredentialStoreError.check(account: account)
+    }
+
+    func run() async throws {
+        guard let loginURL = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
+        let secret = clientSecretEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+        let credentials: OAuthCredentials
+        if let jwtKey, let username {
+            let pem: String
+            do {
+                pem = try String(contentsOfFile: jwtKey, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot read --jwt-key \(jwtKey): \(error.localizedDescription)")
+            }
+            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId).jwtBearer(username: username, privateKeyPEM: pem)
+        } else if clientCredentials {
+            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret).clientCredentials()
+        } else {
+            credentials = try await webServerFlow(loginURL: loginURL, secret: secret)
+        }
+        let identity = try await OAuthClient(for: credentials).userIdentity(for: credentials)
+        let store = platformCredentialStore()
+        try store.save(credentials, account: account)
+        print("Logged in as \(identity.username) (\(identity.userId)) on \(credentials.instanceURL.absoluteString).")
+        print("Saved as \"\(account)\": msync sync and msync query --org use it when no --token is given.")
+    }
+
+    private func webServerFlow(loginURL: URL, secret: String?) async throws -> OAuthCredentials {
+        let callback = try await LoopbackCallback.listen(port: callbackPort)
+        let oauth = OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret, redirectURI: callback.redirectURI)
+        let login = try oauth.authorizationRequest(scopes: scope.split(separator: " ").map(String.init))
+        // Written at once, not buffered: whoever reads a pipe (a script, a test) gets the URL now.
+        let prompt = "Log in at this URL (the redirect comes back to \(callback.redirectURI)):\n\(login.url.absoluteString)\n"
+        FileHandle.standardOutput.write(Data(prompt.utf8))
+        if !noBrowser { Self.openBrowser(login.url) }
+        let query: [String: String]
+        do {
+            query = try await callback.wait(timeout: .seconds(timeout))
+        } catch {
+            await callback.stop()
+            throw error
+        }
+        await callback.stop()
+        return try await oauth.exchange(code: try login.code(fromCallbackQuery: query), for: login)
+    }
+
+    /// Opens the URL with the desktop's opener, when there is one; failing is fine (the URL
+    /// is printed).
+    private static func openBrowser(_ url: URL) {
+        #if os(macOS)
+            let opener = "/usr/bin/open"
+        #else
+            let opener = "/usr/bin/xdg-open"
+        #endif
+        guard FileManager.default.isExecutableFile(atPath: opener) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}
+
+/// `msync logout`: revokes the saved login and deletes it.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Revoke the saved login at its server and delete it.",
+        discussion: "The local copy is deleted even when the server cannot be reached; msync then says so and exits with 1."
+    )
+
+    @Option(help: ArgumentHelp("The saved login to end.", valueName: "name"))
+    var account = LoginCommand.defaultAccount
+
+    func run() async throws {
+        let store = platformCredentialStore()
+        guard let credentials = try store.load(account: account) else {
+            print("No saved login \"\(account)\".")
+            return
+        }
+        var revokeError: (any Error)?
+        do {
+            try await OAuthClient(for: credentials).revoke(credentials.refreshToken ?? credentials.accessToken)
+        } catch RestError.oauth(let error, _) where error == "unsupported_token_type" {
+            // Already revoked or expired at the server: nothing left to end there.
+        } catch {
+            revokeError = error
+        }
+        try store.delete(account: account)
+        if let revokeError {
+            FileHandle.standardError.write(Data("the login was deleted here, but the server did not revoke it: \(revokeError)\n".utf8))
+            throw ExitCode(1)
+        }
+        print("Logged out of \(credentials.instanceURL.absoluteString); the saved login \"\(account)\" is deleted.")
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SalesforceREST
+
+/// How a command reaches the org: `--instance-url` with `--token`, or the login `msync login`
+/// saved (renewed with its refresh token when it expires, and saved again).
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Server base URL (Salesforce instance or LocalForce); the saved login's when omitted.")
+    var instanceUrl: String?
+
+    @Option(help: "Bearer token (session id); without it, the login saved by msync login is used.")
+    var token: String?
+
+    @Option(help: ArgumentHelp("The saved login to use.", valueName: "name"))
+    var account = LoginCommand.defaultAccount
+
+    @Option(help: "REST API version.")
+    var apiVersion = "66.0"
+
+    func validate() throws {
+        if let instanceUrl {
+            guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--instance-url must be an http(s) URL")
+            }
+        }
+        if token != nil && instanceUrl == nil { throw ValidationError("--token needs --instance-url") }
+        if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
+        try CredentialStoreError.check(account: account)
+    }
+
+    /// A client: the static token's, or the saved login's (which fails with a message saying to
+    /// log in when there is none).
+    func client() async throws -> RestClient {
+        if let token, let instanceUrl, let url = URL(string: instanceUrl) {
+            return RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
+        }
+        let store = platformCredentialStore()
+        guard let credentials = try store.load(account: account) else {
+            throw CommandFailure("no saved login \"\(account)\": run msync login, or give --instance-url and --token")
+        }
+        if let instanceUrl, URL(string: instanceUrl) != credentials.instanceURL {
+            throw CommandFailure("the saved login \"\(account)\" is for \(credentials.instanceURL.absoluteString), not \(instanceUrl)")
+        }
+        let account = self.account
+        let session = OAuthSession(credentials: credentials, client: OAuthClient(for: credentials)) { renewed in
+            do {
+                try store.save(renewed, account: account)
+            } catch {
+                FileHandle.standardError.write(Data("warning: the renewed login could not be saved: \(error)\n".utf8))
+            }
+        }
+        return await RestClient(session: session, apiVersion: apiVersion)
+    }
+}
