@@ -273,7 +273,9 @@ if ProcessInfo.processInfo.environment["MSYNC_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(
             name: "msync-fuzz",
-            dependencies: ["FastJSON", "SOQL", "SmartStore", "LocalForce"],
+            dependencies: [
+                "FastJSON", "SOQL", "SmartStore", "LocalForce", .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Fuzz/Sources/msync-fuzz",
             swiftSettings: strictSettings
         )

@@ -1,9 +1,12 @@
+import CryptoExtras
 import FastJSON
 import Foundation
 import LocalForce
 
 /// The in-memory org the LocalForce targets run against: the standard schema and a few related
-/// records, so that queries, updates and deletes have something to reach.
+/// records, so that queries, updates and deletes have something to reach; a connected app (with
+/// a secret, a loopback redirect, a run-as user and a JWT key) and a user, so that every OAuth
+/// grant and page has something to reach.
 enum FuzzOrg {
     static let token = "fuzz-token"
     /// Inputs served by one org before a fresh one replaces it: what inputs write (records,
@@ -12,7 +15,15 @@ enum FuzzOrg {
 
     static func make() async -> LocalForce {
         do {
-            let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token)
+            let jwtKey = try _RSA.Signing.PrivateKey(keySize: .bits2048).publicKey.pemRepresentation
+            let auth = try AuthConfiguration(
+                connectedApps: [
+                    .init(
+                        clientId: "fuzz-app", clientSecret: "fuzz-secret", redirectURIs: ["http://127.0.0.1:1717/OauthRedirect"],
+                        runAs: "fuzz@example.com", jwtCertificatePEM: jwtKey)
+                ],
+                users: [.init(username: "fuzz@example.com", password: "fuzz-password", lastName: "Fuzz")])
+            let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token, auth: auth)
             let account = await localForce.handle(post("/services/data/v66.0/sobjects/Account", ["Name": "Acme", "Industry": "Energy"]))
             let accountId = (try? JSONValue(parsing: account.body))?["id"]?.stringValue ?? ""
             _ = await localForce.handle(

@@ -37,6 +37,11 @@ public struct AuthConfiguration: Sendable {
         /// A connected app.
         ///
         /// - Parameters:
+        ///   - name: a label for pages and logs (the client id when `nil`).
+        ///   - clientId: the consumer key.
+        ///   - clientSecret: the consumer secret, if the app has one.
+        ///   - redirectURIs: the callback URLs the web-server flow may redirect to.
+        ///   - runAs: the username client credentials act as (`nil`: no client credentials flow).
         ///   - jwtCertificatePEM: a PEM X.509 certificate, or a PEM RSA public key, whose key
         ///     verifies the app's JWT assertions (`nil`: no JWT bearer flow).
         /// - Throws: ``AuthConfigurationError`` when the key is not an RSA key of 2048 bits or more.

@@ -3,7 +3,7 @@ public import Foundation
 /// Where logins are kept between runs, by account name (`default`, `sandbox`, …).
 ///
 /// ``FileCredentialStore`` keeps them in owner-only files (the default on Linux);
-/// ``KeychainCredentialStore`` in the Keychain (Apple platforms). Apps may supply their own.
+/// `KeychainCredentialStore` in the Keychain (Apple platforms). Apps may supply their own.
 public protocol CredentialStore: Sendable {
     /// The credentials saved under `account`, or `nil` when there are none.
     func load(account: String) throws -> OAuthCredentials?

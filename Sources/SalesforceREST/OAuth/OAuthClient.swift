@@ -91,6 +91,7 @@ public struct OAuthClient: Sendable {
     /// key, for the user `username`, valid three minutes.
     ///
     /// - Parameters:
+    ///   - username: the user the session acts as (the assertion's `sub`).
     ///   - privateKeyPEM: the app's RSA private key (2048 bits or more), PEM (PKCS#1 or #8).
     ///   - audience: the `aud` claim; ``loginURL`` by default (`https://login.salesforce.com`,
     ///     `https://test.salesforce.com` for sandboxes).

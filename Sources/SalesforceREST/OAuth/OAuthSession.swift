@@ -30,6 +30,8 @@ public actor OAuthSession: AccessTokenProvider {
     /// A session renewed by `renew`.
     ///
     /// - Parameters:
+    ///   - credentials: the credentials of the login.
+    ///   - renew: gets new credentials from the current ones (a refresh, or the grant again).
     ///   - onRenewal: called with every renewed credentials (store them: a rotated refresh
     ///     token must not be lost).
     public init(
