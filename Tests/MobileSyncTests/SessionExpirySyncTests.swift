@@ -106,4 +106,16 @@ import Testing
         #expect(client.requestCount - before == 1)
         await world.server.stop()
     }
+
+    @Test func aLoginYieldsTheUserAccount() async throws {
+        let world = try await World()
+        let identity = try await world.oauth.userIdentity(for: world.credentials)
+        let account = UserAccount(identity: identity, session: OAuthSession(credentials: world.credentials, client: world.oauth))
+        #expect(account.userId == identity.userId && account.userId.hasPrefix("005"))
+        #expect(account.orgId == "00D000000000001AAA")
+        #expect(account.instanceURL == world.server.baseURL)
+        #expect(identity.username == "ada@example.com")
+        _ = try await account.client.query("SELECT Id FROM Account LIMIT 1")
+        await world.server.stop()
+    }
 }

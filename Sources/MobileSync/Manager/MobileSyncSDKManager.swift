@@ -234,8 +234,8 @@ public final class MobileSyncSDKManager: Sendable {
     }
 }
 
-/// The signed-in user: who they are, where their org is, and how to get their token. The
-/// authentication work fills it in; until then the app does.
+/// The signed-in user: who they are, where their org is, and how to get their token: from a
+/// login (``init(identity:session:communityId:)``), or filled in by the app.
 public struct UserAccount: Sendable {
     /// The user's id (`005…`).
     public var userId: String
@@ -255,6 +255,20 @@ public struct UserAccount: Sendable {
         self.instanceURL = instanceURL
         self.communityId = communityId
         self.tokenProvider = tokenProvider
+    }
+
+    /// The account of a login: the user and org of its identity, renewed by its session.
+    ///
+    /// ```swift
+    /// let credentials = try await oauth.exchange(code: code, for: login)
+    /// let account = UserAccount(identity: try await oauth.userIdentity(for: credentials),
+    ///                           session: OAuthSession(credentials: credentials, client: oauth))
+    /// try await MobileSyncSDKManager.shared.setCurrentUser(account)
+    /// ```
+    public init(identity: UserIdentity, session: OAuthSession, communityId: String? = nil) {
+        self.init(
+            userId: identity.userId, orgId: identity.organizationId, instanceURL: identity.instanceURL, communityId: communityId,
+            tokenProvider: session)
     }
 
     /// The folder name of the user's stores: org, user and community, as the SDK separates them.
