@@ -3,6 +3,7 @@ import FastJSON
 import Foundation
 import LocalForce
 import LocalForceHTTP
+import SalesforceREST
 import TestSupport
 import Testing
 
@@ -163,5 +164,52 @@ import Testing
         #expect(wrongStatus != 0)
         #expect(wrongText.contains("invalid_client"))
         await world.stop()
+    }
+
+    /// `msync serve --auth FILE --token-lifetime N`: the file's apps and users log in, and
+    /// their tokens end after N seconds; a bad file stops the server with the reason.
+    @Test func serveWithAnAuthFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-serve-auth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        try Data(key.publicKey.pemRepresentation.utf8).write(to: folder.appendingPathComponent("jwt.pem"))
+        let auth = folder.appendingPathComponent("auth.json")
+        try Data(
+            #"""
+            {"connectedApps": [{"clientId": "cli", "clientSecret": "s", "redirectUris": ["http://127.0.0.1:1717/OauthRedirect"],
+                                "publicKeyFile": "jwt.pem", "runAs": "robot@example.com"}],
+             "users": [{"username": "robot@example.com", "password": "pw", "lastName": "Robot"}]}
+            """#.utf8
+        ).write(to: auth)
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = ["serve", "--port", "0", "--token", "static", "--auth", auth.path, "--token-lifetime", "2"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        defer { process.terminate() }
+        let banner = await ChildProcess.read(pipe.fileHandleForReading) { $0.contains("\n") }
+        let address = try #require(banner.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let baseURL = try #require(URL(string: address))
+        let oauth = OAuthClient(loginURL: baseURL, clientId: "cli", clientSecret: "s")
+        let credentials = try await oauth.clientCredentials()
+        let jwt = try await OAuthClient(loginURL: baseURL, clientId: "cli").jwtBearer(
+            username: "robot@example.com", privateKeyPEM: key.pemRepresentation)
+        #expect(try await oauth.userIdentity(for: jwt).username == "robot@example.com")
+        let client = RestClient(instanceURL: credentials.instanceURL, tokenProvider: StaticAccessToken(credentials.accessToken))
+        _ = try await client.query("SELECT Id FROM Account")
+        try await Task.sleep(for: .milliseconds(2500))
+        do {
+            _ = try await client.query("SELECT Id FROM Account")
+            Issue.record("a token outlived --token-lifetime")
+        } catch RestError.sessionExpired {}
+
+        try Data(#"{"connectedApps": [{"clientId": "a", "runAs": "nobody@example.com"}]}"#.utf8).write(to: auth)
+        let (status, text) = try await ChildProcess.run(
+            try Self.binary(), ["serve", "--port", "0", "--auth", auth.path], timeout: .seconds(60))
+        #expect(status != 0)
+        #expect(text.contains("runs as nobody@example.com, who is not among the users"))
     }
 }
