@@ -77,6 +77,7 @@ public final class LocalForceServer: Sendable {
             throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
         }
         guard let url = URL(string: "http://\(host):\(actualPort)") else { throw APIError(500, "SERVER_START_FAILED", "bad host \(host)") }
+        localForce.advertise(url.absoluteString)
         return LocalForceServer(baseURL: url, localForce: localForce, task: task, services: services)
     }
 

@@ -16,8 +16,9 @@ import Locking
 /// Idempotent calls (GET, PATCH, DELETE, and POSTs marked so) are retried on network errors
 /// and 5xx with backoff; a POST that creates is never repeated blindly. A 401 asks the token
 /// provider for a fresh token once (an ``OAuthSession`` shares one refresh among all the
-/// requests in flight), then the request is sent again; a failed refresh, or a second 401,
-/// throws ``RestError/sessionExpired(_:)``.
+/// requests in flight), then the request is sent again; a refresh the server refuses, or a
+/// second 401, throws ``RestError/sessionExpired(_:)`` (a refresh that got no answer is a
+/// network error, retried as any other).
 public final class RestClient: Sendable {
     /// The org's instance (`https://yourorg.my.salesforce.com`, or a LocalForce URL); paths are resolved against it.
     public let instanceURL: URL

@@ -39,8 +39,18 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Save the login under this name.", valueName: "name"))
     var account = defaultAccount
 
-    @Option(help: "Port of the redirect listener on 127.0.0.1 (register http://127.0.0.1:PORT/OauthRedirect in the app; 0: any free port).")
+    @Option(
+        help: ArgumentHelp(
+            "Port of the redirect listener on 127.0.0.1.",
+            discussion: """
+                Register http://127.0.0.1:PORT/OauthRedirect as the app's callback URL. Salesforce matches it exactly, so keep \
+                the port you registered; 0 (any free port) suits LocalForce, which matches loopback callbacks on any port.
+                """,
+            valueName: "port"))
     var callbackPort = 1717
+
+    @Option(help: ArgumentHelp("JWT bearer flow: the assertion's audience (default: what the login server expects).", valueName: "url"))
+    var audience: String?
 
     @Option(help: "Scopes to ask for.")
     var scope = "api refresh_token"
@@ -86,7 +96,8 @@ struct LoginCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("cannot read --jwt-key \(jwtKey): \(error.localizedDescription)")
             }
-            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId).jwtBearer(username: username, privateKeyPEM: pem)
+            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId).jwtBearer(
+                username: username, privateKeyPEM: pem, audience: audience)
         } else if clientCredentials {
             credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret).clientCredentials()
         } else {
@@ -97,12 +108,18 @@ struct LoginCommand: AsyncParsableCommand {
         try store.save(credentials, account: account)
         print("Logged in as \(identity.username) (\(identity.userId)) on \(credentials.instanceURL.absoluteString).")
         print("Saved as \"\(account)\": msync sync and msync query --org use it when no --token is given.")
+        if let clientSecretEnv, credentials.refreshToken != nil {
+            print(
+                "The app has a secret: give --client-secret-env \(clientSecretEnv) to msync sync and query so that they can renew the login."
+            )
+        }
     }
 
     private func webServerFlow(loginURL: URL, secret: String?) async throws -> OAuthCredentials {
         let callback = try await LoopbackCallback.listen(port: callbackPort)
         let oauth = OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret, redirectURI: callback.redirectURI)
         let login = try oauth.authorizationRequest(scopes: scope.split(separator: " ").map(String.init))
+        callback.expect(state: login.state)
         // Written at once, not buffered: whoever reads a pipe (a script, a test) gets the URL now.
         let prompt = "Log in at this URL (the redirect comes back to \(callback.redirectURI)):\n\(login.url.absoluteString)\n"
         FileHandle.standardOutput.write(Data(prompt.utf8))

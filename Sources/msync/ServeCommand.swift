@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Connected apps and users for the OAuth endpoints (/services/oauth2/authorize, token, revoke, userinfo), in JSON.",
-            discussion: "The format is in the README (\"OAuth against LocalForce\"). The static token keeps working beside them.",
+            discussion: "The format is in the README (\"Logging in with OAuth 2.0\"). The static token keeps working beside them.",
             valueName: "file"))
     var auth: String?
 
@@ -101,6 +101,10 @@ struct ServeCommand: AsyncParsableCommand {
             rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
             latency: .milliseconds(faultLatencyMs))
         let authConfiguration = try auth.map { try AuthConfiguration.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .none
+        if let auth, let mode = (try? FileManager.default.attributesOfItem(atPath: auth))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
+            FileHandle.standardError.write(
+                Data("warning: \(auth) holds passwords and secrets but others can read it (chmod 600 it)\n".utf8))
+        }
         let store = try await DatabaseLocation.open(database)
         await faults.configureLateCommits(rate: lateCommitRate, delay: .milliseconds(lateCommitDelayMs))
         let localForce = try await LocalForce(

@@ -17,6 +17,12 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "REST API version.")
     var apiVersion = "66.0"
 
+    @Option(
+        help: ArgumentHelp(
+            "The environment variable holding the connected app's consumer secret, for apps that require it to renew a login.",
+            valueName: "name"))
+    var clientSecretEnv: String?
+
     func validate() throws {
         if let instanceUrl {
             guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -26,6 +32,9 @@ struct ServerOptions: ParsableArguments {
         if token != nil && instanceUrl == nil { throw ValidationError("--token needs --instance-url") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
         try CredentialStoreError.check(account: account)
+        if let clientSecretEnv, ProcessInfo.processInfo.environment[clientSecretEnv]?.isEmpty ?? true {
+            throw ValidationError("--client-secret-env names \(clientSecretEnv), which is not set")
+        }
     }
 
     /// A client: the static token's, or the saved login's (which fails with a message saying to
@@ -42,7 +51,8 @@ struct ServerOptions: ParsableArguments {
             throw CommandFailure("the saved login \"\(account)\" is for \(credentials.instanceURL.absoluteString), not \(instanceUrl)")
         }
         let account = self.account
-        let session = OAuthSession(credentials: credentials, client: OAuthClient(for: credentials)) { renewed in
+        let secret = clientSecretEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+        let session = OAuthSession(credentials: credentials, client: OAuthClient(for: credentials, clientSecret: secret)) { renewed in
             do {
                 try store.save(renewed, account: account)
             } catch {

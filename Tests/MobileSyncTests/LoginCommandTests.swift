@@ -7,6 +7,10 @@ import SalesforceREST
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `msync login` / `logout` and the saved login used by `msync sync` and `msync query --org`,
 /// against LocalForce's OAuth endpoints; the web-server flow is driven in a real headless
 /// Chromium (Debian's package, installed by scripts/test.sh).
@@ -70,6 +74,12 @@ import Testing
         let prompt = await ChildProcess.read(pipe.fileHandleForReading) { $0.contains("code_challenge_method=S256") }
         let authorizeURL = try #require(prompt.split(separator: "\n").first { $0.hasPrefix("http") }.map(String.init))
         #expect(authorizeURL.hasPrefix(url + "/services/oauth2/authorize?"))
+        // Another page sending the browser to the listener cannot end or disturb the login.
+        let redirectURI = try #require(URLComponents(string: authorizeURL)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+        let forged = try #require(URL(string: redirectURI + "?state=forged&error=%3Cscript%3Ealert(1)%3C%2Fscript%3E"))
+        let (forgedBody, forgedResponse) = try await URLSession.shared.data(from: forged)
+        #expect((forgedResponse as? HTTPURLResponse)?.statusCode == 400)
+        #expect(!String(decoding: forgedBody, as: UTF8.self).contains("<script>"))
 
         // The real browser: log in (a wrong password first), allow, follow the redirect.
         let shots = world.folder.path
@@ -190,8 +200,13 @@ import Testing
         process.standardError = pipe
         try process.run()
         defer { process.terminate() }
-        let banner = await ChildProcess.read(pipe.fileHandleForReading) { $0.contains("\n") }
-        let address = try #require(banner.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let banner = await ChildProcess.read(pipe.fileHandleForReading) { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains("listening on") }
+        }
+        // The file holds secrets and others can read it (written 0644): the server says so.
+        #expect(banner.contains("others can read it (chmod 600 it)"))
+        let line = try #require(banner.split(separator: "\n").first { $0.contains("listening on") })
+        let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         let baseURL = try #require(URL(string: address))
         let oauth = OAuthClient(loginURL: baseURL, clientId: "cli", clientSecret: "s")
         let credentials = try await oauth.clientCredentials()

@@ -61,8 +61,11 @@ import Testing
         let aud = JSONValue.string(org.baseURL.absoluteString)
         let past = JSONValue.int(Int64(Date().timeIntervalSince1970) - 60)
         let future = JSONValue.string(String(Int64(Date().timeIntervalSince1970) + 120)) // a string, as simple-salesforce sends it
+        let farFuture = JSONValue.int(Int64(Date().timeIntervalSince1970) + 3600)
         let cases: [(String, String)] = [
             (try assertion(["iss": "jwt-app", "sub": .string(OAuthOrg.robot.0), "aud": aud, "exp": past]), "expired authorization code"),
+            // Valid for an hour: a reusable password, refused (Salesforce takes three minutes).
+            (try assertion(["iss": "jwt-app", "sub": .string(OAuthOrg.robot.0), "aud": aud, "exp": farFuture]), "invalid assertion"),
             (
                 try assertion(["iss": "jwt-app", "sub": .string(OAuthOrg.robot.0), "aud": aud, "exp": future], header: #"{"alg":"none"}"#),
                 "invalid assertion"
@@ -77,6 +80,14 @@ import Testing
             let json = try JSONValue(parsing: Array(reply.text.utf8))
             #expect(json["error_description"]?.stringValue == expected)
         }
+        // The audience is the server's bound URL, not whatever Host a request claims.
+        let elsewhere = try assertion(["iss": "jwt-app", "sub": .string(OAuthOrg.robot.0), "aud": "http://other.example", "exp": future])
+        let spoofed = await org.localForce.handle(
+            APIRequest(
+                method: "POST", path: "/services/oauth2/token", query: nil, headers: ["Host": "other.example"],
+                body: Array("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(elsewhere)".utf8)))
+        #expect(spoofed.status == 400)
+        #expect(String(decoding: spoofed.body, as: UTF8.self).contains("audience is invalid"))
         let good = try assertion(["iss": "jwt-app", "sub": .string(OAuthOrg.robot.0), "aud": aud, "exp": future])
         let reply = try await org.page(
             "/services/oauth2/token", form: [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", good)])
@@ -162,6 +173,28 @@ import Testing
         #expect(token.text.contains("unsupported_grant_type"))
         let get = try await org.page("/services/oauth2/token")
         #expect(get.status == 400)
+        await org.stop()
+    }
+
+    /// An app with a secret must send it to refresh; a 5xx of the token endpoint during a
+    /// renewal is transient (retried), not the end of the session.
+    @Test func confidentialRefreshNeedsTheSecretAndTokenEndpointOutagesAreRetried() async throws {
+        let org = try await OAuthOrg()
+        let oauth = org.client(
+            OAuthOrg.confidentialApp, secret: OAuthOrg.confidentialSecret, redirectURI: "https://app.example.com/callback")
+        let login = try oauth.authorizationRequest()
+        let code = try login.code(fromCallbackQuery: try await WebServerFlowTests.logIn(org, login).redirectQuery)
+        let credentials = try await oauth.exchange(code: code, for: login)
+        let withoutSecret = await Self.oauthError { _ = try await OAuthClient(for: credentials).refresh(credentials) }
+        #expect(withoutSecret?.0 == "invalid_client")
+        _ = try await oauth.refresh(credentials)
+
+        let session = OAuthSession(credentials: credentials, client: oauth)
+        let client = await RestClient(session: session, retryPolicy: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(10)))
+        org.localForce.expireAccessTokens()
+        await org.localForce.faults.schedule(.unavailable) { $0.segments.last == "token" }
+        _ = try await client.query("SELECT Id FROM Account")
+        #expect(await session.renewalCount == 1)
         await org.stop()
     }
 }

@@ -27,6 +27,9 @@ import Testing
         return try await org.page("/services/oauth2/authorize", form: [("ticket", ticket), ("decision", decision)])
     }
 
+    /// RFC 7636's example challenge (S256 of its example verifier).
+    static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
     static func unescape(_ text: String) -> String {
         text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
@@ -127,15 +130,25 @@ import Testing
         #expect(mismatch.text.contains("redirect_uri_mismatch"))
         // A loopback redirect matches on any port (RFC 8252), so a CLI may listen where it can.
         let loopback = try await org.page(
-            "/services/oauth2/authorize?response_type=code&client_id=web-app&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2FOauthRedirect")
+            "/services/oauth2/authorize?response_type=code&client_id=web-app&redirect_uri=http%3A%2F%2F127.0.0.1%3A40123%2FOauthRedirect&code_challenge=\(Self.challenge)"
+        )
         #expect(loopback.status == 200)
         #expect(loopback.input("redirect_uri") == "http://127.0.0.1:40123/OauthRedirect")
         // Hostile text is escaped, never echoed as markup.
         let hostile = try await org.page(
-            "/services/oauth2/authorize?response_type=code&client_id=web-app&state=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+            "/services/oauth2/authorize?response_type=code&client_id=web-app&code_challenge=\(Self.challenge)&state=%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E"
+        )
         #expect(hostile.status == 200)
         #expect(!hostile.text.contains("<script>"))
         #expect(hostile.headers["x-frame-options"] == "DENY")
+        // A public app (no secret) must use PKCE: without a challenge, the app gets an error.
+        let noPKCE = try await org.page("/services/oauth2/authorize?response_type=code&client_id=web-app&state=s1")
+        #expect(noPKCE.status == 302)
+        #expect(noPKCE.redirectQuery["error"] == "invalid_request")
+        #expect(noPKCE.redirectQuery["state"] == "s1")
+        let padded = try await org.page(
+            "/services/oauth2/authorize?response_type=code&client_id=web-app&code_challenge=\(Self.challenge)%3D")
+        #expect(padded.redirectQuery["error"] == "invalid_request")
         await org.stop()
     }
 }

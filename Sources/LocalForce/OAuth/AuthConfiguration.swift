@@ -19,7 +19,7 @@ import X509
 /// credentials act as. File paths are relative to the configuration file.
 public struct AuthConfiguration: Sendable {
     /// A connected app: an OAuth client of the org.
-    public struct ConnectedApp: Sendable {
+    public struct ConnectedApp: Sendable, CustomReflectable {
         /// A label for pages and logs.
         public var name: String
         /// The consumer key.
@@ -57,6 +57,16 @@ public struct AuthConfiguration: Sendable {
             self.jwtKey = try jwtCertificatePEM.map { pem throws(AuthConfigurationError) in try Self.rsaKey(pem, app: clientId) }
         }
 
+        /// What `dump` and debuggers show: the secret hidden.
+        public var customMirror: Mirror {
+            Mirror(
+                self,
+                children: [
+                    "name": name, "clientId": clientId, "clientSecret": clientSecret == nil ? "nil" : "<hidden>",
+                    "redirectURIs": redirectURIs, "runAs": runAs as Any, "jwt": jwtKey == nil ? "no" : "RSA key",
+                ])
+        }
+
         private static func rsaKey(_ pem: String, app: String) throws(AuthConfigurationError) -> _RSA.Signing.PublicKey {
             if pem.contains("BEGIN CERTIFICATE") {
                 do {
@@ -76,7 +86,7 @@ public struct AuthConfiguration: Sendable {
     }
 
     /// A user who can log in.
-    public struct User: Sendable {
+    public struct User: Sendable, CustomReflectable {
         /// The login name (an email address in Salesforce).
         public var username: String
         /// The password the login page and the password grant check.
@@ -87,6 +97,16 @@ public struct AuthConfiguration: Sendable {
         public var lastName: String
         /// Email (`username` when omitted and it is an address).
         public var email: String?
+
+        /// What `dump` and debuggers show: the password hidden.
+        public var customMirror: Mirror {
+            Mirror(
+                self,
+                children: [
+                    "username": username, "password": "<hidden>", "firstName": firstName as Any, "lastName": lastName,
+                    "email": email as Any,
+                ])
+        }
 
         /// A user; see the properties.
         public init(username: String, password: String, firstName: String? = nil, lastName: String? = nil, email: String? = nil) {

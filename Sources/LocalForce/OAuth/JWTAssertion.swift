@@ -47,11 +47,11 @@ struct JWTAssertion {
             _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signedPart), padding: .insecurePKCS1v1_5)
     }
 
-    /// `exp` as whole seconds: an integer number, or a string of at most 12 digits.
+    /// `exp` as whole seconds: an integer number, or a string of 1 to 12 digits (no sign).
     private static func seconds(_ value: JSONValue?) -> Int64? {
         switch value {
         case .string(let text)?:
-            guard (1...12).contains(text.count), text.allSatisfy(\.isASCII) else { return nil }
+            guard (1...12).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return Int64(text)
         case .int(let number)?:
             return (0..<1_000_000_000_000).contains(number) ? number : nil

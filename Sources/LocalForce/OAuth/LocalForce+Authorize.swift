@@ -34,8 +34,16 @@ extension LocalForce {
                 ["error": "unsupported_response_type", "error_description": "response type not supported", "state": form["state"]])
         }
         let challenge = form["code_challenge"]
+        // An app without a secret can prove itself only with PKCE.
+        if challenge == nil && app.clientSecret == nil {
+            return Self.redirect(
+                to: redirectURI,
+                ["error": "invalid_request", "error_description": "missing required code challenge", "state": form["state"]])
+        }
         if let challenge {
-            guard (form["code_challenge_method"] ?? "S256") == "S256", Base64URL.decode(challenge)?.count == 32 else {
+            // S256 only, unpadded: the form a verifier's hash is compared in.
+            guard (form["code_challenge_method"] ?? "S256") == "S256", challenge.utf8.count == 43, Base64URL.decode(challenge)?.count == 32
+            else {
                 return Self.redirect(
                     to: redirectURI, ["error": "invalid_request", "error_description": "invalid code challenge", "state": form["state"]])
             }

@@ -41,7 +41,6 @@ extension LocalForce {
             case "password": return try passwordGrant(form, request: request, now: now)
             case "urn:ietf:params:oauth:grant-type:jwt-bearer": return try jwtBearerGrant(form, request: request, now: now)
             case "client_credentials": return try clientCredentialsGrant(form, request: request, now: now)
-            case nil: return OAuthError.invalidRequest("grant type not supported").response
             default: return OAuthError("unsupported_grant_type", "grant type not supported").response
             }
         } catch {
@@ -59,9 +58,14 @@ extension LocalForce {
             guard let verifier = form["code_verifier"], Self.isValidVerifier(verifier),
                 Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) == challenge
             else { throw OAuthError.invalidGrant("invalid code verifier") }
-        } else if app.clientSecret != nil, form.clientSecret == nil {
-            // Without PKCE, the code alone must not be enough: a confidential app proves itself.
-            throw OAuthError("invalid_client", "invalid client credentials")
+        } else {
+            // A verifier for a code issued without a challenge is a downgrade: refused. And
+            // without PKCE the code alone is never enough: the app proves itself with its secret
+            // (an app without one cannot get a code without PKCE at all).
+            guard form["code_verifier"] == nil else { throw OAuthError.invalidGrant("invalid code verifier") }
+            guard app.clientSecret != nil, form.clientSecret != nil else {
+                throw OAuthError("invalid_client", "invalid client credentials")
+            }
         }
         let scopes = pending.grant.scope.split(separator: " ")
         let withRefresh = scopes.isEmpty || scopes.contains("refresh_token") || scopes.contains("offline_access")
@@ -69,10 +73,12 @@ extension LocalForce {
             pending.grant, app: app, request: request, withRefreshToken: withRefresh, grantType: "authorization_code", now: now)
     }
 
+    /// An app with a secret must send it (Salesforce's default "Require Secret for Refresh
+    /// Token Flow"); a public app (PKCE) has none to send.
     private func refreshTokenGrant(_ form: OAuthForm, request: APIRequest, now: Int64) throws(OAuthError) -> APIResponse {
         let app = try clientApp(form, secretRequired: false)
-        guard let refresh = form["refresh_token"], let access = sessions.refresh(refresh, clientId: app.clientId, now: now),
-            let grant = sessions.grant(forAccessToken: access, now: now)
+        if app.clientSecret != nil, form.clientSecret == nil { throw OAuthError("invalid_client", "invalid client credentials") }
+        guard let refresh = form["refresh_token"], let (access, grant) = sessions.refresh(refresh, clientId: app.clientId, now: now)
         else { throw OAuthError.invalidGrant("expired access/refresh token") }
         return tokenBody(access: access, refresh: nil, grant: grant, app: app, request: request, now: now)
     }
@@ -89,11 +95,17 @@ extension LocalForce {
         guard let text = form["assertion"], let assertion = JWTAssertion(text) else { throw OAuthError.invalidGrant("invalid assertion") }
         guard let app = auth.app(clientId: assertion.issuer) else { throw OAuthError("invalid_client_id", "client identifier invalid") }
         guard let key = app.jwtKey, assertion.isSigned(by: key) else { throw OAuthError.invalidGrant("invalid assertion") }
-        let accepted = Set(["https://login.salesforce.com", "https://test.salesforce.com", instanceURL(of: request)] + auth.audiences)
+        // The server's own URL as it was bound, never the request's Host header (which the
+        // sender chooses, and would make any audience acceptable).
+        let own = advertisedURL.map { [$0] } ?? []
+        let accepted = Set((["https://login.salesforce.com", "https://test.salesforce.com"] + own + auth.audiences).map(Self.trimmedURL))
         guard assertion.audiences.contains(where: { accepted.contains(Self.trimmedURL($0)) }) else {
             throw OAuthError.invalidGrant("audience is invalid")
         }
         guard assertion.expiresAt * 1000 > now else { throw OAuthError.invalidGrant("expired authorization code") }
+        // Salesforce takes assertions that expire within three minutes; a little more for clock
+        // skew. A long-lived assertion would be a reusable password.
+        guard assertion.expiresAt * 1000 <= now + Self.maximumAssertionLifetime else { throw OAuthError.invalidGrant("invalid assertion") }
         guard let user = authUserIds[assertion.subject.lowercased()] else {
             throw OAuthError.invalidGrant("user hasn't approved this consumer")
         }
@@ -183,8 +195,14 @@ extension LocalForce {
             }
     }
 
+    /// How far in the future a JWT assertion's `exp` may be (ms): Salesforce's three minutes,
+    /// plus two for clock skew.
+    static let maximumAssertionLifetime: Int64 = 300_000
+
     private static func trimmedURL(_ text: String) -> String {
-        text.hasSuffix("/") ? String(text.dropLast()) : text
+        var text = text
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     /// PKCE's code verifier (RFC 7636 §4.1): 43 to 128 unreserved characters.

@@ -6,7 +6,7 @@ import SalesforceWire
 struct OAuthGrant: Sendable, Equatable {
     /// The user's id (`005…`).
     var userId: String
-    /// The connected app's client id (empty for the static token).
+    /// The connected app's client id.
     var clientId: String
     /// The scopes granted, space-separated.
     var scope: String
@@ -91,18 +91,19 @@ final class OAuthSessions: Sendable {
         }
     }
 
-    /// A new access token for a refresh token the app holds, or `nil` when it is unknown,
-    /// revoked or another app's.
-    func refresh(_ token: String, clientId: String, now: Int64) -> String? {
+    /// A new access token (and its grant) for a refresh token the app holds, or `nil` when it
+    /// is unknown, revoked or another app's. One lock for the check and the issue: a revoke
+    /// cannot slip between them and leave a live token behind.
+    func refresh(_ token: String, clientId: String, now: Int64) -> (access: String, grant: OAuthGrant)? {
         let refreshKey = Self.key(token)
-        guard let grant = state.withLock({ $0.refresh[refreshKey]?.grant }), grant.clientId == clientId else { return nil }
         let access = Self.token(prefix: "00D000000000001!", bytes: 48)
-        state.withLock { state in
+        return state.withLock { state in
+            guard let grant = state.refresh[refreshKey]?.grant, grant.clientId == clientId else { return nil }
             Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
             state.access[Self.key(access)] = AccessEntry(grant: grant, expiresAt: now + accessLifetime, refreshKey: refreshKey)
             state.grantsIssued["refresh_token", default: 0] += 1
+            return (access, grant)
         }
-        return access
     }
 
     /// Revokes an access token, or a refresh token and every access token issued from it.
@@ -164,12 +165,17 @@ final class OAuthSessions: Sendable {
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The table's key for a token: its SHA-256, in hex.
     private static func key(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(token.utf8)) {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func token(prefix: String, bytes count: Int) -> String {
@@ -177,14 +183,17 @@ final class OAuthSessions: Sendable {
         return prefix + Base64URL.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Keeps a table under ``capacity``: drops expired entries, then the oldest.
+    /// Keeps a table under ``capacity``: when full, drops expired entries, then the oldest,
+    /// down to nine tenths of it (so the sweep runs once per tenth of the capacity, not on
+    /// every insert).
     private static func makeRoom<Entry>(
         _ table: inout [String: Entry], now: Int64, expired: (Entry) -> Bool = { _ in false }, age: (Entry) -> Int64
     ) {
         guard table.count >= capacity else { return }
         table = table.filter { !expired($0.value) }
-        guard table.count >= capacity else { return }
-        let oldest = table.sorted { age($0.value) < age($1.value) }.prefix(table.count - capacity + 1).map(\.key)
+        let target = capacity / 10 * 9
+        guard table.count > target else { return }
+        let oldest = table.sorted { age($0.value) < age($1.value) }.prefix(table.count - target).map(\.key)
         for key in oldest { table[key] = nil }
     }
 }

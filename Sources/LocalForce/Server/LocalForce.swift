@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import Locking
 import Logging
 import SOQL
 import SalesforceWire
@@ -17,7 +18,9 @@ public final class LocalForce: Sendable {
     public let schema: Schema
     /// Where the records are kept (SQLite, or PostgreSQL through `LocalForcePostgres`).
     public let database: any SQLDatabase
-    /// The bearer token every endpoint but the versions list requires.
+    /// The static bearer token: it acts as the API user, beside the tokens the OAuth endpoints
+    /// issue. Every endpoint but the versions list and OAuth's authorize, token and revoke
+    /// requires one or the other.
     public let token: String
     /// The API user: the static token's user, and the owner of what seeding creates.
     public let userId: String
@@ -27,6 +30,8 @@ public final class LocalForce: Sendable {
     let sessions: OAuthSessions
     /// The ids of ``auth``'s users, by lower-cased username.
     let authUserIds: [String: String]
+    /// The URL the server was bound to (set by `LocalForceServer`): a JWT audience accepted.
+    private let advertised = Locked<String?>(nil)
     let cursors: QueryCursors
     /// Largest request body accepted (413 above).
     public let maximumBodySize: Int
@@ -112,6 +117,15 @@ public final class LocalForce: Sendable {
 
     static let apiUsername = "api@localforce.invalid"
 
+    /// Records the URL a server serves this org at: JWT assertions addressed to it are
+    /// accepted (besides Salesforce's login URLs and the configuration's audiences).
+    package func advertise(_ url: String) {
+        advertised.withLock { $0 = url }
+    }
+
+    /// The URL given to ``advertise(_:)``, if any.
+    var advertisedURL: String? { advertised.current }
+
     static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// The server's clock (ms): the machine's plus ``clockOffset``.
@@ -196,6 +210,13 @@ public final class LocalForce: Sendable {
         let segments = request.segments
         let isVersionsList = segments.count == 2 && segments[0] == "services" && segments[1] == "data"
         return isVersionsList || Self.isOpenOAuthEndpoint(segments) || authenticatedUser(request) != nil
+    }
+
+    /// The largest body a request may send: ``maximumBodySize`` with a live token, and 64 KiB
+    /// (a form) for the OAuth endpoints open without one, so that nobody without a token can
+    /// hold the body memory budget.
+    package func bodyLimit(for request: APIRequest) -> Int {
+        authenticatedUser(request) == nil ? min(maximumBodySize, OAuthForm.maximumBodySize) : maximumBodySize
     }
 
     /// The user a request's token speaks for: the API user for the static token, the grant's

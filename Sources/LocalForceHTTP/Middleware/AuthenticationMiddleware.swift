@@ -2,8 +2,9 @@ import Hummingbird
 import LocalForce
 
 /// The first gate: builds the request LocalForce reads from the head and answers
-/// `INVALID_SESSION_ID` to a request without the org's token (the versions list excepted),
-/// before any byte of its body is read or any memory reserved for it.
+/// `INVALID_SESSION_ID` to a request without a live token (the versions list and the OAuth
+/// endpoints that issue tokens excepted), before any byte of its body is read or any memory
+/// reserved for it. The open endpoints get small bodies only (``BodyLimitMiddleware``).
 struct AuthenticationMiddleware: RouterMiddleware {
     let localForce: LocalForce
 

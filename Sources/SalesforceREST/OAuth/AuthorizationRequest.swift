@@ -35,20 +35,34 @@ public struct AuthorizationRequest: Sendable {
 
     /// The authorization code of a callback to ``redirectURI``.
     ///
-    /// - Throws: ``RestError/oauth(error:description:)`` when the callback carries an error
-    ///   (`access_denied` when the user denied access), or when its state is not this
-    ///   request's (a forged or stale callback), or it has no code.
+    /// - Throws: ``RestError/oauth(error:description:)`` when the callback's state is not this
+    ///   request's (a forged or stale callback: checked first, so no other page can make the
+    ///   login fail with a message of its choosing), when it carries an error (`access_denied`
+    ///   when the user denied access), or when it has no code.
     public func code(fromCallbackQuery query: [String: String]) throws(RestError) -> String {
-        if let error = query["error"] {
-            throw RestError.oauth(error: error, description: query["error_description"] ?? "the authorization was refused")
-        }
-        guard query["state"] == state else {
+        guard isCallback(query) else {
             throw RestError.oauth(error: "invalid_state", description: "the callback's state is not this login's")
+        }
+        if let error = query["error"] {
+            let description = query["error_description"] ?? "the authorization was refused"
+            // Printable text only: the description ends up on terminals.
+            throw RestError.oauth(
+                error: Self.printable(error), description: Self.printable(String(description.prefix(500))))
         }
         guard let code = query["code"], !code.isEmpty else {
             throw RestError.oauth(error: "invalid_request", description: "the callback carries no code")
         }
         return code
+    }
+
+    /// Whether a redirect belongs to this login: its `state` is this request's.
+    public func isCallback(_ query: [String: String]) -> Bool {
+        query["state"] == state
+    }
+
+    private static func printable(_ text: String) -> String {
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format]
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !hidden.contains($0.properties.generalCategory) }))
     }
 
     static func randomText(bytes count: Int) -> String {

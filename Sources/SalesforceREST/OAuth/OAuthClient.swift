@@ -93,11 +93,13 @@ public struct OAuthClient: Sendable {
     /// - Parameters:
     ///   - username: the user the session acts as (the assertion's `sub`).
     ///   - privateKeyPEM: the app's RSA private key (2048 bits or more), PEM (PKCS#1 or #8).
-    ///   - audience: the `aud` claim; ``loginURL`` by default (`https://login.salesforce.com`,
-    ///     `https://test.salesforce.com` for sandboxes).
+    ///   - audience: the `aud` claim. By default what Salesforce expects for the login server:
+    ///     `https://test.salesforce.com` for `test.salesforce.com` and sandbox My Domains,
+    ///     `https://login.salesforce.com` for other Salesforce hosts, and the login URL itself
+    ///     for anything else (LocalForce). An Experience Cloud site passes its URL.
     public func jwtBearer(username: String, privateKeyPEM: String, audience: String? = nil) async throws -> OAuthCredentials {
         let assertion = try Self.assertion(
-            issuer: clientId, subject: username, audience: audience ?? Self.trimmed(loginURL.absoluteString), privateKeyPEM: privateKeyPEM)
+            issuer: clientId, subject: username, audience: audience ?? Self.defaultAudience(loginURL), privateKeyPEM: privateKeyPEM)
         return try await grant(
             [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)], sendsClient: false)
     }
@@ -180,6 +182,15 @@ public struct OAuthClient: Sendable {
         } catch {
             throw RestError.network(error.localizedDescription)
         }
+    }
+
+    /// The JWT audience Salesforce expects for a login server (see ``jwtBearer(username:privateKeyPEM:audience:)``).
+    static func defaultAudience(_ loginURL: URL) -> String {
+        let host = loginURL.host?.lowercased() ?? ""
+        let isSalesforce = host == "salesforce.com" || host.hasSuffix(".salesforce.com") || host.hasSuffix(".force.com")
+        guard isSalesforce else { return trimmed(loginURL.absoluteString) }
+        if host == "test.salesforce.com" || host.contains(".sandbox.") { return "https://test.salesforce.com" }
+        return "https://login.salesforce.com"
     }
 
     /// `/services/oauth2/<endpoint>` under the login URL's path.

@@ -3,7 +3,7 @@ public import Foundation
 /// What a login yields: the tokens, where the org is, and how to renew the session.
 ///
 /// `Codable`, for a ``CredentialStore``. Its description never shows a token.
-public struct OAuthCredentials: Codable, Sendable, Equatable, CustomStringConvertible {
+public struct OAuthCredentials: Codable, Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The bearer token for API calls.
     public var accessToken: String
     /// The refresh token, when the grant issued one (the web-server flow does; JWT bearer,
@@ -44,6 +44,17 @@ public struct OAuthCredentials: Codable, Sendable, Equatable, CustomStringConver
         let parts = identityURL.path.split(separator: "/")
         guard parts.count >= 3, parts[parts.count - 3] == "id" else { return nil }
         return (String(parts[parts.count - 2]), String(parts[parts.count - 1]))
+    }
+
+    /// What `dump` and debuggers show: the fields, with the tokens hidden.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "accessToken": "<hidden>", "refreshToken": refreshToken == nil ? "nil" : "<hidden>", "instanceURL": instanceURL,
+                "identityURL": identityURL as Any, "scope": scope as Any, "issuedAt": issuedAt as Any, "loginURL": loginURL,
+                "clientId": clientId,
+            ])
     }
 
     /// The instance, the identity URL and whether a refresh token is held; never a token.

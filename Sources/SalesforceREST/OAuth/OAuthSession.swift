@@ -4,9 +4,10 @@ import Foundation
 /// the server rejects it, once for all the requests in flight.
 ///
 /// When several requests get a 401 together, the first starts the renewal and the others wait
-/// for it; a request whose rejected token is already replaced just uses the new one. A failed
-/// renewal throws ``RestError/sessionExpired(_:)`` to every waiting request, so a sync ends
-/// FAILED instead of looping.
+/// for it; a request whose rejected token is already replaced just uses the new one. A renewal
+/// the server refuses throws ``RestError/sessionExpired(_:)`` to every waiting request, so a
+/// sync ends FAILED instead of looping; a transient failure (no answer, a 5xx from the token
+/// endpoint) is thrown as it is, and the request's retry policy may try again.
 ///
 /// ```swift
 /// let session = OAuthSession(credentials: stored, client: OAuthClient(for: stored)) { renewed in
@@ -32,8 +33,8 @@ public actor OAuthSession: AccessTokenProvider {
     /// - Parameters:
     ///   - credentials: the credentials of the login.
     ///   - renew: gets new credentials from the current ones (a refresh, or the grant again).
-    ///   - onRenewal: called with every renewed credentials (store them: a rotated refresh
-    ///     token must not be lost).
+    ///   - onRenewal: called with every renewed credentials, one renewal at a time, before any
+    ///     request uses them (store them: a rotated refresh token must not be lost).
     public init(
         credentials: OAuthCredentials, renew: @escaping Renewal,
         onRenewal: @escaping @Sendable (OAuthCredentials) async -> Void = { _ in }
@@ -61,10 +62,15 @@ public actor OAuthSession: AccessTokenProvider {
         if let renewal {
             task = renewal
         } else {
-            let (renew, current) = (self.renew, credentials)
+            let (renew, current, onRenewal) = (self.renew, credentials, self.onRenewal)
             // Not tied to the request that started it: a cancelled request must not cancel
-            // the renewal the others wait for.
-            task = Task { try await renew(current) }
+            // the renewal the others wait for. The new credentials are handed to `onRenewal`
+            // before the renewal counts as done, so saves never overlap or land out of order.
+            task = Task {
+                let renewed = try await renew(current)
+                await onRenewal(renewed)
+                return renewed
+            }
             renewal = task
         }
         do {
@@ -73,13 +79,14 @@ public actor OAuthSession: AccessTokenProvider {
                 renewal = nil
                 credentials = renewed
                 renewalCount += 1
-                await onRenewal(renewed)
             }
             return credentials.accessToken
         } catch {
             if renewal == task { renewal = nil }
-            if let restError = error as? RestError, case .sessionExpired = restError { throw restError }
-            if let restError = error as? RestError, case .network = restError { throw restError }
+            if let restError = error as? RestError {
+                if case .sessionExpired = restError { throw restError }
+                if restError.isTransient { throw restError }
+            }
             throw RestError.sessionExpired("the session could not be renewed: \(error)")
         }
     }
