@@ -197,4 +197,17 @@ import Testing
         #expect(await session.renewalCount == 1)
         await org.stop()
     }
+
+    /// Without a token, the open endpoints read small bodies only: nobody can hold the body
+    /// memory budget without logging in.
+    @Test func openEndpointsTakeSmallBodiesOnly() async throws {
+        let org = try await OAuthOrg()
+        let large = [("grant_type", "password"), ("padding", String(repeating: "x", count: 70_000))]
+        let refused = try await org.page("/services/oauth2/token", form: large)
+        #expect(refused.status == 413)
+        let withToken = try await org.page(
+            "/services/oauth2/token", form: large, headers: ["Authorization": "Bearer \(OAuthOrg.staticToken)"])
+        #expect(withToken.status == 400)  // read, then refused as a grant
+        await org.stop()
+    }
 }
