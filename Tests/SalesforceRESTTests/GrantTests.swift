@@ -207,7 +207,7 @@ import Testing
         #expect(refused.status == 413)
         let withToken = try await org.page(
             "/services/oauth2/token", form: large, headers: ["Authorization": "Bearer \(OAuthOrg.staticToken)"])
-        #expect(withToken.status == 400)  // read, then refused as a grant
+        #expect(withToken.status == 400) // read, then refused as a grant
         await org.stop()
     }
 }
