@@ -192,33 +192,29 @@ import Testing
              "users": [{"username": "robot@example.com", "password": "pw", "lastName": "Robot"}]}
             """#.utf8
         ).write(to: auth)
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = ["serve", "--port", "0", "--token", "static", "--auth", auth.path, "--token-lifetime", "5"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        defer { process.terminate() }
-        let banner = await ChildProcess.read(pipe.fileHandleForReading) { text in
-            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains("listening on") }
-        }
+        // The apps and users work (a long lifetime: a loaded machine may take seconds per step).
+        let (serving, banner) = try await Self.serve(["--auth", auth.path])
+        defer { serving.terminate() }
         // The file holds secrets and others can read it (written 0644): the server says so.
         #expect(banner.contains("others can read it (chmod 600 it)"))
-        let line = try #require(banner.split(separator: "\n").first { $0.contains("listening on") })
-        let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
-        let baseURL = try #require(URL(string: address))
-        // Each token is used as soon as it is issued (a loaded machine may take seconds per
-        // step); then one waits out the lifetime.
+        let baseURL = try Self.address(banner)
         let jwt = try await OAuthClient(loginURL: baseURL, clientId: "cli").jwtBearer(
             username: "robot@example.com", privateKeyPEM: key.pemRepresentation)
         #expect(try await OAuthClient(for: jwt).userIdentity(for: jwt).username == "robot@example.com")
         let credentials = try await OAuthClient(loginURL: baseURL, clientId: "cli", clientSecret: "s").clientCredentials()
-        let client = RestClient(instanceURL: credentials.instanceURL, tokenProvider: StaticAccessToken(credentials.accessToken))
-        _ = try await client.query("SELECT Id FROM Account")
-        try await Task.sleep(for: .milliseconds(5500))
+        _ = try await RestClient(instanceURL: credentials.instanceURL, tokenProvider: StaticAccessToken(credentials.accessToken))
+            .query("SELECT Id FROM Account")
+
+        // --token-lifetime 1: a token is refused once a second has passed (under load it can only
+        // be refused sooner, so this holds however slow the machine).
+        let (short, shortBanner) = try await Self.serve(["--auth", auth.path, "--token-lifetime", "1"])
+        defer { short.terminate() }
+        let shortLived = try await OAuthClient(loginURL: try Self.address(shortBanner), clientId: "cli", clientSecret: "s")
+            .clientCredentials()
+        try await Task.sleep(for: .milliseconds(1500))
         do {
-            _ = try await client.query("SELECT Id FROM Account")
+            _ = try await RestClient(instanceURL: shortLived.instanceURL, tokenProvider: StaticAccessToken(shortLived.accessToken))
+                .query("SELECT Id FROM Account")
             Issue.record("a token outlived --token-lifetime")
         } catch RestError.sessionExpired {}
 
@@ -227,5 +223,27 @@ import Testing
             try Self.binary(), ["serve", "--port", "0", "--auth", auth.path], timeout: .seconds(60))
         #expect(status != 0)
         #expect(text.contains("runs as nobody@example.com, who is not among the users"))
+    }
+
+    /// `msync serve --port 0 --token static` with `arguments`, running; its output up to the
+    /// "listening on" line.
+    static func serve(_ arguments: [String]) async throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = ["serve", "--port", "0", "--token", "static"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let banner = await ChildProcess.read(pipe.fileHandleForReading) { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains("listening on") }
+        }
+        return (process, banner)
+    }
+
+    /// The URL of a "LocalForce listening on URL" line.
+    static func address(_ banner: String) throws -> URL {
+        let line = try #require(banner.split(separator: "\n").first { $0.contains("listening on") })
+        return try #require(line.split(separator: " ").last.flatMap { URL(string: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
     }
 }

@@ -60,6 +60,8 @@ struct ConditionCompiler {
             let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition, depth: depth + 1) }
             sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
             return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
+        case .functionComparison(let call, _, _), .functionInList(let call, _, _):
+            throw SOQLError(.malformedQuery, "LocalForce does not run \(call.name)() in WHERE yet", at: call.fieldPaths.first?.location)
         case .includes(let path, let excludes, let values):
             let resolved = try from.resolve(path)
             guard resolved.field.type == .multipicklist else {

@@ -48,6 +48,7 @@ struct QueryEngine {
     typealias ExtraFilter = (FromContext, SQLArguments) throws(SOQLError) -> String
 
     func snapshot(_ query: Query, extraFilter: ExtraFilter? = nil) throws(SOQLError) -> Snapshot {
+        try QuerySupport.check(query)
         let object = try object(for: query)
         let from = FromContext(schema: schema, object: object, alias: "t")
         let arguments = SQLArguments(dialect: db.dialect)
@@ -57,7 +58,6 @@ struct QueryEngine {
         try plan.add(query.selectedFields, from: FromContext(schema: schema, object: object, alias: "t"))
         for item in query.selectItems {
             if case .subquery(let subquery) = item { _ = try childRelationship(subquery, of: object) }
-            if case .count(let path?) = item { _ = try from.resolve(path) }
         }
         let filter = try query.condition.map { condition throws(SOQLError) in
             try ConditionCompiler(from: from, arguments: arguments, now: now).compile(condition)
@@ -65,7 +65,7 @@ struct QueryEngine {
         let extra = try extraFilter.map { filter throws(SOQLError) in try filter(from, arguments) }
         let order = try orderClause(query.orderBy, from: from, alias: "t")
         let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }, extra.map { "(\($0))" }])
-        if query.isCountOnly || query.selectItems.allSatisfy({ if case .count = $0 { true } else { false } }) {
+        if query.isCountOnly {
             let count = try run { try db.scalar("SELECT count(*) FROM \(from.sql)\(wherePart)", arguments.values)?.integer ?? 0 }
             let limited = query.limit.map { min(Int(count), $0) } ?? Int(count)
             return Snapshot(ids: [], totalSize: max(0, limited - (query.offset ?? 0)), countOnly: true)
@@ -190,7 +190,10 @@ struct QueryEngine {
     private func orderClause(_ items: [OrderItem], from: FromContext, alias: String) throws(SOQLError) -> String {
         var parts: [String] = []
         for item in items {
-            let resolved = try from.resolve(item.field)
+            guard let field = item.field else {
+                throw SOQLError(.malformedQuery, "LocalForce does not run ORDER BY \(item.expression) yet")
+            }
+            let resolved = try from.resolve(field)
             let direction = item.direction == .descending ? "DESC" : "ASC"
             let nulls = item.nulls == .last ? "NULLS LAST" : "NULLS FIRST"
             parts.append("\(resolved.expression) \(direction) \(nulls)")

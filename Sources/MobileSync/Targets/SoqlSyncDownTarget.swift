@@ -34,7 +34,10 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
 
     /// A SOQL target. `maxBatchSize` is clamped to 200…2000 and the window to 0…1 day.
     ///
-    /// - Throws: ``SyncError/invalidTarget(_:)`` for a query the SOQL parser refuses (with its position).
+    /// - Throws: ``SyncError/invalidTarget(_:)`` for a query the SOQL parser refuses (with its
+    ///   position), and for a query whose rows are not records: aggregates (`COUNT(Id)`,
+    ///   `MAX(…)`, GROUP BY, HAVING) and `SELECT COUNT()`. Everything else SOQL has is kept as
+    ///   written: functions, TYPEOF, FIELDS(), WITH, USING SCOPE, semi-joins.
     public init(
         query: String, idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate", maxBatchSize: Int = 2000,
         lateCommitWindowMilliseconds: Int64 = SoqlSyncDownTarget.defaultLateCommitWindow
@@ -45,6 +48,14 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
             parsed = try SOQLParser.parse(query)
         } catch {
             throw SyncError.invalidTarget("Invalid SOQL in sync target: \(error)")
+        }
+        guard !parsed.isAggregate else {
+            throw SyncError.invalidTarget(
+                "A sync down needs records: aggregate queries (aggregate functions, GROUP BY, HAVING) return AggregateResult rows, which cannot be synced: \(query)"
+            )
+        }
+        guard !parsed.isCountOnly else {
+            throw SyncError.invalidTarget("A sync down needs records: SELECT COUNT() returns a number only: \(query)")
         }
         self.query = query
         self.idFieldName = idFieldName
@@ -76,13 +87,22 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
 
     /// Whether the query is ordered by the modification date alone, so the boundary advances per page (the SDK's rule).
     public var isSortedByModificationDate: Bool {
-        parsed.orderBy.count == 1 && parsed.orderBy[0].field.description.lowercased() == modificationDateFieldName.lowercased()
+        parsed.orderBy.count == 1 && parsed.orderBy[0].field?.description.lowercased() == modificationDateFieldName.lowercased()
             && parsed.orderBy[0].direction != .descending
     }
 
+    /// The query with the id and modification date selected (unless `FIELDS(ALL)` or
+    /// `FIELDS(STANDARD)` already brings the standard ones: a field selected twice is an error
+    /// for Salesforce), and ordered by the modification date when it has no order.
     static func completed(_ query: Query, id: String, modificationDate: String) -> Query {
         var query = query
-        let selected = Set(query.selectedFields.map { $0.description.lowercased() })
+        var selected = Set(query.selectedFields.map { $0.description.lowercased() })
+        if query.selectItems.contains(.fields(.all)) || query.selectItems.contains(.fields(.standard)) {
+            // Standard fields come with FIELDS(ALL/STANDARD); custom ones (`__c`) do not with STANDARD.
+            for name in [id, modificationDate] where !name.lowercased().hasSuffix("__c") || query.selectItems.contains(.fields(.all)) {
+                selected.insert(name.lowercased())
+            }
+        }
         if !selected.contains(modificationDate.lowercased()) { query.selectItems.insert(.field(FieldPath([modificationDate])), at: 0) }
         if !selected.contains(id.lowercased()) { query.selectItems.insert(.field(FieldPath([id])), at: 0) }
         if query.orderBy.isEmpty { query.orderBy = [OrderItem(field: FieldPath([modificationDate]))] }

@@ -16,6 +16,11 @@ public indirect enum Condition: Sendable, Hashable {
     case inSubquery(FieldPath, negated: Bool, subquery: SemiJoin)
     /// `field INCLUDES ('a;b', 'c')` / `EXCLUDES` on multi-select picklists.
     case includes(FieldPath, excludes: Bool, values: [String])
+    /// `function(…) op value`: a date function in WHERE (`CALENDAR_YEAR(CreatedDate) = 2024`),
+    /// `DISTANCE(…) < 20`, or an aggregate in HAVING (`COUNT(Id) > 1`).
+    case functionComparison(FunctionCall, ComparisonOperator, Literal)
+    /// `function(…) [NOT] IN (values)`.
+    case functionInList(FunctionCall, negated: Bool, values: [Literal])
 }
 
 /// The comparison operators of SOQL.

@@ -12,6 +12,9 @@ public enum Literal: Sendable, Hashable {
     case dateTime(String)
     /// `TODAY`, `LAST_N_DAYS:30`, …
     case dateLiteral(DateLiteral)
+    /// A currency amount of a multi-currency org, as written: ISO code then number (`USD5000`,
+    /// `EUR-3.5`).
+    case currency(String)
 
     /// A string literal without LIKE escapes.
     public static func string(_ value: String) -> Literal {

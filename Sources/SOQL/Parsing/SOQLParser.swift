@@ -1,9 +1,13 @@
-/// Parses SOQL text into a ``Query``.
+/// Parses SOQL text into a ``Query``: the whole documented language — functions and aliases,
+/// aggregates with GROUP BY (ROLLUP, CUBE) and HAVING, date functions, `TYPEOF`, `FIELDS()`,
+/// `toLabel`/`FORMAT`/`convertCurrency`, `USING SCOPE`, the `WITH` clauses (`SECURITY_ENFORCED`,
+/// `USER_MODE`, `SYSTEM_MODE`, `DATA CATEGORY`, …), `FOR VIEW/REFERENCE/UPDATE`, `UPDATE
+/// TRACKING/VIEWSTAT`, `NULLS FIRST/LAST`, semi-joins and relationship aliases in FROM.
 ///
 /// Errors are ``SOQLError``s with Salesforce's codes and a line/column:
 /// `unexpected token: X` (`MALFORMED_QUERY`) for syntax, `NUMBER_OUTSIDE_VALID_RANGE` for an
 /// OFFSET above 2000. As in Salesforce, AND and OR cannot be mixed at one level without
-/// parentheses.
+/// parentheses. Printing a query (its `description`) and parsing the text gives the same query.
 ///
 /// Nesting (parentheses, `NOT`, semi-joins) is limited to ``maximumNesting`` levels, so that no
 /// query text can exhaust the stack of the parser or of what walks its result.
@@ -20,18 +24,21 @@ public enum SOQLParser {
     }
 }
 
-/// Keywords that cannot be used as an alias or where a value is expected.
-private let reservedWords: Set<String> = [
+/// Keywords that cannot be used as an identifier, an alias, or where a value is expected.
+let reservedWords: Set<String> = [
     "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "LIKE", "INCLUDES", "EXCLUDES", "ORDER", "BY", "ASC", "DESC",
     "NULLS", "LIMIT", "OFFSET", "FOR", "GROUP", "HAVING", "WITH", "TYPEOF", "USING", "NULL", "TRUE", "FALSE",
 ]
+
+/// Words that start a clause after FROM or a SELECT item, so they are never taken as aliases.
+let clauseWords: Set<String> = reservedWords.union(["UPDATE", "WHEN", "THEN", "ELSE", "END"])
 
 /// The recursive-descent parser over a token array (shared with SOSL's RETURNING clauses).
 struct TokenParser {
     let tokens: [Token]
     var position = 0
     /// How many conditions enclose the one being parsed.
-    private var nesting = 0
+    var nesting = 0
 
     init(tokens: [Token]) {
         self.tokens = tokens
@@ -69,6 +76,15 @@ struct TokenParser {
         guard current.kind == .endOfInput else { throw unexpected() }
     }
 
+    /// The token after the current one.
+    var next: Token { tokens[min(position + 1, tokens.count - 1)] }
+
+    /// A word that may be an alias here (not a keyword that starts a clause).
+    var aliasWord: String? {
+        guard case .word(let word) = current.kind, !clauseWords.contains(word.uppercased()) else { return nil }
+        return word
+    }
+
     mutating func identifier() throws(SOQLError) -> String {
         guard case .word(let word) = current.kind, !reservedWords.contains(word.uppercased()) else { throw unexpected() }
         advance()
@@ -88,14 +104,25 @@ struct TokenParser {
         advance()
         let items = try selectList()
         try expect("FROM")
-        let object = try identifier()
-        var alias: String?
-        if case .word(let word) = current.kind, !reservedWords.contains(word.uppercased()) {
-            alias = word
+        var query = Query(selectItems: items, object: try identifier())
+        if let alias = aliasWord {
+            query.alias = alias
             advance()
         }
-        var query = Query(selectItems: items, object: object, alias: alias)
+        while acceptSymbol(",") {
+            let path = try fieldPath()
+            guard let alias = aliasWord else { throw unexpected() }
+            advance()
+            query.fromRelationships.append(FromRelationship(path: path, alias: alias))
+        }
+        if accept("USING") {
+            try expect("SCOPE")
+            query.scope = try identifier()
+        }
         if accept("WHERE") { query.condition = try condition() }
+        while accept("WITH") { query.with.append(try withClause()) }
+        if accept("GROUP") { query.groupBy = try groupBy() }
+        if accept("HAVING") { query.having = try condition() }
         if isKeyword("ORDER") { query.orderBy = try orderBy() }
         if accept("LIMIT") { query.limit = try integer() }
         if isKeyword("OFFSET") {
@@ -107,70 +134,121 @@ struct TokenParser {
             }
             query.offset = offset
         }
-        if accept("FOR") {
-            guard let keyword = current.keyword, let clause = ForClause(rawValue: keyword) else { throw unexpected() }
+        if isKeyword("FOR"), next.keyword != "UPDATE" { query.forClause = try forClause() }
+        if accept("UPDATE") {
+            guard let keyword = current.keyword, let clause = UpdateClause(rawValue: keyword) else { throw unexpected() }
             advance()
-            query.forClause = clause
+            query.update = clause
         }
-        if items.contains(.count(nil)), items.count > 1 {
-            throw SOQLError(.malformedQuery, "COUNT() must be the only element in the SELECT list", at: tokens[1].location)
+        if query.forClause == nil, isKeyword("FOR") { query.forClause = try forClause() }
+        try checkSelectList(items)
+        let stripped = query.strippingQualifier()
+        if stripped.isAggregate { try checkGrouping(stripped) }
+        if !query.isAggregate, let aliased = items.first(where: { if case .aliasedField = $0 { true } else { false } }) {
+            throw SOQLError(.malformedQuery, "Only aggregate expressions use field aliasing", at: aliasedLocation(aliased))
         }
-        return query.strippingQualifier()
+        return stripped
     }
 
-    private mutating func selectList() throws(SOQLError) -> [SelectItem] {
-        var items: [SelectItem] = []
-        repeat {
-            if isSymbol("(") {
-                advance()
-                items.append(.subquery(try subquery()))
-                try expectSymbol(")")
-            } else if isKeyword("COUNT"), tokens[position + 1].kind == .symbol("(") {
-                advance()
-                advance()
-                if isSymbol(")") {
-                    advance()
-                    items.append(.count(nil))
-                } else {
-                    items.append(.count(try fieldPath()))
-                    try expectSymbol(")")
+    /// In an aggregate query every item of the SELECT list is an aggregate, or is grouped by
+    /// (a field or date function of the GROUP BY, or a function of grouped fields only, such
+    /// as `toLabel(Status)`): Salesforce's `Field must be grouped or aggregated`.
+    private func checkGrouping(_ query: Query) throws(SOQLError) {
+        let grouped = Set((query.groupBy?.items ?? []).map { $0.description.lowercased() })
+        func isGrouped(_ path: FieldPath) -> Bool { grouped.contains(path.description.lowercased()) }
+        for item in query.selectItems {
+            switch item {
+            case .field(let path), .aliasedField(let path, _):
+                guard isGrouped(path) else {
+                    throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(path)", at: path.location)
                 }
-            } else {
-                items.append(.field(try fieldPath()))
+            case .function(let call, _):
+                guard call.containsAggregate || grouped.contains(call.description.lowercased()) || call.fieldPaths.allSatisfy(isGrouped)
+                else {
+                    throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(call)", at: call.fieldPaths.first?.location)
+                }
+            case .subquery, .typeOf, .fields, .countAll:
+                throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(item)")
             }
-        } while acceptSymbol(",")
-        return items
-    }
-
-    mutating func acceptSymbol(_ symbol: String) -> Bool {
-        guard isSymbol(symbol) else { return false }
-        advance()
-        return true
-    }
-
-    private mutating func subquery() throws(SOQLError) -> Subquery {
-        try expect("SELECT")
-        var fields: [FieldPath] = []
-        repeat { fields.append(try fieldPath()) } while acceptSymbol(",")
-        try expect("FROM")
-        var result = Subquery(fields: fields, relationship: try identifier())
-        if accept("WHERE") { result.condition = try condition() }
-        if isKeyword("ORDER") { result.orderBy = try orderBy() }
-        if accept("LIMIT") { result.limit = try integer() }
-        if isKeyword("OFFSET") { throw unexpected() }
-        return result
-    }
-
-    mutating func fieldPath() throws(SOQLError) -> FieldPath {
-        let location = current.location
-        var components = [try identifier()]
-        while isSymbol(".") {
-            advance()
-            guard case .word(let word) = current.kind else { throw unexpected() }
-            advance()
-            components.append(word)
         }
-        return FieldPath(components, at: location)
+    }
+
+    private mutating func forClause() throws(SOQLError) -> ForClause {
+        try expect("FOR")
+        guard let keyword = current.keyword, let clause = ForClause(rawValue: keyword) else { throw unexpected() }
+        advance()
+        return clause
+    }
+
+    private func aliasedLocation(_ item: SelectItem) -> SourceLocation? {
+        if case .aliasedField(let path, _) = item { return path.location }
+        return nil
+    }
+
+    /// `GROUP BY` items, or `ROLLUP(…)` / `CUBE(…)`.
+    private mutating func groupBy() throws(SOQLError) -> GroupBy {
+        try expect("BY")
+        var kind = GroupBy.Kind.plain
+        if let keyword = current.keyword, keyword == "ROLLUP" || keyword == "CUBE", next.kind == .symbol("(") {
+            kind = keyword == "ROLLUP" ? .rollup : .cube
+            advance()
+            advance()
+        }
+        var items: [FieldExpression] = []
+        repeat { items.append(try expression()) } while acceptSymbol(",")
+        if kind != .plain { try expectSymbol(")") }
+        return GroupBy(kind: kind, items: items)
+    }
+
+    /// What follows `WITH`.
+    private mutating func withClause() throws(SOQLError) -> WithClause {
+        guard case .word(let word) = current.kind else { throw unexpected() }
+        switch word.uppercased() {
+        case "SECURITY_ENFORCED":
+            advance()
+            return .securityEnforced
+        case "USER_MODE":
+            advance()
+            return .userMode
+        case "SYSTEM_MODE":
+            advance()
+            return .systemMode
+        case "DATA" where next.keyword == "CATEGORY":
+            advance()
+            advance()
+            var filters: [DataCategoryFilter] = []
+            repeat { filters.append(try dataCategoryFilter()) } while accept("AND")
+            return .dataCategory(filters)
+        default:
+            advance()
+            if isSymbol("=") {
+                advance()
+                return .equals(word, try value())
+            }
+            try expectSymbol("(")
+            var parameters: [WithClause.Parameter] = []
+            repeat {
+                let name = try identifier()
+                try expectSymbol("=")
+                parameters.append(WithClause.Parameter(name: name, value: try value()))
+            } while acceptSymbol(",")
+            try expectSymbol(")")
+            return .parameters(word, parameters)
+        }
+    }
+
+    private mutating func dataCategoryFilter() throws(SOQLError) -> DataCategoryFilter {
+        let group = try identifier()
+        guard let keyword = current.keyword, let selector = DataCategoryFilter.Selector(rawValue: keyword) else { throw unexpected() }
+        advance()
+        var categories: [String] = []
+        if acceptSymbol("(") {
+            repeat { categories.append(try identifier()) } while acceptSymbol(",")
+            try expectSymbol(")")
+        } else {
+            categories.append(try identifier())
+        }
+        return DataCategoryFilter(group: group, selector: selector, categories: categories)
     }
 
     mutating func orderBy() throws(SOQLError) -> [OrderItem] {
@@ -178,7 +256,7 @@ struct TokenParser {
         try expect("BY")
         var items: [OrderItem] = []
         repeat {
-            var item = OrderItem(field: try fieldPath())
+            var item = OrderItem(expression: try expression())
             if accept("ASC") { item.direction = .ascending } else if accept("DESC") { item.direction = .descending }
             if accept("NULLS") {
                 if accept("FIRST") { item.nulls = .first } else if accept("LAST") { item.nulls = .last } else { throw unexpected() }
@@ -188,169 +266,9 @@ struct TokenParser {
         return items
     }
 
-    // MARK: - Conditions
-
-    mutating func condition() throws(SOQLError) -> Condition {
-        let first = try unary()
-        guard let joiner = current.keyword, joiner == "AND" || joiner == "OR" else { return first }
-        var operands = [first]
-        while let keyword = current.keyword, keyword == "AND" || keyword == "OR" {
-            guard keyword == joiner else {
-                throw SOQLError(
-                    .malformedQuery, "unexpected token: \(current.text) (parentheses are required when mixing AND and OR)",
-                    at: current.location)
-            }
-            advance()
-            operands.append(try unary())
-        }
-        return joiner == "AND" ? .and(operands) : .or(operands)
-    }
-
-    private mutating func unary() throws(SOQLError) -> Condition {
-        guard nesting < SOQLParser.maximumNesting else { throw SOQLError.tooComplicated(at: current.location) }
-        nesting += 1
-        defer { nesting -= 1 }
-        if accept("NOT") { return .not(try unary()) }
-        if isSymbol("(") {
-            advance()
-            let inner = try condition()
-            try expectSymbol(")")
-            return .group(inner)
-        }
-        return try predicate()
-    }
-
-    private mutating func predicate() throws(SOQLError) -> Condition {
-        let field = try fieldPath()
-        if case .symbol(let symbol) = current.kind {
-            let normalized = symbol == "<>" ? "!=" : symbol
-            guard let op = ComparisonOperator(rawValue: normalized) else { throw unexpected() }
-            advance()
-            return .comparison(field, op, try value())
-        }
-        if accept("LIKE") {
-            guard case .string = current.kind else { throw unexpected() }
-            return .like(field, pattern: try value())
-        }
-        if accept("INCLUDES") { return .includes(field, excludes: false, values: try stringList()) }
-        if accept("EXCLUDES") { return .includes(field, excludes: true, values: try stringList()) }
-        let negated = accept("NOT")
-        try expect("IN")
-        try expectSymbol("(")
-        if accept("SELECT") {
-            let inner = try fieldPath()
-            try expect("FROM")
-            var join = SemiJoin(field: inner, object: try identifier(), condition: nil)
-            if accept("WHERE") { join.condition = try condition() }
-            try expectSymbol(")")
-            return .inSubquery(field, negated: negated, subquery: join)
-        }
-        var values: [Literal] = []
-        repeat { values.append(try value()) } while acceptSymbol(",")
-        try expectSymbol(")")
-        return .inList(field, negated: negated, values: values)
-    }
-
-    private mutating func stringList() throws(SOQLError) -> [String] {
-        try expectSymbol("(")
-        var values: [String] = []
-        repeat {
-            guard case .string(let value, _) = current.kind else { throw unexpected() }
-            advance()
-            values.append(value)
-        } while acceptSymbol(",")
-        try expectSymbol(")")
-        return values
-    }
-
-    mutating func value() throws(SOQLError) -> Literal {
-        let token = current
-        switch token.kind {
-        case .string(let value, let like):
-            advance()
-            return .string(value, likePattern: like)
-        case .number(let number):
-            advance()
-            return .number(number)
-        case .date(let date):
-            advance()
-            return .date(date)
-        case .dateTime(let dateTime):
-            advance()
-            return .dateTime(dateTime)
-        case .word(let word):
-            let upper = word.uppercased()
-            switch upper {
-            case "NULL":
-                advance()
-                return .null
-            case "TRUE":
-                advance()
-                return .boolean(true)
-            case "FALSE":
-                advance()
-                return .boolean(false)
-            default: break
-            }
-            if let literal = DateLiteral.named(upper) {
-                advance()
-                return .dateLiteral(literal)
-            }
-            if DateLiteral.takesNumber(upper) {
-                advance()
-                try expectSymbol(":")
-                let numberToken = current
-                let number = try integer()
-                let maximum = DateLiteral.maximumNumber(upper)
-                guard number <= maximum else {
-                    throw SOQLError(.numberOutsideValidRange, "\(upper):n accepts n up to \(maximum)", at: numberToken.location)
-                }
-                guard let literal = DateLiteral.named(upper, number: number) else { throw unexpected(token) }
-                return .dateLiteral(literal)
-            }
-            throw unexpected()
-        default:
-            throw unexpected()
-        }
-    }
-}
-
-extension Query {
-    /// Removes a leading alias or object name from field paths (`a.Name` or `Account.Name` → `Name`).
-    func strippingQualifier() -> Query {
-        var qualifiers = [object.lowercased()]
-        if let alias { qualifiers.append(alias.lowercased()) }
-        func strip(_ path: FieldPath) -> FieldPath {
-            guard path.components.count > 1, qualifiers.contains(path.components[0].lowercased()) else { return path }
-            return FieldPath(Array(path.components.dropFirst()), at: path.location)
-        }
-        var query = self
-        query.selectItems = selectItems.map { item in
-            switch item {
-            case .field(let path): .field(strip(path))
-            case .count(let path?): .count(strip(path))
-            default: item
-            }
-        }
-        query.condition = condition.map { $0.mapFields(strip) }
-        query.orderBy = orderBy.map { OrderItem(field: strip($0.field), direction: $0.direction, nulls: $0.nulls) }
-        return query
-    }
-}
-
-extension Condition {
-    /// The same condition with every top-level field path transformed (semi-join inner queries untouched).
-    public func mapFields(_ transform: (FieldPath) -> FieldPath) -> Condition {
-        switch self {
-        case .and(let operands): .and(operands.map { $0.mapFields(transform) })
-        case .or(let operands): .or(operands.map { $0.mapFields(transform) })
-        case .not(let inner): .not(inner.mapFields(transform))
-        case .group(let inner): .group(inner.mapFields(transform))
-        case .comparison(let path, let op, let value): .comparison(transform(path), op, value)
-        case .like(let path, let pattern): .like(transform(path), pattern: pattern)
-        case .inList(let path, let negated, let values): .inList(transform(path), negated: negated, values: values)
-        case .inSubquery(let path, let negated, let subquery): .inSubquery(transform(path), negated: negated, subquery: subquery)
-        case .includes(let path, let excludes, let values): .includes(transform(path), excludes: excludes, values: values)
-        }
+    mutating func acceptSymbol(_ symbol: String) -> Bool {
+        guard isSymbol(symbol) else { return false }
+        advance()
+        return true
     }
 }
