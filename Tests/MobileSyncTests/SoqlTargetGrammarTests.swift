@@ -22,7 +22,10 @@ import Testing
         ),
         ("SELECT FIELDS(ALL) FROM Account LIMIT 200", "SELECT FIELDS(ALL) FROM Account ORDER BY LastModifiedDate LIMIT 200"),
         ("SELECT FIELDS(STANDARD) FROM Account", "SELECT FIELDS(STANDARD) FROM Account ORDER BY LastModifiedDate"),
-        ("SELECT FIELDS(CUSTOM) FROM Account LIMIT 200", "SELECT Id, LastModifiedDate, FIELDS(CUSTOM) FROM Account ORDER BY LastModifiedDate LIMIT 200"),
+        (
+            "SELECT FIELDS(CUSTOM) FROM Account LIMIT 200",
+            "SELECT Id, LastModifiedDate, FIELDS(CUSTOM) FROM Account ORDER BY LastModifiedDate LIMIT 200"
+        ),
         (
             "SELECT Name, toLabel(Industry), FORMAT(AnnualRevenue) revenue FROM Account WHERE CALENDAR_YEAR(CreatedDate) = 2024",
             "SELECT Id, LastModifiedDate, Name, toLabel(Industry), FORMAT(AnnualRevenue) revenue FROM Account WHERE CALENDAR_YEAR(CreatedDate) = 2024 ORDER BY LastModifiedDate"
