@@ -11,6 +11,22 @@ struct ConditionCompiler {
     let from: FromContext
     let arguments: SQLArguments
     let now: Date
+    /// How functions compile: `.row` in WHERE (no aggregates), `.aggregate` in HAVING.
+    var functionContext: FunctionSQL.Context = .row
+
+    /// The stored value a function's result is compared with: numbers, text, dates, booleans.
+    static func functionValue(_ literal: Literal, _ call: FunctionCall) throws(SOQLError) -> SQLValue {
+        switch literal {
+        case .number(let text):
+            if let integer = Int64(text) { return .integer(integer) }
+            if let real = Double(text), real.isFinite { return .real(real) }
+        case .string(let text, _): return .text(text)
+        case .date(let text): return .text(text)
+        case .boolean(let value): return .integer(value ? 1 : 0)
+        default: break
+        }
+        throw FunctionSQL.error("value \(literal) cannot be compared with \(call.name)()", call)
+    }
 
     /// The deepest condition compiled: what the parser accepts, with room for the groups it adds.
     /// A deeper condition (built by hand, not parsed) answers `QUERY_TOO_COMPLICATED` instead of
@@ -60,8 +76,22 @@ struct ConditionCompiler {
             let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition, depth: depth + 1) }
             sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
             return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
-        case .functionComparison(let call, _, _), .functionInList(let call, _, _):
-            throw SOQLError(.malformedQuery, "LocalForce does not run \(call.name)() in WHERE yet", at: call.fieldPaths.first?.location)
+        case .functionComparison(let call, let op, let literal):
+            let compiled = try FunctionSQL(from: from, dialect: arguments.dialect).compile(call, context: functionContext)
+            if case .null = literal {
+                guard op == .equal || op == .notEqual else { throw FunctionSQL.error("unexpected token: null", call) }
+                return "\(compiled.sql) IS \(op == .equal ? "" : "NOT ")NULL"
+            }
+            let value = try Self.functionValue(literal, call)
+            let placeholder = arguments.bind(value)
+            return op == .notEqual
+                ? "(\(compiled.sql) IS NULL OR \(compiled.sql) <> \(placeholder))" : "\(compiled.sql) \(op.rawValue) \(placeholder)"
+        case .functionInList(let call, let negated, let values):
+            let compiled = try FunctionSQL(from: from, dialect: arguments.dialect).compile(call, context: functionContext)
+            let list = try values.map { value throws(SOQLError) in arguments.bind(try Self.functionValue(value, call)) }
+            return negated
+                ? "(\(compiled.sql) IS NULL OR \(compiled.sql) NOT IN (\(list.joined(separator: ", "))))"
+                : "\(compiled.sql) IN (\(list.joined(separator: ", ")))"
         case .includes(let path, let excludes, let values):
             let resolved = try from.resolve(path)
             guard resolved.field.type == .multipicklist else {
@@ -156,6 +186,12 @@ struct ConditionCompiler {
         case (let type, .number(let text)) where type.isNumber:
             if type == .int, let int = Int64(text) { return .integer(int) }
             guard let double = Double(text) else { throw mismatch(type.rawValue) }
+            return .real(double)
+        case (.currency, .currency(let amount)):
+            // A single-currency org in USD: amounts in its currency compare as numbers.
+            guard amount.uppercased().hasPrefix("USD"), let double = Double(amount.dropFirst(3)), double.isFinite else {
+                throw SOQLError(.invalidField, "invalid currency amount \(amount): the org's only currency is USD", at: path.location)
+            }
             return .real(double)
         case (.date, .date(let text)):
             guard SalesforceTime.isDate(text) else { throw mismatch("date") }

@@ -7,6 +7,8 @@ final class OutputShape {
     enum Member {
         /// A field read from `column` of the row.
         case field(name: String, type: FieldType, column: Int)
+        /// A `FORMAT()`ed field: `column`'s value formatted for the user (``ValueFormat``).
+        case formatted(name: String, type: FieldType, column: Int)
         /// A parent relationship: its object, the column holding its Id, and its members.
         case parent(name: String, object: String, idColumn: Int, shape: OutputShape)
         /// A child relationship, filled from the subquery results.
@@ -16,11 +18,15 @@ final class OutputShape {
     private(set) var members: [Member] = []
     private var parents: [String: OutputShape] = [:]
 
-    func addField(_ name: String, type: FieldType, column: Int) {
-        guard !members.contains(where: { if case .field(let existing, _, _) = $0 { return existing == name } else { return false } }) else {
-            return
+    func addField(_ name: String, type: FieldType, column: Int, formatted: Bool = false) {
+        let taken = members.contains { member in
+            switch member {
+            case .field(let existing, _, _), .formatted(let existing, _, _): existing == name
+            default: false
+            }
         }
-        members.append(.field(name: name, type: type, column: column))
+        guard !taken else { return }
+        members.append(formatted ? .formatted(name: name, type: type, column: column) : .field(name: name, type: type, column: column))
     }
 
     /// The shape of the parent relationship `name`, created on first use.

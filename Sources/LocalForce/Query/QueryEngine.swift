@@ -11,6 +11,9 @@ struct QueryEngine {
     let now: Date
     /// `queryAll`: include records in the recycle bin.
     let includeDeleted: Bool
+    /// The user the query runs as (`USING SCOPE mine`); nil: scopes other than `everything`
+    /// are refused.
+    var userId: String? = nil
     /// Where cursors for the rest of long child lists go. With one, a parent's children beyond
     /// ``childBatchSize`` are paged (`done: false` + `nextRecordsUrl`, as Salesforce does);
     /// without one (record retrieves, composite), every child is written inline.
@@ -48,14 +51,15 @@ struct QueryEngine {
     typealias ExtraFilter = (FromContext, SQLArguments) throws(SOQLError) -> String
 
     func snapshot(_ query: Query, extraFilter: ExtraFilter? = nil) throws(SOQLError) -> Snapshot {
-        try QuerySupport.check(query)
+        let query = try QuerySupport.prepared(query, schema: schema)
         let object = try object(for: query)
+        guard !query.isAggregate else { throw SOQLError(.malformedQuery, "aggregate queries have no record ids") }
         let from = FromContext(schema: schema, object: object, alias: "t")
         let arguments = SQLArguments(dialect: db.dialect)
         // Resolve the select list first (on its own FROM, so its joins stay out of the id query)
         // so that unknown fields are reported even when nothing matches.
         var plan = SelectPlan()
-        try plan.add(query.selectedFields, from: FromContext(schema: schema, object: object, alias: "t"))
+        try plan.add(query.selectItems, from: FromContext(schema: schema, object: object, alias: "t"), dialect: db.dialect)
         for item in query.selectItems {
             if case .subquery(let subquery) = item { _ = try childRelationship(subquery, of: object) }
         }
@@ -63,8 +67,9 @@ struct QueryEngine {
             try ConditionCompiler(from: from, arguments: arguments, now: now).compile(condition)
         }
         let extra = try extraFilter.map { filter throws(SOQLError) in try filter(from, arguments) }
+        let scope = try scopeFilter(query, from: from, arguments: arguments)
         let order = try orderClause(query.orderBy, from: from, alias: "t")
-        let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }, extra.map { "(\($0))" }])
+        let wherePart = whereClause([deletedFilter("t"), filter.map { "(\($0))" }, extra.map { "(\($0))" }, scope])
         if query.isCountOnly {
             let count = try run { try db.scalar("SELECT count(*) FROM \(from.sql)\(wherePart)", arguments.values)?.integer ?? 0 }
             let limited = query.limit.map { min(Int(count), $0) } ?? Int(count)
@@ -82,9 +87,18 @@ struct QueryEngine {
         return Snapshot(ids: ids, totalSize: ids.count, countOnly: false)
     }
 
-    /// The snapshot of a query and its first `batchSize` records as JSON array elements.
+    /// The snapshot of a query and its first `batchSize` records as JSON array elements; for
+    /// an aggregate query, all its rows (no ids, no cursor).
     func firstPage(_ query: Query, batchSize: Int, version: String) throws(SOQLError) -> (snapshot: Snapshot, records: [UInt8]) {
-        let snapshot = try snapshot(query)
+        let prepared = try QuerySupport.prepared(query, schema: schema)
+        if prepared.isAggregate {
+            let engine = AggregateEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted) {
+                from, arguments throws(SOQLError) in try scopeFilter(prepared, from: from, arguments: arguments)
+            }
+            let result = try engine.run(prepared, object: try object(for: prepared))
+            return (Snapshot(ids: [], totalSize: result.count, countOnly: false), result.records)
+        }
+        let snapshot = try snapshot(prepared)
         var writer = JSONWriter(reservingCapacity: 1 << 16)
         try writeRecords(query, ids: snapshot.ids.prefix(batchSize), version: version, to: &writer)
         return (snapshot, writer.bytes)
@@ -93,10 +107,11 @@ struct QueryEngine {
     /// Writes the records with these ids (in this order) as JSON array elements.
     func writeRecords(_ query: Query, ids: ArraySlice<String>, version: String, to writer: inout JSONWriter) throws(SOQLError) {
         guard !ids.isEmpty else { return }
+        let query = try QuerySupport.prepared(query, schema: schema)
         let object = try object(for: query)
         let from = FromContext(schema: schema, object: object, alias: "t")
         var plan = SelectPlan()
-        try plan.add(query.selectedFields, from: from)
+        try plan.add(query.selectItems, from: from, dialect: db.dialect)
         let idColumn = plan.columns.count
         plan.columns.append("t.\"Id\"")
         let arguments = SQLArguments(dialect: db.dialect)
@@ -200,6 +215,20 @@ struct QueryEngine {
         }
         parts.append("\(alias).\"Id\" ASC")
         return parts.joined(separator: ", ")
+    }
+
+    /// `USING SCOPE`: `everything` is every record (as without it), `mine` the records the
+    /// query's user owns; LocalForce has no teams, territories or scoping rules for the others.
+    private func scopeFilter(_ query: Query, from: FromContext, arguments: SQLArguments) throws(SOQLError) -> String? {
+        guard let scope = query.scope?.lowercased(), scope != "everything" else { return nil }
+        guard scope == "mine" || scope == "mine_and_my_groups" else {
+            throw SOQLError(.malformedQuery, "LocalForce has no teams, territories or scoping rules: USING SCOPE \(query.scope ?? "")")
+        }
+        guard from.object.field(named: "OwnerId") != nil else {
+            throw SOQLError(.malformedQuery, "USING SCOPE \(query.scope ?? "") needs an object with owners; \(from.object.name) has none")
+        }
+        guard let userId else { throw SOQLError(.malformedQuery, "USING SCOPE \(query.scope ?? "") needs the query's user") }
+        return "\(from.alias).\"OwnerId\" = \(arguments.bind(.text(userId)))"
     }
 
     private func whereClause(_ parts: [String?]) -> String {

@@ -1,39 +1,82 @@
 import SOQL
 
-/// The parts of SOQL the parser knows and LocalForce does not run yet: each answers
-/// `MALFORMED_QUERY` naming the part, never a wrong answer.
+/// Prepares a query for LocalForce: `FIELDS()` expanded to the object's fields (with
+/// Salesforce's LIMIT 200 rule for `ALL` and `CUSTOM`), and the checks of what it does not
+/// run, each answering `MALFORMED_QUERY` naming the part, never a wrong answer.
 enum QuerySupport {
+    /// `FIELDS(ALL)` / `FIELDS(CUSTOM)` need a LIMIT of at most this many rows.
+    static let fieldsLimit = 200
+
+    /// The query with `FIELDS()` expanded, in its SELECT list and its subqueries'.
+    static func prepared(_ query: Query, schema: Schema) throws(SOQLError) -> Query {
+        guard let object = schema.object(named: query.object) else { return query }
+        var query = query
+        let needsLimit = query.selectItems.contains(.fields(.all)) || query.selectItems.contains(.fields(.custom))
+        if needsLimit, (query.limit ?? Int.max) > fieldsLimit {
+            throw SOQLError(.malformedQuery, "The SOQL FIELDS function must have a LIMIT of at most \(fieldsLimit)")
+        }
+        query.selectItems = expanded(query.selectItems, object: object)
+        query.selectItems = try query.selectItems.map { item throws(SOQLError) -> SelectItem in
+            guard case .subquery(var subquery) = item else { return item }
+            guard let relationship = schema.childRelationship(subquery.relationship, of: object.name),
+                let child = schema.object(named: relationship.childObject)
+            else { return item }
+            if subquery.items.contains(.fields(.all)) || subquery.items.contains(.fields(.custom)),
+                (subquery.limit ?? Int.max) > fieldsLimit
+            {
+                throw SOQLError(.malformedQuery, "The SOQL FIELDS function must have a LIMIT of at most \(fieldsLimit)")
+            }
+            subquery.items = expanded(subquery.items, object: child)
+            for inner in subquery.items {
+                if case .field = inner { continue }
+                throw unsupported("\(inner) in a subquery")
+            }
+            return .subquery(subquery)
+        }
+        try check(query)
+        return query
+    }
+
+    /// `FIELDS(…)` replaced by the object's fields of that kind, in schema order, leaving out
+    /// the fields the list already has.
+    private static func expanded(_ items: [SelectItem], object: ObjectDefinition) -> [SelectItem] {
+        var seen = Set(items.compactMap { if case .field(let path) = $0 { path.description.lowercased() } else { nil } })
+        var result: [SelectItem] = []
+        for item in items {
+            guard case .fields(let selector) = item else {
+                result.append(item)
+                continue
+            }
+            for field in object.fields {
+                let isCustom = field.name.hasSuffix("__c")
+                guard selector == .all || (selector == .custom) == isCustom, seen.insert(field.name.lowercased()).inserted else { continue }
+                result.append(.field(FieldPath([field.name])))
+            }
+        }
+        return result
+    }
+
     static func check(_ query: Query) throws(SOQLError) {
         for item in query.selectItems {
             switch item {
-            case .field, .subquery, .countAll: continue
-            case .aliasedField(let path, _): throw unsupported("field aliases", at: path.location)
-            case .function(let call, _): throw unsupported("\(call.name)()", at: call.fieldPaths.first?.location)
             case .typeOf: throw unsupported("TYPEOF")
-            case .fields: throw unsupported("FIELDS()")
+            case .function(let call, _) where !query.isAggregate && call.kind?.isDateFunction == true:
+                throw SOQLError(
+                    .malformedQuery, "Date functions in the SELECT list need GROUP BY: \(call)", at: call.fieldPaths.first?.location)
+            default: continue
             }
         }
-        if query.groupBy != nil { throw unsupported("GROUP BY") }
-        if query.having != nil { throw unsupported("HAVING") }
-        for item in query.orderBy where item.field == nil { throw unsupported("ORDER BY \(item.expression)") }
+        if !query.isAggregate {
+            for item in query.orderBy where item.field == nil { throw unsupported("ORDER BY \(item.expression)") }
+        }
         for clause in query.with {
             switch clause {
             case .securityEnforced, .userMode, .systemMode: continue
-            default: throw unsupported("WITH \(clause)")
+            case .dataCategory:
+                throw SOQLError(
+                    .malformedQuery, "WITH DATA CATEGORY filters Knowledge articles and questions, which LocalForce does not have")
+            case .parameters(let name, _), .equals(let name, _): throw unsupported("WITH \(name)")
             }
-        }
-        if let scope = query.scope { throw unsupported("USING SCOPE \(scope)") }
-        if let condition = query.condition { try check(condition) }
-    }
-
-    static func check(_ condition: Condition) throws(SOQLError) {
-        switch condition {
-        case .and(let operands), .or(let operands): for operand in operands { try check(operand) }
-        case .not(let inner), .group(let inner): try check(inner)
-        case .functionComparison(let call, _, _), .functionInList(let call, _, _):
-            throw unsupported("\(call.name)() in WHERE", at: call.fieldPaths.first?.location)
-        case .comparison(_, _, .currency(let amount)): throw unsupported("currency literal \(amount)")
-        default: return
         }
     }
 

@@ -35,6 +35,9 @@ enum RecordJSON {
             case .field(let name, let type, let column):
                 writer.writeKey(name)
                 FieldCodec.write(row[column], for: type, to: &writer)
+            case .formatted(let name, let type, let column):
+                writer.writeKey(name)
+                writer.write(ValueFormat.json(row[column], for: type))
             case .parent(let name, let object, let idColumn, let parentShape):
                 writer.writeKey(name)
                 guard let parentId = row[idColumn].text else {

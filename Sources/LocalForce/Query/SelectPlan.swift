@@ -5,8 +5,29 @@ struct SelectPlan {
     var columns: [String] = []
     let shape = OutputShape()
 
-    /// Adds the fields of a SELECT list (relationship paths join through `from`).
-    mutating func add(_ paths: [FieldPath], from: FromContext) throws(SOQLError) {
+    /// Adds the items of a SELECT list in order: fields, and `toLabel`, `FORMAT` and
+    /// `convertCurrency` of fields (under their alias, or the field's name and place).
+    mutating func add(_ items: [SelectItem], from: FromContext, dialect: SQLDialect) throws(SOQLError) {
+        for item in items {
+            switch item {
+            case .field(let path): try add([path], from: from)
+            case .function(let call, let alias):
+                guard let path = call.fieldPaths.first else { continue }
+                let compiled = try FunctionSQL(from: from, dialect: dialect).compile(call, context: .row)
+                if let alias {
+                    columns.append(compiled.sql)
+                    shape.addField(alias, type: compiled.type, column: columns.count - 1, formatted: compiled.formatted)
+                } else {
+                    try add([path], from: from, column: compiled.sql, formatted: compiled.formatted)
+                }
+            default: continue
+            }
+        }
+    }
+
+    /// Adds the fields of a SELECT list (relationship paths join through `from`); `column`
+    /// replaces the field's own expression (a function of it).
+    mutating func add(_ paths: [FieldPath], from: FromContext, column: String? = nil, formatted: Bool = false) throws(SOQLError) {
         for path in paths {
             let resolved = try from.resolve(path)
             var shape = self.shape
@@ -20,8 +41,8 @@ struct SelectPlan {
                     return columns.count - 1
                 }
             }
-            columns.append(resolved.expression)
-            shape.addField(resolved.field.name, type: resolved.field.type, column: columns.count - 1)
+            columns.append(column ?? resolved.expression)
+            shape.addField(resolved.field.name, type: resolved.field.type, column: columns.count - 1, formatted: formatted)
         }
     }
 

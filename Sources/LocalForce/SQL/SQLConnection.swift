@@ -62,6 +62,19 @@ public struct SQLDialect: Sendable {
     public var unlimited: String = "LIMIT -1"
     /// Statements run once before the tables are created (extensions, collations).
     public var setupStatements: [String] = []
+    /// A part of a stored date (`YYYY-MM-DD` text) or datetime (epoch milliseconds), in UTC:
+    /// `year`, `month`, `day`, `weekday` (1 = Sunday), `dayOfYear`, `hour` as integers, or
+    /// `date` as `YYYY-MM-DD` text. Arguments: the part, the column, whether it is a datetime.
+    public var datePart: @Sendable (String, String, Bool) -> String = { part, column, isDateTime in
+        let source = isDateTime ? "\(column) / 1000, 'unixepoch'" : column
+        switch part {
+        case "date": return "date(\(source))"
+        case "weekday": return "(CAST(strftime('%w', \(source)) AS INTEGER) + 1)"
+        default:
+            let format = ["year": "%Y", "month": "%m", "day": "%d", "dayOfYear": "%j", "hour": "%H"][part] ?? "%Y"
+            return "CAST(strftime('\(format)', \(source)) AS INTEGER)"
+        }
+    }
 
     /// SQLite: `?` placeholders, `COLLATE NOCASE` for case-insensitive text.
     public static let sqlite = SQLDialect(
@@ -80,6 +93,16 @@ public struct SQLDialect: Sendable {
         dialect.binaryOrder = { "\($0) COLLATE \"C\"" }
         dialect.caseInsensitiveLike = { "\($0) COLLATE \"C\" ILIKE \($1)" }
         dialect.unlimited = "LIMIT ALL"
+        dialect.datePart = { part, column, isDateTime in
+            let source = isDateTime ? "(to_timestamp(\(column) / 1000.0) AT TIME ZONE 'UTC')" : "(CAST(\(column) AS DATE))"
+            switch part {
+            case "date": return "to_char(\(source), 'YYYY-MM-DD')"
+            case "weekday": return "(CAST(EXTRACT(DOW FROM \(source)) AS BIGINT) + 1)"
+            default:
+                let field = ["year": "YEAR", "month": "MONTH", "day": "DAY", "dayOfYear": "DOY", "hour": "HOUR"][part] ?? "YEAR"
+                return "CAST(EXTRACT(\(field) FROM \(source)) AS BIGINT)"
+            }
+        }
         dialect.setupStatements = [
             "DO $$ BEGIN CREATE COLLATION lf_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false); EXCEPTION WHEN duplicate_object THEN NULL; END $$"
         ]

@@ -17,11 +17,14 @@ extension LocalForce {
         let batchSize = Self.batchSize(context.request.headers["sforce-query-options"])
         let schema = self.schema
         let now = requestClock().date
+        let userId = requestUserId()
         let childCursors = ChildCursorSink()
         let page: (snapshot: QueryEngine.Snapshot, records: [UInt8]) = try await database.read { db in
             do {
-                return try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, childCursors: childCursors)
-                    .firstPage(query, batchSize: batchSize, version: context.version)
+                return try QueryEngine(
+                    schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: userId, childCursors: childCursors
+                )
+                .firstPage(query, batchSize: batchSize, version: context.version)
             } catch {
                 throw Self.apiError(error, text)
             }
