@@ -63,6 +63,22 @@ def main():
     nested = sf.query("SELECT Name, (SELECT LastName FROM Contacts ORDER BY LastName LIMIT 3) FROM Account")
     check(nested["records"][0]["Contacts"]["totalSize"] == 3, "child subquery")
 
+    # Aggregates and GROUP BY, as simple-salesforce users write them.
+    sf.Account.create({"Name": "Other Energy", "Industry": "Energy", "AnnualRevenue": 500})
+    sf.Account.create({"Name": "Media Co", "Industry": "Media", "AnnualRevenue": 70})
+    grouped = sf.query("SELECT Industry, COUNT(Id) cnt, SUM(AnnualRevenue) FROM Account "
+                       "GROUP BY Industry HAVING COUNT(Id) > 0 ORDER BY COUNT(Id) DESC")
+    rows = grouped["records"]
+    check(grouped["done"] and [r["attributes"]["type"] for r in rows] == ["AggregateResult"] * len(rows),
+          "GROUP BY returns AggregateResult rows")
+    check(rows[0]["Industry"] == "Energy" and rows[0]["cnt"] == 2 and rows[0]["expr0"] == 500,
+          "aggregate aliases and expr0 names")
+    total = sf.query_all("SELECT COUNT(Id) total, MAX(AnnualRevenue) FROM Account")
+    check(total["records"][0]["total"] == 3 and total["records"][0]["expr0"] == 500, "aggregates without GROUP BY")
+    check(sf.query("SELECT COUNT() FROM Contact")["totalSize"] == 450, "COUNT() answers totalSize")
+    yearly = sf.query("SELECT CALENDAR_YEAR(CreatedDate) year, COUNT(Id) FROM Contact GROUP BY CALENDAR_YEAR(CreatedDate)")
+    check(yearly["records"][0]["expr0"] == 450 and yearly["records"][0]["year"] >= 2024, "date functions in GROUP BY")
+
     found = sf.search("FIND {Simple} IN NAME FIELDS RETURNING Account(Id, Name)")
     check(len(found["searchRecords"]) == 1, "search")
     check(len(sf.quick_search("Simple")["searchRecords"]) >= 1, "quick_search")
