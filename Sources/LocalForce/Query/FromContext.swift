@@ -44,6 +44,15 @@ final class FromContext {
                     "Didn't understand relationship '\(relationship)' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name. Please reference your WSDL or the describe call for the appropriate names.",
                     at: path.location)
             }
+            // A polymorphic relationship (Task.What) points to several objects: which one holds
+            // the field depends on each record. TYPEOF reads them; a plain path would read the
+            // first object only and answer null for the others, so it is refused.
+            guard field.referenceTo.count == 1 else {
+                throw SOQLError(
+                    .invalidField,
+                    "\(relationship) is polymorphic (\(field.referenceTo.joined(separator: ", "))): read its fields with TYPEOF \(relationship) WHEN … THEN … END",
+                    at: path.location)
+            }
             key += "." + field.name
             if let existing = joins[key] {
                 currentAlias = existing.alias

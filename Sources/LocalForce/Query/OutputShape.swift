@@ -13,6 +13,9 @@ final class OutputShape {
         case parent(name: String, object: String, idColumn: Int, shape: OutputShape)
         /// A child relationship, filled from the subquery results.
         case children(name: String, subquery: Int)
+        /// A TYPEOF relationship: the related record of the id in `idColumn`, from the
+        /// `index`-th TYPEOF's results.
+        case related(name: String, idColumn: Int, index: Int)
     }
 
     private(set) var members: [Member] = []
@@ -36,6 +39,10 @@ final class OutputShape {
         parents[name] = shape
         members.append(.parent(name: name, object: object, idColumn: idColumn(), shape: shape))
         return shape
+    }
+
+    func addRelated(_ name: String, idColumn: Int, index: Int) {
+        members.append(.related(name: name, idColumn: idColumn, index: index))
     }
 
     func addChildren(_ name: String, subquery: Int) {

@@ -128,12 +128,18 @@ struct QueryEngine {
             plan.shape.addChildren(try childRelationship(subquery, of: object).name, subquery: children.count)
             children.append(try childRecords(subquery, of: object, parentIds: Array(ids), version: version))
         }
+        let reader = TypeOfReader(schema: schema, db: db)
+        let related = try plan.typeOfs.map { item throws(SOQLError) in
+            try reader.related(item.typeOf, field: item.field, ids: Set(rows.compactMap { $0[item.column].text }), version: version)
+        }
         var first = true
         for id in ids {
             guard let row = byId[id] else { continue }
             if !first { writer.write(punctuation: ",") }
             first = false
-            RecordJSON.write(row: row, shape: plan.shape, object: object.name, id: id, version: version, children: children, to: &writer)
+            RecordJSON.write(
+                row: row, shape: plan.shape, object: object.name, id: id, version: version, children: children, related: related,
+                to: &writer)
         }
     }
 

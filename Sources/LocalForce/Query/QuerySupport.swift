@@ -59,7 +59,6 @@ enum QuerySupport {
     static func check(_ query: Query) throws(SOQLError) {
         for item in query.selectItems {
             switch item {
-            case .typeOf: throw unsupported("TYPEOF")
             case .function(let call, _) where !query.isAggregate && call.kind?.isDateFunction == true:
                 throw SOQLError(
                     .malformedQuery, "Date functions in the SELECT list need GROUP BY: \(call)", at: call.fieldPaths.first?.location)

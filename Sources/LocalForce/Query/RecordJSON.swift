@@ -17,17 +17,17 @@ enum RecordJSON {
 
     static func write(
         row: [SQLValue], shape: OutputShape, object: String, id: String?, version: String,
-        children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter
+        children: [[String: QueryEngine.ChildResult]], related: [[String: [UInt8]]] = [], to writer: inout JSONWriter
     ) {
         writer.write(punctuation: "{")
         writeAttributes(object: object, id: id, version: version, to: &writer)
-        writeMembers(row: row, shape: shape, id: id, version: version, children: children, to: &writer)
+        writeMembers(row: row, shape: shape, id: id, version: version, children: children, related: related, to: &writer)
         writer.write(punctuation: "}")
     }
 
     private static func writeMembers(
         row: [SQLValue], shape: OutputShape, id: String?, version: String,
-        children: [[String: QueryEngine.ChildResult]], to writer: inout JSONWriter
+        children: [[String: QueryEngine.ChildResult]], related: [[String: [UInt8]]] = [], to writer: inout JSONWriter
     ) {
         for member in shape.members {
             writer.write(punctuation: ",")
@@ -48,6 +48,13 @@ enum RecordJSON {
                 writeAttributes(object: object, id: parentId, version: version, to: &writer)
                 writeMembers(row: row, shape: parentShape, id: parentId, version: version, children: [], to: &writer)
                 writer.write(punctuation: "}")
+            case .related(let name, let idColumn, let index):
+                writer.writeKey(name)
+                guard let relatedId = row[idColumn].text, index < related.count, let record = related[index][relatedId] else {
+                    writer.write(.null)
+                    continue
+                }
+                writer.writeRaw(record)
             case .children(let name, let subquery):
                 writer.writeKey(name)
                 guard let id, let entry = children[subquery][id], entry.total > 0 else {

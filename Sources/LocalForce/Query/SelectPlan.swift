@@ -4,6 +4,8 @@ import SOQL
 struct SelectPlan {
     var columns: [String] = []
     let shape = OutputShape()
+    /// The TYPEOF items, with their reference fields, in SELECT order.
+    var typeOfs: [(typeOf: TypeOf, field: FieldDefinition, column: Int)] = []
 
     /// Adds the items of a SELECT list in order: fields, and `toLabel`, `FORMAT` and
     /// `convertCurrency` of fields (under their alias, or the field's name and place).
@@ -20,6 +22,11 @@ struct SelectPlan {
                 } else {
                     try add([path], from: from, column: compiled.sql, formatted: compiled.formatted)
                 }
+            case .typeOf(let typeOf):
+                let field = try TypeOfReader.field(typeOf, of: from.object, schema: from.schema)
+                columns.append("\(from.alias).\(SQLDialect.quote(field.name))")
+                typeOfs.append((typeOf, field, columns.count - 1))
+                shape.addRelated(field.relationshipName ?? typeOf.relationship, idColumn: columns.count - 1, index: typeOfs.count - 1)
             default: continue
             }
         }
@@ -27,7 +34,9 @@ struct SelectPlan {
 
     /// Adds the fields of a SELECT list (relationship paths join through `from`); `column`
     /// replaces the field's own expression (a function of it).
-    mutating func add(_ paths: [FieldPath], from: FromContext, column: String? = nil, formatted: Bool = false) throws(SOQLError) {
+    mutating func add(
+        _ paths: [FieldPath], from: FromContext, column: String? = nil, formatted: Bool = false, outputName: String? = nil
+    ) throws(SOQLError) {
         for path in paths {
             let resolved = try from.resolve(path)
             var shape = self.shape
@@ -42,7 +51,7 @@ struct SelectPlan {
                 }
             }
             columns.append(column ?? resolved.expression)
-            shape.addField(resolved.field.name, type: resolved.field.type, column: columns.count - 1, formatted: formatted)
+            shape.addField(outputName ?? resolved.field.name, type: resolved.field.type, column: columns.count - 1, formatted: formatted)
         }
     }
 
