@@ -44,6 +44,10 @@ import Testing
             let children = try await server.query("SELECT Name, (SELECT Subject FROM Tasks), (SELECT Subject FROM Events) FROM Account")
             #expect(children.json?["records"]?.arrayValue?.first?["Tasks"]?["totalSize"] == 1)
             #expect(children.json?["records"]?.arrayValue?.first?["Events"]?["totalSize"] == 1)
+            let nested = try await server.query(
+                "SELECT Name, (SELECT Subject, toLabel(Status), TYPEOF Who WHEN Contact THEN Email END FROM Tasks) FROM Account")
+            let task = nested.json?["records"]?.arrayValue?.first?["Tasks"]?["records"]?.arrayValue?.first
+            #expect(task?["Status"] == "Not Started" && task?["Who"]?["Email"] == "ng@example.com", "\(String(decoding: nested.body, as: UTF8.self))")
         }
     }
 

@@ -162,7 +162,7 @@ struct QueryEngine {
         guard let child = schema.object(named: relationship.childObject) else { return [:] }
         let from = FromContext(schema: schema, object: child, alias: "c")
         var plan = SelectPlan()
-        try plan.add(subquery.fields, from: from)
+        try plan.add(subquery.items, from: from, dialect: db.dialect)
         let parentColumn = plan.columns.count
         plan.columns.append("c.\(SQLDialect.quote(relationship.field))")
         let idColumn = plan.columns.count
@@ -179,6 +179,10 @@ struct QueryEngine {
         let rows = try run {
             try db.rows("SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql)\(wherePart) ORDER BY \(order)", arguments.values)
         }
+        let reader = TypeOfReader(schema: schema, db: db)
+        let related = try plan.typeOfs.map { item throws(SOQLError) in
+            try reader.related(item.typeOf, field: item.field, ids: Set(rows.compactMap { $0[item.column].text }), version: version)
+        }
         var grouped: [String: ChildResult] = [:]
         var allIds: [String: [String]] = [:]
         for row in rows {
@@ -190,13 +194,14 @@ struct QueryEngine {
             if childCursors == nil || entry.total <= Self.childBatchSize {
                 var writer = JSONWriter(reservingCapacity: 256)
                 if entry.total > 1 { writer.write(punctuation: ",") }
-                RecordJSON.write(row: row, shape: plan.shape, object: child.name, id: id, version: version, children: [], to: &writer)
+                RecordJSON.write(
+                    row: row, shape: plan.shape, object: child.name, id: id, version: version, children: [], related: related, to: &writer)
                 entry.records += writer.bytes
             }
             grouped[parentId] = entry
         }
         if let sink = childCursors {
-            let childQuery = Query(selectItems: subquery.fields.map { .field($0) }, object: child.name)
+            let childQuery = Query(selectItems: subquery.items, object: child.name)
             for (parentId, ids) in allIds where ids.count > Self.childBatchSize {
                 let locator = sink.add(
                     QueryCursors.Cursor(

@@ -28,8 +28,9 @@ enum QuerySupport {
             }
             subquery.items = expanded(subquery.items, object: child)
             for inner in subquery.items {
-                if case .field = inner { continue }
-                throw unsupported("\(inner) in a subquery")
+                if case .function(let call, _) = inner, call.containsAggregate || call.kind?.isDateFunction == true {
+                    throw SOQLError(.malformedQuery, "\(call.name) is not allowed in a subquery", at: call.fieldPaths.first?.location)
+                }
             }
             return .subquery(subquery)
         }

@@ -1,7 +1,9 @@
 /// What SOQL computes a value from: a field, or a function of fields (`CALENDAR_YEAR(CreatedDate)`,
 /// `COUNT(Id)`, `toLabel(Status)`, `DISTANCE(Location__c, GEOLOCATION(37.7, -122.4), 'mi')`).
 public indirect enum FieldExpression: Sendable, Hashable {
+    /// A field (`Name`, `Account.Industry`).
     case field(FieldPath)
+    /// A function call (`CALENDAR_YEAR(CreatedDate)`).
     case function(FunctionCall)
 
     /// The field path when the expression is a plain field.
@@ -68,7 +70,9 @@ public struct FunctionCall: Sendable, Hashable {
 
 /// One argument of a function call.
 public indirect enum FunctionArgument: Sendable, Hashable {
+    /// A field.
     case field(FieldPath)
+    /// A nested call (`FORMAT(MIN(CloseDate))`, `HOUR_IN_DAY(convertTimezone(CreatedDate))`).
     case function(FunctionCall)
     /// A number or string (`GEOLOCATION(37.7, -122.4)`, `'mi'`).
     case literal(Literal)
