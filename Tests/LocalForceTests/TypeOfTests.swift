@@ -47,7 +47,9 @@ import Testing
             let nested = try await server.query(
                 "SELECT Name, (SELECT Subject, toLabel(Status), TYPEOF Who WHEN Contact THEN Email END FROM Tasks) FROM Account")
             let task = nested.json?["records"]?.arrayValue?.first?["Tasks"]?["records"]?.arrayValue?.first
-            #expect(task?["Status"] == "Not Started" && task?["Who"]?["Email"] == "ng@example.com", "\(String(decoding: nested.body, as: UTF8.self))")
+            #expect(
+                task?["Status"] == "Not Started" && task?["Who"]?["Email"] == "ng@example.com",
+                "\(String(decoding: nested.body, as: UTF8.self))")
         }
     }
 

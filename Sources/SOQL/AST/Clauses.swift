@@ -2,8 +2,11 @@
 public struct GroupBy: Sendable, Hashable {
     /// Plain grouping, or subtotals.
     public enum Kind: String, Sendable, Hashable {
+        /// `GROUP BY a, b`.
         case plain = ""
+        /// `GROUP BY ROLLUP(a, b)`: subtotals for each prefix of the items, and a grand total.
         case rollup = "ROLLUP"
+        /// `GROUP BY CUBE(a, b)`: subtotals for every combination of the items.
         case cube = "CUBE"
     }
 
@@ -54,9 +57,13 @@ public enum WithClause: Sendable, Hashable {
 public struct DataCategoryFilter: Sendable, Hashable {
     /// How the categories select.
     public enum Selector: String, Sendable, Hashable, CaseIterable {
+        /// The categories themselves.
         case at = "AT"
+        /// The categories and their parents.
         case above = "ABOVE"
+        /// The categories and their children.
         case below = "BELOW"
+        /// The categories, their parents and their children.
         case aboveOrBelow = "ABOVE_OR_BELOW"
     }
 
@@ -77,7 +84,9 @@ public struct DataCategoryFilter: Sendable, Hashable {
 
 /// `UPDATE TRACKING` or `UPDATE VIEWSTAT` (Knowledge articles).
 public enum UpdateClause: String, Sendable, Hashable {
+    /// `UPDATE TRACKING`: track the keywords searched.
     case tracking = "TRACKING"
+    /// `UPDATE VIEWSTAT`: count the article as viewed.
     case viewStat = "VIEWSTAT"
 }
 

@@ -80,35 +80,57 @@ public indirect enum FunctionArgument: Sendable, Hashable {
 
 /// The functions of SOQL.
 public enum FunctionKind: String, Sendable, Hashable, CaseIterable {
-    // Aggregates.
+    /// `AVG(field)`: the mean.
     case avg = "AVG"
+    /// `COUNT(field)`: the non-null values.
     case count = "COUNT"
+    /// `COUNT_DISTINCT(field)`: the distinct non-null values.
     case countDistinct = "COUNT_DISTINCT"
+    /// `MAX(field)`.
     case max = "MAX"
+    /// `MIN(field)`.
     case min = "MIN"
+    /// `SUM(field)`.
     case sum = "SUM"
+    /// `GROUPING(field)`: 1 on the subtotal rows of ROLLUP and CUBE where `field` is not grouped.
     case grouping = "GROUPING"
-    // Date functions.
+    /// The month, 1–12.
     case calendarMonth = "CALENDAR_MONTH"
+    /// The quarter, 1–4.
     case calendarQuarter = "CALENDAR_QUARTER"
+    /// The year.
     case calendarYear = "CALENDAR_YEAR"
+    /// The day of the month, 1–31.
     case dayInMonth = "DAY_IN_MONTH"
+    /// The day of the week, 1 (Sunday) to 7.
     case dayInWeek = "DAY_IN_WEEK"
+    /// The day of the year, 1–366.
     case dayInYear = "DAY_IN_YEAR"
+    /// The date of a datetime.
     case dayOnly = "DAY_ONLY"
+    /// The fiscal month.
     case fiscalMonth = "FISCAL_MONTH"
+    /// The fiscal quarter.
     case fiscalQuarter = "FISCAL_QUARTER"
+    /// The fiscal year.
     case fiscalYear = "FISCAL_YEAR"
+    /// The hour of a datetime, 0–23.
     case hourInDay = "HOUR_IN_DAY"
+    /// The week of the month, 1–5.
     case weekInMonth = "WEEK_IN_MONTH"
+    /// The week of the year, 1–53.
     case weekInYear = "WEEK_IN_YEAR"
-    // Conversions and formatting.
+    /// `toLabel(field)`: a picklist value's label in the user's language.
     case toLabel = "TOLABEL"
+    /// `FORMAT(field)`: the value formatted for the user's locale.
     case format = "FORMAT"
+    /// `convertCurrency(field)`: an amount in the user's currency.
     case convertCurrency = "CONVERTCURRENCY"
+    /// `convertTimezone(field)`: a datetime in the user's time zone.
     case convertTimezone = "CONVERTTIMEZONE"
-    // Location.
+    /// `DISTANCE(location, GEOLOCATION(lat, lon), 'mi' | 'km')`.
     case distance = "DISTANCE"
+    /// `GEOLOCATION(latitude, longitude)`: a point.
     case geolocation = "GEOLOCATION"
 
     /// The function a name denotes (case-insensitive), if any.

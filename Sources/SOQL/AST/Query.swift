@@ -81,6 +81,7 @@ public struct Query: Sendable, Hashable {
 
 /// One item of a SELECT list.
 public enum SelectItem: Sendable, Hashable {
+    /// A field (`Name`, `Account.Name`).
     case field(FieldPath)
     /// A field with an alias, as aggregate queries allow (`SELECT LeadSource src, COUNT(Id) …`).
     case aliasedField(FieldPath, alias: String)

@@ -32,7 +32,10 @@ public struct TypeOf: Sendable, Hashable {
 
 /// `FIELDS(ALL)`, `FIELDS(STANDARD)`, `FIELDS(CUSTOM)`.
 public enum FieldsSelector: String, Sendable, Hashable, CaseIterable {
+    /// Every field (needs `LIMIT` 200 or less).
     case all = "ALL"
+    /// The standard fields.
     case standard = "STANDARD"
+    /// The custom fields (needs `LIMIT` 200 or less).
     case custom = "CUSTOM"
 }
