@@ -10,8 +10,10 @@ struct SOQLFuzzTarget: FuzzTarget {
     func run(_ data: [UInt8]) {
         let text = String(decoding: data, as: UTF8.self)
         if let query = try? SOQLParser.parse(text) {
-            // The printed form is SOQL again.
-            _ = try? SOQLParser.parse(query.description)
+            // The printed form is the same query again: parse ∘ print is the identity.
+            guard let again = try? SOQLParser.parse(query.description), again == query else {
+                fatalError("printing and parsing changed the query: \(text) → \(query.description)")
+            }
         }
         _ = try? SOSLParser.parse(text)
         let localForce = org.next()
