@@ -13,8 +13,9 @@ import Testing
         let rows: [(String, String?, Double?)] = [
             ("A1", "Energy", 100), ("A2", "Energy", 200), ("A3", "Energy", nil), ("B1", "Media", 50), ("B2", "Media", 50), ("C1", nil, 7),
         ]
-        for (name, industry, revenue) in rows {
-            var fields: [String: JSONValue] = ["Name": .string(name)]
+        for (index, (name, industry, revenue)) in rows.enumerated() {
+            var fields: [String: JSONValue] = ["Name": .string(name), "NumberOfEmployees": .int(Int64(index + 1))]
+            if index % 2 == 0 { fields["Rating"] = "Hot" }
             if let industry { fields["Industry"] = .string(industry) }
             if let revenue { fields["AnnualRevenue"] = .double(revenue) }
             _ = try await server.create("Account", .object(fields))
@@ -136,6 +137,39 @@ import Testing
             #expect(category.status == 400 && category.errorCode == "MALFORMED_QUERY")
             let forUpdate = try await Self.records(server, "SELECT Id FROM Account ORDER BY Name NULLS LAST LIMIT 2 FOR UPDATE")
             #expect(forUpdate.count == 2)
+        }
+    }
+
+    /// What a first review found: HAVING on subtotal rows, integer sums on PostgreSQL, subtotal
+    /// order, FORMAT of currency sums, and what must be refused rather than answered.
+    @Test func subtotalsIntegerSumsFormatAndRefusals() async throws {
+        try await withServer { server in
+            try await Self.seed(server)
+            // HAVING reads NULL for the field a subtotal row does not group by: the total is dropped.
+            let having = try await Self.records(
+                server, "SELECT Industry, COUNT(Id) FROM Account WHERE Industry != null GROUP BY ROLLUP(Industry) HAVING Industry != null")
+            #expect(having.map { $0["Industry"] } == ["Energy", "Media"])
+            // Integer sums and averages are numbers on both backends.
+            let employees = try await Self.records(server, "SELECT SUM(NumberOfEmployees), AVG(NumberOfEmployees) FROM Account")
+            #expect(employees.first?["expr0"] == 21)
+            #expect(employees.first?["expr1"]?.doubleValue == 3.5)
+            // ROLLUP(a, b) without ORDER BY: each subtotal right after its group, the total last.
+            let rollup = try await Self.records(
+                server, "SELECT Industry, Rating, COUNT(Id) FROM Account WHERE Industry != null GROUP BY ROLLUP(Industry, Rating)")
+            #expect(
+                rollup.map { "\($0["Industry"]?.stringValue ?? "-")/\($0["Rating"]?.stringValue ?? "-")/\($0["expr0"]?.int64Value ?? -1)" }
+                    == ["Energy/-/1", "Energy/Hot/2", "Energy/-/3", "Media/-/1", "Media/Hot/1", "Media/-/2", "-/-/5"])
+            let formatted = try await Self.records(server, "SELECT FORMAT(SUM(AnnualRevenue)) total FROM Account")
+            #expect(formatted.first?["total"] == "$407.00")
+            for refused in [
+                "SELECT Industry, GROUPING(Industry) FROM Account GROUP BY Industry",
+                "SELECT AnnualRevenue, FORMAT(AnnualRevenue) FROM Account",
+                "SELECT FORMAT(CALENDAR_YEAR(CreatedDate)) FROM Account",
+                "SELECT Id FROM Account WHERE CALENDAR_YEAR(CreatedDate) = '2024'",
+            ] {
+                let reply = try await server.query(refused)
+                #expect(reply.status == 400 && reply.errorCode == "MALFORMED_QUERY", "\(refused)")
+            }
         }
     }
 }

@@ -90,9 +90,14 @@ import Testing
 
     @Test func aliasesInFromReadThroughTheirRelationships() throws {
         let query = try SOQLParser.parse("SELECT COUNT() FROM Contact c, c.Account a WHERE a.Name = 'MyriadPubs'")
-        #expect(query.fromRelationships == [FromRelationship(path: FieldPath(["Account"]), alias: "a")])
+        #expect(query.fromRelationships.isEmpty && query.alias == nil)
         #expect(query.condition == .comparison(FieldPath(["Account", "Name"]), .equal, .string("MyriadPubs")))
+        #expect(query.description == "SELECT COUNT() FROM Contact WHERE Account.Name = 'MyriadPubs'")
         #expect(try SOQLParser.parse(query.description) == query)
+        // An alias equal to a relationship's name is spent once, not on every parse.
+        let parent = try SOQLParser.parse("SELECT Parent.Parent.Name FROM Account Parent")
+        #expect(parent.description == "SELECT Parent.Name FROM Account")
+        #expect(try SOQLParser.parse(parent.description) == parent)
     }
 
     @Test func structureOfTheNewClauses() throws {
@@ -131,6 +136,11 @@ import Testing
         ("SELECT Id FROM Account WITH DATA CATEGORY Geo__c NEAR usa__c", "unexpected token: NEAR"),
         ("SELECT Id FROM Account UPDATE SOMETHING", "unexpected token: SOMETHING"),
         ("SELECT Id FROM Account USING everything", "unexpected token: everything"),
+        ("SELECT Id, (SELECT Id, (SELECT Id FROM Contacts) FROM Contacts) FROM Account", "unexpected token: ("),
+        ("SELECT Id, (SELECT COUNT() FROM Contacts) FROM Account", "unexpected token: COUNT"),
+        ("SELECT Id, (SELECT Name n FROM Contacts) FROM Account", "Only aggregate expressions use field aliasing"),
+        ("SELECT Title FROM FAQ__kav UPDATE TRACKING FOR VIEW", "unexpected token: FOR"),
+        ("SELECT Industry, COUNT(Id) FROM Account GROUP BY Industry HAVING Name = 'A'", "must be grouped"),
         ("SELECT Name, COUNT(Id) FROM Account", "Field must be grouped or aggregated: Name"),
         ("SELECT Name, Industry, COUNT(Id) FROM Account GROUP BY Industry", "Field must be grouped or aggregated: Name"),
         ("SELECT CALENDAR_YEAR(CreatedDate), COUNT(Id) FROM Account GROUP BY CALENDAR_MONTH(CreatedDate)", "must be grouped"),
@@ -143,6 +153,12 @@ import Testing
             #expect(error.code == .malformedQuery)
             #expect(error.message.contains(message), "\(error)")
         }
+    }
+
+    @Test func deeplyNestedSubqueriesAreRefusedAtOnce() {
+        let deep =
+            String(repeating: "SELECT Id, (", count: 5000) + "SELECT Id FROM Contacts" + String(repeating: ") FROM Account", count: 5000)
+        #expect(throws: SOQLError.self) { try SOQLParser.parse(deep) }
     }
 
     @Test func nestedFunctionsCountTowardTheNestingLimit() {

@@ -39,7 +39,7 @@ import Testing
             where a.Name like 'Ac%' and Industry in ('Energy')
             order by a.Name desc nulls last limit 5
             """)
-        #expect(query.object == "Account" && query.alias == "a")
+        #expect(query.object == "Account" && query.alias == nil) // resolved into the paths
         #expect(query.selectedFields.map(\.description) == ["Id", "Name", "Industry"])
         #expect(query.orderBy == [OrderItem(field: FieldPath(["Name"]), direction: .descending, nulls: .last)])
         #expect(query.limit == 5)

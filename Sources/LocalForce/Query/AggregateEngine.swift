@@ -21,7 +21,6 @@ struct AggregateEngine {
 
     private struct Column {
         var key: String
-        var expression: SelectItem
         var type: FieldType
         var formatted: Bool
     }
@@ -34,6 +33,10 @@ struct AggregateEngine {
             throw SOQLError(.malformedQuery, "\(kind.rawValue) accepts at most \(Self.maximumSubtotalFields) fields")
         }
         let groupKeys = groupItems.map { $0.description.lowercased() }
+        let subtotalKeys = kind == .plain ? Set<String>() : Set(groupKeys)
+        // Without ORDER BY, subtotals follow their groups as Salesforce lists them: ordered by
+        // each group item's GROUPING() and then its value.
+        let implicitOrder = query.orderBy.isEmpty && kind != .plain
         let sets: [[Int]] =
             switch kind {
             case .plain: [Array(groupItems.indices)]
@@ -47,8 +50,9 @@ struct AggregateEngine {
             let from = FromContext(schema: schema, object: object, alias: "t")
             let ungrouped = Set(groupKeys.indices.filter { !set.contains($0) }.map { groupKeys[$0] })
             let functions = FunctionSQL(from: from, dialect: db.dialect)
-            let context = FunctionSQL.Context.aggregate(ungrouped: ungrouped)
-            // Columns in text order, so that SQLite's positional placeholders line up.
+            let context = FunctionSQL.Context.aggregate(ungrouped: ungrouped, subtotalKeys: subtotalKeys)
+            // Everything that binds a value is compiled in text order (WHERE, scope, HAVING; then
+            // LIMIT and OFFSET), so that SQLite's positional placeholders line up.
             var parts: [String] = []
             var memberColumns: [Column] = []
             var expressionCount = 0
@@ -63,6 +67,13 @@ struct AggregateEngine {
                 let sql = try orderColumn(
                     item.expression, functions: functions, context: context, groupKeys: groupKeys, ungrouped: ungrouped)
                 parts.append("\(sql) AS o\(index)")
+            }
+            if implicitOrder {
+                for (index, item) in groupItems.enumerated() {
+                    let isSubtotal = ungrouped.contains(groupKeys[index])
+                    parts.append("\(isSubtotal ? 1 : 0) AS g\(index)")
+                    parts.append("\(isSubtotal ? "NULL" : try functions.compile(item, context: .row).sql) AS v\(index)")
+                }
             }
             let compiler = ConditionCompiler(from: from, arguments: arguments, now: now)
             var filters: [String] = []
@@ -91,6 +102,8 @@ struct AggregateEngine {
                 + query.orderBy.enumerated().map { index, item in
                     "o\(index) \(item.direction == .descending ? "DESC" : "ASC") \(item.nulls == .last ? "NULLS LAST" : "NULLS FIRST")"
                 }.joined(separator: ", ")
+        } else if implicitOrder {
+            sql += " ORDER BY " + groupItems.indices.map { "g\($0) ASC, v\($0) ASC NULLS FIRST" }.joined(separator: ", ")
         }
         let limit = min(query.limit ?? Self.maximumRows + 1, Self.maximumRows + 1)
         sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))"
@@ -131,12 +144,12 @@ struct AggregateEngine {
             let compiled = try functions.compile(.field(path), context: .row)
             let alias: String? = if case .aliasedField(_, let alias) = item { alias } else { nil }
             let sql = ungrouped.contains(path.description.lowercased()) ? "NULL" : compiled.sql
-            return (sql, Column(key: alias ?? path.field, expression: item, type: compiled.type, formatted: false))
+            return (sql, Column(key: alias ?? path.field, type: compiled.type, formatted: false))
         case .function(let call, let alias):
+            // Fields this set does not group by read NULL outside aggregates (FunctionSQL), and so
+            // does a grouped function of them (CALENDAR_YEAR(CreatedDate) on a subtotal row).
             let compiled = try functions.compile(call, context: context)
-            let readsUngrouped = !call.containsAggregate && call.fieldPaths.contains { ungrouped.contains($0.description.lowercased()) }
-            let isWholeGroupItem = groupKeys.contains(call.description.lowercased())
-            let sql = readsUngrouped || (isWholeGroupItem && ungrouped.contains(call.description.lowercased())) ? "NULL" : compiled.sql
+            let sql = ungrouped.contains(call.description.lowercased()) ? "NULL" : compiled.sql
             // toLabel, FORMAT and convertCurrency of a grouped field keep its name; aggregates and
             // date functions are expressions.
             let keepsName = [.toLabel, .format, .convertCurrency].contains(call.kind) && !call.containsAggregate
@@ -145,7 +158,7 @@ struct AggregateEngine {
                 key = "expr\(expressionCount)"
                 expressionCount += 1
             }
-            return (sql, Column(key: key, expression: item, type: compiled.type, formatted: compiled.formatted))
+            return (sql, Column(key: key, type: compiled.type, formatted: compiled.formatted))
         case .countAll, .subquery, .typeOf, .fields:
             throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(item)")
         }

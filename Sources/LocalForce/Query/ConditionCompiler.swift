@@ -11,21 +11,35 @@ struct ConditionCompiler {
     let from: FromContext
     let arguments: SQLArguments
     let now: Date
-    /// How functions compile: `.row` in WHERE (no aggregates), `.aggregate` in HAVING.
+    /// How functions compile: `.row` in WHERE (no aggregates), `.aggregate` in HAVING, where
+    /// the fields a grouping set does not group by read NULL.
     var functionContext: FunctionSQL.Context = .row
 
-    /// The stored value a function's result is compared with: numbers, text, dates, booleans.
-    static func functionValue(_ literal: Literal, _ call: FunctionCall) throws(SOQLError) -> SQLValue {
-        switch literal {
-        case .number(let text):
-            if let integer = Int64(text) { return .integer(integer) }
+    /// A field path's SQL: NULL in HAVING for a field this grouping set does not group by.
+    private func resolve(_ path: FieldPath) throws(SOQLError) -> FromContext.Resolved {
+        var resolved = try from.resolve(path)
+        if case .aggregate(let ungrouped, _) = functionContext, ungrouped.contains(path.description.lowercased()) {
+            resolved.expression = "NULL"
+        }
+        return resolved
+    }
+
+    /// The stored value a function's result (of type `type`) is compared with: a number with
+    /// a number, text with a string, a date with a date, a datetime with a datetime.
+    static func functionValue(_ literal: Literal, _ call: FunctionCall, type: FieldType) throws(SOQLError) -> SQLValue {
+        switch (literal, type) {
+        case (.number(let text), _) where type.isNumber:
+            if type == .int, let integer = Int64(text) { return .integer(integer) }
             if let real = Double(text), real.isFinite { return .real(real) }
-        case .string(let text, _): return .text(text)
-        case .date(let text): return .text(text)
-        case .boolean(let value): return .integer(value ? 1 : 0)
+        case (.currency(let amount), .currency):
+            if amount.uppercased().hasPrefix("USD"), let real = Double(amount.dropFirst(3)), real.isFinite { return .real(real) }
+        case (.string(let text, _), _) where type.isText: return .text(text)
+        case (.date(let text), .date): return .text(text)
+        case (.dateTime(let text), .datetime): if let millis = SalesforceTime.parse(text) { return .integer(millis) }
+        case (.boolean(let value), .boolean): return .integer(value ? 1 : 0)
         default: break
         }
-        throw FunctionSQL.error("value \(literal) cannot be compared with \(call.name)()", call)
+        throw FunctionSQL.error("value \(literal) cannot be compared with \(call)", call)
     }
 
     /// The deepest condition compiled: what the parser accepts, with room for the groups it adds.
@@ -48,7 +62,7 @@ struct ConditionCompiler {
         case .group(let inner): return "(" + (try compile(inner, depth: depth + 1)) + ")"
         case .comparison(let path, let op, let literal): return try comparison(path, op, literal)
         case .like(let path, let pattern):
-            let resolved = try from.resolve(path)
+            let resolved = try resolve(path)
             guard resolved.field.type.isText || resolved.field.type == .id || resolved.field.type == .reference,
                 case .string(_, let likePattern) = pattern
             else {
@@ -56,7 +70,7 @@ struct ConditionCompiler {
             }
             return arguments.dialect.caseInsensitiveLike(resolved.expression, arguments.bind(.text(likePattern))) + " ESCAPE '\\'"
         case .inList(let path, let negated, let values):
-            let resolved = try from.resolve(path)
+            let resolved = try resolve(path)
             var bound: [String] = []
             for value in values {
                 guard let stored = try storage(value, for: resolved.field, path: path) else { continue }
@@ -65,7 +79,7 @@ struct ConditionCompiler {
             if bound.isEmpty { return negated ? "1 = 1" : "1 = 0" }
             return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(bound.joined(separator: ", ")))"
         case .inSubquery(let path, let negated, let join):
-            let resolved = try from.resolve(path)
+            let resolved = try resolve(path)
             guard let object = from.schema.object(named: join.object) else { throw Self.unknownObject(join.object, path.location) }
             let inner = FromContext(schema: from.schema, object: object, alias: from.alias + "s")
             let selected = try inner.resolve(join.field)
@@ -82,18 +96,19 @@ struct ConditionCompiler {
                 guard op == .equal || op == .notEqual else { throw FunctionSQL.error("unexpected token: null", call) }
                 return "\(compiled.sql) IS \(op == .equal ? "" : "NOT ")NULL"
             }
-            let value = try Self.functionValue(literal, call)
+            let value = try Self.functionValue(literal, call, type: compiled.type)
             let placeholder = arguments.bind(value)
             return op == .notEqual
                 ? "(\(compiled.sql) IS NULL OR \(compiled.sql) <> \(placeholder))" : "\(compiled.sql) \(op.rawValue) \(placeholder)"
         case .functionInList(let call, let negated, let values):
             let compiled = try FunctionSQL(from: from, dialect: arguments.dialect).compile(call, context: functionContext)
-            let list = try values.map { value throws(SOQLError) in arguments.bind(try Self.functionValue(value, call)) }
+            let list = try values.map { value throws(SOQLError) in arguments.bind(try Self.functionValue(value, call, type: compiled.type))
+            }
             return negated
                 ? "(\(compiled.sql) IS NULL OR \(compiled.sql) NOT IN (\(list.joined(separator: ", "))))"
                 : "\(compiled.sql) IN (\(list.joined(separator: ", ")))"
         case .includes(let path, let excludes, let values):
-            let resolved = try from.resolve(path)
+            let resolved = try resolve(path)
             guard resolved.field.type == .multipicklist else {
                 throw SOQLError(.invalidField, "includes or excludes operator only valid on multipicklist field", at: path.location)
             }
@@ -116,7 +131,7 @@ struct ConditionCompiler {
     }
 
     private func comparison(_ path: FieldPath, _ op: ComparisonOperator, _ literal: Literal) throws(SOQLError) -> String {
-        let resolved = try from.resolve(path)
+        let resolved = try resolve(path)
         let column = resolved.expression
         if case .null = literal {
             switch op {

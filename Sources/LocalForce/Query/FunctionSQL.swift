@@ -16,17 +16,22 @@ struct FunctionSQL {
         var formatted = false
     }
 
-    /// Whether aggregates are allowed where the expression appears (SELECT and HAVING of an
-    /// aggregate query, ORDER BY of one), and how GROUPING() reads.
+    /// Where an expression appears: a row (WHERE, GROUP BY, a plain SELECT: no aggregates), or
+    /// one grouping set of an aggregate query (its SELECT, HAVING or ORDER BY). There, fields
+    /// the set does not group by read NULL outside aggregates, as on Salesforce's subtotal rows,
+    /// and `GROUPING(field)` is 1 for them.
     enum Context {
         case row
-        case aggregate(ungrouped: Set<String>)
+        case aggregate(ungrouped: Set<String>, subtotalKeys: Set<String>)
     }
 
     func compile(_ expression: FieldExpression, context: Context) throws(SOQLError) -> Compiled {
         switch expression {
         case .field(let path):
             let resolved = try from.resolve(path)
+            if case .aggregate(let ungrouped, _) = context, ungrouped.contains(path.description.lowercased()) {
+                return Compiled(sql: "NULL", type: resolved.field.type)
+            }
             return Compiled(sql: resolved.expression, type: resolved.field.type)
         case .function(let call):
             return try compile(call, context: context)
@@ -40,11 +45,13 @@ struct FunctionSQL {
                 "Aggregate function \(call.name) is not allowed here: use it in the SELECT list, HAVING or ORDER BY of an aggregate query",
                 call)
         }
+        // An aggregate reads every row of its group: its argument is a row expression.
+        let argumentContext = kind.isAggregate ? Context.row : context
         let argument = { () throws(SOQLError) -> Compiled in
             guard let first = call.arguments.first else { throw Self.error("\(call.name) needs an argument", call) }
             switch first {
-            case .field(let path): return try compile(.field(path), context: context)
-            case .function(let inner): return try compile(inner, context: context)
+            case .field(let path): return try compile(.field(path), context: argumentContext)
+            case .function(let inner): return try compile(inner, context: argumentContext)
             case .literal: throw Self.error("\(call.name) needs a field", call)
             }
         }
@@ -59,7 +66,13 @@ struct FunctionSQL {
                 throw Self.error(
                     "field \(call.fieldPaths.first?.description ?? "") does not support aggregate operator \(kind.rawValue)", call)
             }
-            return Compiled(sql: "\(kind.rawValue)(\(inner.sql))", type: kind == .sum && inner.type == .int ? .int : .double)
+            // PostgreSQL sums and averages integers as numeric: cast back to the wire's types.
+            if kind == .sum {
+                return inner.type == .int
+                    ? Compiled(sql: "CAST(SUM(\(inner.sql)) AS \(dialect.integerType))", type: .int)
+                    : Compiled(sql: "SUM(\(inner.sql))", type: inner.type)
+            }
+            return Compiled(sql: "CAST(AVG(\(inner.sql)) AS \(dialect.realType))", type: inner.type == .int ? .double : inner.type)
         case .min, .max:
             let inner = try argument()
             guard ![.boolean, .textarea, .multipicklist].contains(inner.type) else {
@@ -68,8 +81,10 @@ struct FunctionSQL {
             }
             return Compiled(sql: "\(kind.rawValue)(\(inner.sql))", type: inner.type)
         case .grouping:
-            guard case .aggregate(let ungrouped) = context, let path = call.fieldPaths.first else {
-                throw Self.error("GROUPING needs GROUP BY ROLLUP or CUBE", call)
+            guard case .aggregate(let ungrouped, let subtotalKeys) = context, let path = call.fieldPaths.first,
+                subtotalKeys.contains(path.description.lowercased())
+            else {
+                throw Self.error("GROUPING takes a field of GROUP BY ROLLUP or CUBE", call)
             }
             return Compiled(sql: ungrouped.contains(path.description.lowercased()) ? "1" : "0", type: .int)
         case .toLabel, .convertCurrency, .convertTimezone:

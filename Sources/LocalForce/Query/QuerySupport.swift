@@ -2,7 +2,7 @@ import SOQL
 
 /// Prepares a query for LocalForce: `FIELDS()` expanded to the object's fields (with
 /// Salesforce's LIMIT 200 rule for `ALL` and `CUSTOM`), and the checks of what it does not
-/// run, each answering `MALFORMED_QUERY` naming the part, never a wrong answer.
+/// run, each answering `MALFORMED_QUERY` naming the part rather than answering something else.
 enum QuerySupport {
     /// `FIELDS(ALL)` / `FIELDS(CUSTOM)` need a LIMIT of at most this many rows.
     static let fieldsLimit = 200
@@ -60,7 +60,7 @@ enum QuerySupport {
     static func check(_ query: Query) throws(SOQLError) {
         for item in query.selectItems {
             switch item {
-            case .function(let call, _) where !query.isAggregate && call.kind?.isDateFunction == true:
+            case .function(let call, _) where !query.isAggregate && containsDateFunction(call):
                 throw SOQLError(
                     .malformedQuery, "Date functions in the SELECT list need GROUP BY: \(call)", at: call.fieldPaths.first?.location)
             default: continue
@@ -78,6 +78,12 @@ enum QuerySupport {
             case .parameters(let name, _), .equals(let name, _): throw unsupported("WITH \(name)")
             }
         }
+    }
+
+    /// Whether a call is, or holds, a date function (`FORMAT(CALENDAR_YEAR(CreatedDate))`).
+    private static func containsDateFunction(_ call: FunctionCall) -> Bool {
+        if call.kind?.isDateFunction == true { return true }
+        return call.arguments.contains { if case .function(let inner) = $0 { containsDateFunction(inner) } else { false } }
     }
 
     private static func unsupported(_ what: String, at location: SourceLocation? = nil) -> SOQLError {

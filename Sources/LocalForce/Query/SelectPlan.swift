@@ -14,8 +14,12 @@ struct SelectPlan {
             switch item {
             case .field(let path): try add([path], from: from)
             case .function(let call, let alias):
-                guard let path = call.fieldPaths.first else { continue }
                 let compiled = try FunctionSQL(from: from, dialect: dialect).compile(call, context: .row)
+                guard let path = call.fieldPaths.first else { throw SOQLError(.malformedQuery, "\(call) reads no field") }
+                let name = alias ?? path.field
+                if shape.members.contains(where: { if case .field(name, _, _) = $0 { true } else { false } }) {
+                    throw SOQLError(.malformedQuery, "duplicate field selected: \(name) (give \(call) an alias)", at: path.location)
+                }
                 if let alias {
                     columns.append(compiled.sql)
                     shape.addField(alias, type: compiled.type, column: columns.count - 1, formatted: compiled.formatted)

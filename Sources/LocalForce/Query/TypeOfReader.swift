@@ -7,6 +7,9 @@ struct TypeOfReader {
     let schema: Schema
     let db: any SQLConnection
 
+    /// Ids bound per statement.
+    static let idsPerStatement = 500
+
     /// The reference field of a TYPEOF, once its types and fields are checked against the
     /// queried object.
     static func field(_ typeOf: TypeOf, of object: ObjectDefinition, schema: Schema) throws(SOQLError) -> FieldDefinition {
@@ -61,14 +64,20 @@ struct TypeOfReader {
             }
             let idColumn = plan.columns.count
             plan.columns.append("r.\"Id\"")
-            let arguments = SQLArguments(dialect: db.dialect)
-            let list = targetIds.map { arguments.bind(.text($0)) }.joined(separator: ", ")
-            let sql = "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql) WHERE r.\"IsDeleted\" = 0 AND r.\"Id\" IN (\(list))"
-            let rows: [[SQLValue]]
-            do {
-                rows = try db.rows(sql, arguments.values)
-            } catch {
-                throw SOQLError(.malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
+            var rows: [[SQLValue]] = []
+            // In slices: a child subquery can relate more records than a statement binds.
+            for start in stride(from: 0, to: targetIds.count, by: Self.idsPerStatement) {
+                let arguments = SQLArguments(dialect: db.dialect)
+                let slice = targetIds[start..<min(targetIds.count, start + Self.idsPerStatement)]
+                let list = slice.map { arguments.bind(.text($0)) }.joined(separator: ", ")
+                let sql =
+                    "SELECT \(plan.columns.joined(separator: ", ")) FROM \(from.sql) WHERE r.\"IsDeleted\" = 0 AND r.\"Id\" IN (\(list))"
+                do {
+                    rows += try db.rows(sql, arguments.values)
+                } catch {
+                    throw SOQLError(
+                        .malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
+                }
             }
             for row in rows {
                 guard idColumn < row.count, let id = row[idColumn].text else { continue }

@@ -40,7 +40,7 @@ struct Subrequest {
             guard method == "GET", segments.count == 1, let text = request.parameter("q") else { throw APIError.notFound }
             let includeDeleted = segments[0] == "queryAll"
             let query = try LocalForce.parse(text)
-            let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted)
+            let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted, userId: userId)
             do {
                 let (snapshot, records) = try engine.firstPage(query, batchSize: 2000, version: version)
                 let pending =

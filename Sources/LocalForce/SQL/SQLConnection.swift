@@ -66,7 +66,8 @@ public struct SQLDialect: Sendable {
     /// `year`, `month`, `day`, `weekday` (1 = Sunday), `dayOfYear`, `hour` as integers, or
     /// `date` as `YYYY-MM-DD` text. Arguments: the part, the column, whether it is a datetime.
     public var datePart: @Sendable (String, String, Bool) -> String = { part, column, isDateTime in
-        let source = isDateTime ? "\(column) / 1000, 'unixepoch'" : column
+        // Real division: an integer one truncates toward zero, a second off before 1970.
+        let source = isDateTime ? "\(column) / 1000.0, 'unixepoch'" : column
         switch part {
         case "date": return "date(\(source))"
         case "weekday": return "(CAST(strftime('%w', \(source)) AS INTEGER) + 1)"

@@ -97,11 +97,12 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     static func completed(_ query: Query, id: String, modificationDate: String) -> Query {
         var query = query
         var selected = Set(query.selectedFields.map { $0.description.lowercased() })
-        if query.selectItems.contains(.fields(.all)) || query.selectItems.contains(.fields(.standard)) {
-            // Standard fields come with FIELDS(ALL/STANDARD); custom ones (`__c`) do not with STANDARD.
-            for name in [id, modificationDate] where !name.lowercased().hasSuffix("__c") || query.selectItems.contains(.fields(.all)) {
-                selected.insert(name.lowercased())
-            }
+        let all = query.selectItems.contains(.fields(.all))
+        let standard = query.selectItems.contains(.fields(.standard))
+        let custom = query.selectItems.contains(.fields(.custom))
+        for name in [id, modificationDate] {
+            let isCustom = name.lowercased().hasSuffix("__c")
+            if all || (standard && !isCustom) || (custom && isCustom) { selected.insert(name.lowercased()) }
         }
         if !selected.contains(modificationDate.lowercased()) { query.selectItems.insert(.field(FieldPath([modificationDate])), at: 0) }
         if !selected.contains(id.lowercased()) { query.selectItems.insert(.field(FieldPath([id])), at: 0) }

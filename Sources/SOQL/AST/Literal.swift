@@ -12,8 +12,8 @@ public enum Literal: Sendable, Hashable {
     case dateTime(String)
     /// `TODAY`, `LAST_N_DAYS:30`, …
     case dateLiteral(DateLiteral)
-    /// A currency amount of a multi-currency org, as written: ISO code then number (`USD5000`,
-    /// `EUR-3.5`).
+    /// A currency amount of a multi-currency org, as written: ISO code then digits, with an
+    /// optional fraction (`USD5000`, `EUR3.50`).
     case currency(String)
 
     /// A string literal without LIKE escapes.

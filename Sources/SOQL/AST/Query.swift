@@ -10,10 +10,11 @@ public struct Query: Sendable, Hashable {
     public var selectItems: [SelectItem]
     /// The object queried (`FROM Account`).
     public var object: String
-    /// The alias of the object (`FROM Account a`), if any; stripped from field paths while parsing.
+    /// The alias of the object (`FROM Account a`). The parser resolves aliases into the field
+    /// paths (`a.Name` → `Name`) and leaves this `nil`; a query built by hand may set it.
     public var alias: String?
-    /// Relationships aliased in FROM (`FROM Contact c, c.Account a`); their aliases are
-    /// replaced by the relationship while parsing (`a.Name` → `Account.Name`).
+    /// Relationships aliased in FROM (`FROM Contact c, c.Account a`). The parser resolves them
+    /// into the field paths (`a.Name` → `Account.Name`) and leaves this empty.
     public var fromRelationships: [FromRelationship]
     /// `USING SCOPE everything` / `mine` / `team` / …, if written.
     public var scope: String?

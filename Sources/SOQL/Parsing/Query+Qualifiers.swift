@@ -25,7 +25,11 @@ extension Query {
             return FieldPath(base + path.components.dropFirst(), at: path.location)
         }
         var query = self
-        query.fromRelationships = relationships
+        // Every path now reads from the queried object: the aliases are spent. Dropping them keeps
+        // printing and parsing the identity (a path starting with a name equal to an alias would
+        // otherwise lose a step on each parse), and the printed query is plain SOQL.
+        query.alias = nil
+        query.fromRelationships = []
         query.selectItems = selectItems.map { $0.mapFields(strip) }
         query.condition = condition.map { $0.mapFields(strip) }
         query.groupBy = groupBy.map { GroupBy(kind: $0.kind, items: $0.items.map { $0.mapFields(strip) }) }

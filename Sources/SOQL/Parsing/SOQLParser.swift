@@ -140,7 +140,8 @@ struct TokenParser {
             advance()
             query.update = clause
         }
-        if query.forClause == nil, isKeyword("FOR") { query.forClause = try forClause() }
+        // After UPDATE TRACKING/VIEWSTAT, only FOR UPDATE may follow.
+        if query.forClause == nil, isKeyword("FOR"), next.keyword == "UPDATE" { query.forClause = try forClause() }
         try checkSelectList(items)
         let stripped = query.strippingQualifier()
         if stripped.isAggregate { try checkGrouping(stripped) }
@@ -169,6 +170,29 @@ struct TokenParser {
                 }
             case .subquery, .typeOf, .fields, .countAll:
                 throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(item)")
+            }
+        }
+        if let having = query.having { try checkGrouping(having, isGrouped: isGrouped, grouped: grouped) }
+    }
+
+    /// HAVING compares aggregates, and fields (or functions of fields) that are grouped.
+    private func checkGrouping(_ condition: Condition, isGrouped: (FieldPath) -> Bool, grouped: Set<String>) throws(SOQLError) {
+        func require(_ path: FieldPath) throws(SOQLError) {
+            guard isGrouped(path) else {
+                throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(path)", at: path.location)
+            }
+        }
+        switch condition {
+        case .and(let operands), .or(let operands):
+            for operand in operands { try checkGrouping(operand, isGrouped: isGrouped, grouped: grouped) }
+        case .not(let inner), .group(let inner): try checkGrouping(inner, isGrouped: isGrouped, grouped: grouped)
+        case .comparison(let path, _, _), .like(let path, _), .inList(let path, _, _), .includes(let path, _, _):
+            try require(path)
+        case .inSubquery(let path, _, _):
+            try require(path)
+        case .functionComparison(let call, _, _), .functionInList(let call, _, _):
+            guard call.containsAggregate || grouped.contains(call.description.lowercased()) || call.fieldPaths.allSatisfy(isGrouped) else {
+                throw SOQLError(.malformedQuery, "Field must be grouped or aggregated: \(call)", at: call.fieldPaths.first?.location)
             }
         }
     }

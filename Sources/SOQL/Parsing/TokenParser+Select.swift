@@ -6,7 +6,7 @@ extension TokenParser {
         return items
     }
 
-    /// `COUNT()` alone; at most one `FIELDS()` of each kind.
+    /// `COUNT()` alone.
     func checkSelectList(_ items: [SelectItem]) throws(SOQLError) {
         if items.contains(.countAll), items.count > 1 {
             throw SOQLError(.malformedQuery, "COUNT() must be the only element in the SELECT list", at: tokens[1].location)
@@ -54,12 +54,18 @@ extension TokenParser {
         try expect("SELECT")
         var items: [SelectItem] = []
         repeat {
+            // Refused before anything nested is parsed: a subquery cannot hold one.
+            if isSymbol("(")
+                || (isKeyword("COUNT") && next.kind == .symbol("(") && tokens[min(position + 2, tokens.count - 1)].kind == .symbol(")"))
+            {
+                throw unexpected()
+            }
             let token = current
             let item = try selectItem()
-            switch item {
-            case .subquery, .countAll: throw unexpected(token)
-            default: items.append(item)
+            if case .aliasedField = item {
+                throw SOQLError(.malformedQuery, "Only aggregate expressions use field aliasing", at: token.location)
             }
+            items.append(item)
         } while acceptSymbol(",")
         try expect("FROM")
         var result = Subquery(items: items, relationship: try identifier())
