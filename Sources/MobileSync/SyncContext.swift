@@ -117,6 +117,83 @@ public struct SyncContext: Sendable {
         return removed
     }
 
+    /// Deletes the sync's clean records of `soup` whose server ids are not among those
+    /// `nextServerPage` yields, page by page, in ascending order (byte-wise). The soup is read in
+    /// the same order, 2,000 ids at a time (through its index on `idFieldName`, when it has
+    /// one), and merged against the server's pages: memory holds a page of each side and the
+    /// ghosts found.
+    ///
+    /// Nothing is deleted until every server page has been read and found ascending; otherwise
+    /// it returns nil without deleting anything, and the caller falls back to
+    /// ``deleteGhosts(soup:idFieldName:syncId:remote:)``.
+    ///
+    /// - Returns: how many entries were deleted, or nil when the server's order was not the
+    ///   merge's.
+    public func deleteGhostsByMerge(
+        soup: String, idFieldName: String = "Id", syncId: Int64, nextServerPage: () async throws -> [String]?
+    ) async throws -> Int? {
+        let sql = """
+            select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
+            where {\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):\(idFieldName)} > ?
+            order by {\(soup):\(idFieldName)}
+            """
+        var ghosts: [Int64] = []
+        var server: [String] = []
+        var index = 0
+        var serverDone = false
+        var passed: String?
+        var after = ""
+        while true {
+            try await checkStop()
+            let rows = try await store.query(.smart(sql, pageSize: Self.mergePageSize), arguments: [.int(syncId), .string(after)])
+            guard !rows.isEmpty else { break }
+            for row in rows {
+                guard let values = row.arrayValue, values.count > 1, let entryId = values[0].int64Value, let id = values[1].stringValue
+                else { continue }
+                after = id
+                // Move the server's cursor to the first id not below this one.
+                while true {
+                    if index == server.count {
+                        if serverDone { break }
+                        try await checkStop()
+                        guard let page = try await nextServerPage() else {
+                            serverDone = true
+                            break
+                        }
+                        (server, index) = (page, 0)
+                        continue
+                    }
+                    let candidate = server[index]
+                    if let passed, candidate < passed { return nil } // not ascending: not the merge's order
+                    guard candidate < id else { break }
+                    passed = candidate
+                    index += 1
+                }
+                if index >= server.count || server[index] != id { ghosts.append(entryId) }
+            }
+        }
+        // The rest of the server's ids are read too: a decision above holds only if the whole
+        // stream is ascending, and an id out of order can come after the soup's last one.
+        while true {
+            while index < server.count {
+                if let passed, server[index] < passed { return nil }
+                passed = server[index]
+                index += 1
+            }
+            guard !serverDone else { break }
+            try await checkStop()
+            guard let page = try await nextServerPage() else { break }
+            (server, index) = (page, 0)
+        }
+        for start in stride(from: 0, to: ghosts.count, by: 500) {
+            try await store.delete(Array(ghosts[start..<min(ghosts.count, start + 500)]), from: soup)
+        }
+        return ghosts.count
+    }
+
+    /// Local ids read per page by ``deleteGhostsByMerge(soup:idFieldName:syncId:nextServerPage:)``.
+    static let mergePageSize = 2000
+
     /// `_soupEntryId`s of the dirty entries of `soup`, ascending: what a sync up sends unless its
     /// target chooses otherwise (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
     /// See `SmartStore.dirtyEntryIds(soup:)`.

@@ -222,7 +222,9 @@ struct QueryEngine {
             let resolved = try from.resolve(field)
             let direction = item.direction == .descending ? "DESC" : "ASC"
             let nulls = item.nulls == .last ? "NULLS LAST" : "NULLS FIRST"
-            parts.append("\(resolved.expression) \(direction) \(nulls)")
+            // Ids sort byte-wise (they are case-sensitive), whatever the database's collation.
+            let isId = resolved.field.type == .id || resolved.field.type == .reference
+            parts.append("\(isId ? db.dialect.binaryOrder(resolved.expression) : resolved.expression) \(direction) \(nulls)")
         }
         parts.append("\(alias).\"Id\" ASC")
         return parts.joined(separator: ", ")

@@ -162,4 +162,55 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         }
         return Set(try await client.allRecords(query.description).compactMap { $0[idFieldName]?.stringValue })
     }
+
+    /// Ghost cleanup by sorted merge: the server's ids of the query in Id order (query paging,
+    /// 2,000 per request) against the soup's ids read in the same order. A query with LIMIT or
+    /// OFFSET keeps its own order and is read once, then sorted in memory (its LIMIT bounds it).
+    /// When the server's order is not byte-wise ascending, or a LIMIT is above 200,000, the
+    /// cleanup falls back to asking about 500 local ids at a time.
+    public func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int {
+        let client = context.client
+        var query = parsed
+        query.selectItems = [.field(FieldPath([idFieldName]))]
+        query.forClause = nil
+        query.update = nil
+        let idField = idFieldName
+        let ids = { (page: QueryPage) throws -> [String] in try page.records().compactMap { $0[idField]?.stringValue } }
+        var removed: Int?
+        if query.limit == nil && query.offset == nil {
+            query.orderBy = [OrderItem(field: FieldPath([idFieldName]))]
+            let text = query.description
+            var next: String?
+            var started = false
+            removed = try await context.deleteGhostsByMerge(soup: sync.soupName, idFieldName: idFieldName, syncId: sync.id) {
+                if started && next == nil { return nil }
+                let page = started ? try await client.queryMore(next ?? "") : try await client.query(text, batchSize: 2000)
+                started = true
+                next = page.done ? nil : page.nextRecordsURL
+                return try ids(page)
+            }
+        } else if (query.limit ?? 0) <= Self.maximumSortedLimit {
+            var all: [String] = []
+            var page = try await client.query(query.description, batchSize: 2000)
+            all += try ids(page)
+            while !page.done, let next = page.nextRecordsURL {
+                try await context.checkStop()
+                page = try await client.queryMore(next)
+                all += try ids(page)
+            }
+            all.sort()
+            var served = false
+            removed = try await context.deleteGhostsByMerge(soup: sync.soupName, idFieldName: idFieldName, syncId: sync.id) {
+                defer { served = true }
+                return served ? nil : all
+            }
+        }
+        if let removed { return removed }
+        return try await context.deleteGhosts(soup: sync.soupName, idFieldName: idFieldName, syncId: sync.id) {
+            try await remoteIds(client: client, localIds: $0)
+        }
+    }
+
+    /// The largest LIMIT whose result ghost cleanup reads whole and sorts in memory.
+    static let maximumSortedLimit = 200_000
 }

@@ -65,7 +65,8 @@ extension SyncDownTarget {
 /// page is fetched; records dirty locally are skipped in LEAVE_IF_CHANGED mode; the boundary
 /// advances per page when ``isSortedByModificationDate``, else at the end. A resync first reads
 /// ``fetchLateCommits(client:maxTimeStamp:continuation:)`` when the target offers it. Ghost
-/// cleanup asks ``remoteIds(client:localIds:)`` about 500 local ids at a time.
+/// cleanup asks ``remoteIds(client:localIds:)`` about 500 local ids at a time (the SOQL target
+/// merges the server's ids in Id order instead, 2,000 per request).
 public protocol FetchingSyncDownTarget: SyncDownTarget {
     /// Whether pages come ordered by modification date, so `maxTimeStamp` can advance per page.
     var isSortedByModificationDate: Bool { get }
