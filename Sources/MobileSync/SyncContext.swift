@@ -134,9 +134,12 @@ public struct SyncContext: Sendable {
     ) async throws -> Int? {
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
-            where {\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):\(idFieldName)} > ?
+            where +{\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):\(idFieldName)} > ?
             order by {\(soup):\(idFieldName)}
             """
+        // `+` keeps SQLite off the sync id's index: every entry of a one-sync soup matches it,
+        // and walking it would sort the soup for each page (100k entries: 3.4 s instead of
+        // 0.16 s). The id's index serves the range and the order.
         var ghosts: [Int64] = []
         var server: [String] = []
         var index = 0

@@ -180,13 +180,22 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         if query.limit == nil && query.offset == nil {
             query.orderBy = [OrderItem(field: FieldPath([idFieldName]))]
             let text = query.description
-            var next: String?
+            // The next server page is fetched while the current one is merged.
+            var pending: Task<QueryPage, any Error>?
             var started = false
+            defer { pending?.cancel() }
             removed = try await context.deleteGhostsByMerge(soup: sync.soupName, idFieldName: idFieldName, syncId: sync.id) {
-                if started && next == nil { return nil }
-                let page = started ? try await client.queryMore(next ?? "") : try await client.query(text, batchSize: 2000)
+                let page: QueryPage
+                if let task = pending {
+                    page = try await task.value
+                } else if !started {
+                    page = try await client.query(text, batchSize: 2000)
+                } else {
+                    return nil
+                }
                 started = true
-                next = page.done ? nil : page.nextRecordsURL
+                pending = nil
+                if !page.done, let next = page.nextRecordsURL { pending = Task { try await client.queryMore(next) } }
                 return try ids(page)
             }
         } else if (query.limit ?? 0) <= Self.maximumSortedLimit {
