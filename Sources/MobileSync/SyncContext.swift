@@ -94,9 +94,11 @@ public struct SyncContext: Sendable {
     ) async throws -> Int {
         let sql = """
             select {\(soup):_soupEntryId}, {\(soup):\(idFieldName)} from {\(soup)}
-            where {\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):_soupEntryId} > ?
+            where +{\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup)) and {\(soup):_soupEntryId} > ?
             order by {\(soup):_soupEntryId}
             """
+        // `+`: the entry id (the rowid) drives the range and the order, not the sync id's index
+        // (see deleteGhostsByMerge).
         var removed = 0
         var after: Int64 = 0
         while true {
