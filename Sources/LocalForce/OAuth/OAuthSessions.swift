@@ -131,36 +131,41 @@ final class OAuthSessions: Sendable {
 
     /// A one-use authorization code for a consented request.
     func issueCode(for authorization: PendingAuthorization, now: Int64) -> String {
-        let code = Self.token(prefix: "aPrx", bytes: 32)
-        state.withLock { state in
-            Self.makeRoom(&state.codes, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
-            state.codes[Self.key(code)] = CodeEntry(authorization: authorization, expiresAt: now + Self.codeLifetime)
-        }
-        return code
+        issueOneUse(authorization, prefix: "aPrx", in: \.codes, now: now)
     }
 
     /// Takes a code (it never works twice, whatever happens next).
     func redeemCode(_ code: String, now: Int64) -> PendingAuthorization? {
-        state.withLock { state in
-            guard let entry = state.codes.removeValue(forKey: Self.key(code)), entry.expiresAt > now else { return nil }
-            return entry.authorization
-        }
+        redeemOneUse(code, from: \.codes, now: now)
     }
 
     /// A one-use ticket carrying a logged-in request to its consent page.
     func issueTicket(for authorization: PendingAuthorization, now: Int64) -> String {
-        let ticket = Self.token(prefix: "", bytes: 32)
-        state.withLock { state in
-            Self.makeRoom(&state.tickets, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
-            state.tickets[Self.key(ticket)] = CodeEntry(authorization: authorization, expiresAt: now + Self.codeLifetime)
-        }
-        return ticket
+        issueOneUse(authorization, prefix: "", in: \.tickets, now: now)
     }
 
     /// Takes a consent ticket.
     func redeemTicket(_ ticket: String, now: Int64) -> PendingAuthorization? {
+        redeemOneUse(ticket, from: \.tickets, now: now)
+    }
+
+    /// A new random token for `authorization` in `table`, good once for ``codeLifetime``.
+    private func issueOneUse(
+        _ authorization: PendingAuthorization, prefix: String, in table: WritableKeyPath<State, [String: CodeEntry]>, now: Int64
+    ) -> String {
+        let token = Self.token(prefix: prefix, bytes: 32)
         state.withLock { state in
-            guard let entry = state.tickets.removeValue(forKey: Self.key(ticket)), entry.expiresAt > now else { return nil }
+            Self.makeRoom(&state[keyPath: table], now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
+            state[keyPath: table][Self.key(token)] = CodeEntry(authorization: authorization, expiresAt: now + Self.codeLifetime)
+        }
+        return token
+    }
+
+    /// Removes a token from `table` and returns its authorization when it was live.
+    private func redeemOneUse(_ token: String, from table: WritableKeyPath<State, [String: CodeEntry]>, now: Int64) -> PendingAuthorization?
+    {
+        state.withLock { state in
+            guard let entry = state[keyPath: table].removeValue(forKey: Self.key(token)), entry.expiresAt > now else { return nil }
             return entry.authorization
         }
     }
