@@ -59,4 +59,17 @@ import Testing
             #expect(try harness.localRecords().count == 5)
         }
     }
+
+    @Test func anOffsetWithoutLimitFallsBackToSlices() async throws {
+        try await withHarness { harness in
+            let ids = try await harness.createAccounts(30)
+            let sync = try await harness.manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account ORDER BY Name OFFSET 5"), soupName: "accounts")
+            #expect(try harness.localRecords().count == 25)
+            try await harness.client.delete("Account", id: ids[12])
+            #expect(try await harness.manager.cleanResyncGhosts(id: sync.id) == 1)
+            let records = try harness.localRecords()
+            #expect(records.count == 24 && records[ids[12]] == nil)
+        }
+    }
 }

@@ -10,6 +10,14 @@ enum QuerySupport {
     /// The query with `FIELDS()` expanded, in its SELECT list and its subqueries'.
     static func prepared(_ query: Query, schema: Schema) throws(SOQLError) -> Query {
         guard let object = schema.object(named: query.object) else { return query }
+        // Most queries have no FIELDS(): nothing to expand (this runs for every page of a cursor).
+        let hasFields = { (items: [SelectItem]) in items.contains { if case .fields = $0 { true } else { false } } }
+        let subqueryHasFields = query.selectItems.contains { if case .subquery(let sub) = $0 { hasFields(sub.items) } else { false } }
+        guard hasFields(query.selectItems) || subqueryHasFields else {
+            try checkSubqueries(query)
+            try check(query)
+            return query
+        }
         var query = query
         let needsLimit = query.selectItems.contains(.fields(.all)) || query.selectItems.contains(.fields(.custom))
         if needsLimit, (query.limit ?? Int.max) > fieldsLimit {
@@ -27,15 +35,20 @@ enum QuerySupport {
                 throw SOQLError(.malformedQuery, "The SOQL FIELDS function must have a LIMIT of at most \(fieldsLimit)")
             }
             subquery.items = expanded(subquery.items, object: child)
-            for inner in subquery.items {
-                if case .function(let call, _) = inner, call.containsAggregate || call.kind?.isDateFunction == true {
-                    throw SOQLError(.malformedQuery, "\(call.name) is not allowed in a subquery", at: call.fieldPaths.first?.location)
-                }
-            }
             return .subquery(subquery)
         }
+        try checkSubqueries(query)
         try check(query)
         return query
+    }
+
+    /// A subquery's SELECT list takes no aggregate and no date function.
+    private static func checkSubqueries(_ query: Query) throws(SOQLError) {
+        for case .subquery(let subquery) in query.selectItems {
+            for case .function(let call, _) in subquery.items where call.containsAggregate || call.kind?.isDateFunction == true {
+                throw SOQLError(.malformedQuery, "\(call.name) is not allowed in a subquery", at: call.fieldPaths.first?.location)
+            }
+        }
     }
 
     /// `FIELDS(…)` replaced by the object's fields of that kind, in schema order, leaving out

@@ -164,10 +164,11 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     }
 
     /// Ghost cleanup by sorted merge: the server's ids of the query in Id order (query paging,
-    /// 2,000 per request) against the soup's ids read in the same order. A query with LIMIT or
-    /// OFFSET keeps its own order and is read once, then sorted in memory (its LIMIT bounds it).
-    /// When the server's order is not byte-wise ascending, or a LIMIT is above 200,000, the
-    /// cleanup falls back to asking about 500 local ids at a time.
+    /// 2,000 per request) against the soup's ids read in the same order. A query with LIMIT keeps
+    /// its own order and is read once, then sorted in memory (its LIMIT bounds it). When the
+    /// server's order is not byte-wise ascending, a LIMIT is above 200,000, or an OFFSET has no
+    /// LIMIT (nothing bounds its result), the cleanup falls back to asking about 500 local ids
+    /// at a time.
     public func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int {
         let client = context.client
         var query = parsed
@@ -198,7 +199,7 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
                 if !page.done, let next = page.nextRecordsURL { pending = Task { try await client.queryMore(next) } }
                 return try ids(page)
             }
-        } else if (query.limit ?? 0) <= Self.maximumSortedLimit {
+        } else if let limit = query.limit, limit <= Self.maximumSortedLimit {
             var all: [String] = []
             var page = try await client.query(query.description, batchSize: 2000)
             all += try ids(page)
