@@ -259,7 +259,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartStoreTests",
-            dependencies: ["SmartStore", "TestSupport", "FastJSON", "encrypted-store-writer"],
+            dependencies: ["SmartStore", "TestSupport", "FastJSON", "Locking", "encrypted-store-writer"],
             exclude: ["Encryption/sqlcipher_check.py"],
             swiftSettings: strictSettings
         ),

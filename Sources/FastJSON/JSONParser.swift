@@ -44,6 +44,8 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The members of the objects being read, innermost last.
+    private var members: [(String, JSONValue)] = []
     private static let maximumDepth = 512
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -115,10 +117,11 @@ struct JSONParser {
             index += 1
             return .object([:])
         }
-        // Members are collected first so the dictionary is built once at its final size
-        // (growing it member by member rehashes several times per record).
-        var members: [(String, JSONValue)] = []
-        members.reserveCapacity(16)
+        // Members are collected on a stack shared by every object of the document, so the
+        // dictionary is built once at its final size and no object allocates a member list.
+        if members.capacity == 0 { members.reserveCapacity(32) }
+        let base = members.count
+        defer { members.removeLast(members.count - base) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -127,14 +130,17 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+                var object = [String: JSONValue](minimumCapacity: members.count - base)
+                for (key, value) in members[base...] { object[key] = value } // the last duplicate wins
+                return .object(object)
             } else {
                 throw error("expected ',' or '}'")
             }
@@ -170,19 +176,22 @@ struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1 // opening quote
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII text needs no validation; other text is checked here
+        // rather than by `String(validating:)`, whose generic path costs more than the parse.
+        var highBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard highBits < 0x80 || UTF8Validation.isValid(slice) else {
                     throw JSONParseError(reason: "invalid UTF-8 in string", offset: start)
                 }
-                return string
+                return String(decoding: slice, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
+            highBits |= byte
             index += 1
         }
         var scalars = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -191,10 +200,9 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scalars, as: UTF8.self) else {
-                    throw JSONParseError(reason: "invalid UTF-8 in string", offset: start)
-                }
-                return string
+                let valid = scalars.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+                guard valid else { throw JSONParseError(reason: "invalid UTF-8 in string", offset: start) }
+                return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
                 try appendEscape(to: &scalars)
@@ -282,12 +290,31 @@ struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() else { throw error("invalid number") }
         }
+        if isIntegral, let int = Self.integer(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return .int(int) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isIntegral, let int = Int64(text) { return .int(int) }
         guard let double = Double(text) else { throw JSONParseError(reason: "invalid number", offset: start) }
         // 1e999 would read as infinity, which JSON cannot write back: refuse it here.
         guard double.isFinite else { throw JSONParseError(reason: "number out of range", offset: start) }
         return .double(double)
+    }
+
+    /// The value of an optionally negative run of ASCII digits, or `nil` when it does not fit
+    /// in 64 bits (the caller then reads it as a double).
+    private static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let first = digits.first else { return nil }
+        let negative = first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for byte in digits.dropFirst(negative ? 1 : 0) {
+            let digit = Int64(byte &- UInt8(ascii: "0"))
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+            // Accumulated as a negative number so that Int64.min fits.
+            let (next, overflowAdd) = shifted.subtractingReportingOverflow(digit)
+            guard !overflowShift, !overflowAdd else { return nil }
+            value = next
+        }
+        if negative { return value }
+        let (positive, overflow) = Int64(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
     }
 
     @discardableResult

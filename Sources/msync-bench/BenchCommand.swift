@@ -7,7 +7,8 @@ struct BenchCommand: AsyncParsableCommand {
         abstract: "Benchmarks that print one JSON object per line, each with a baseline measured in the same run.",
         discussion: "Build in release mode: swift run -c release msync-bench store --records 100000",
         subcommands: [
-            StoreBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self, PagingBenchmark.self,
+            StoreBenchmark.self, JSONBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self,
+            PagingBenchmark.self,
             ServerLoadBenchmark.self, ServeOrgCommand.self,
         ]
     )

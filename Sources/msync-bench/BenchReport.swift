@@ -41,12 +41,17 @@ enum BenchReport {
         emit(line)
     }
 
-    static func latency(scenario: String, records: Int, samples: Int, medianMicroseconds: Double, baselineMedianMicroseconds: Double) {
-        emit([
+    static func latency(
+        scenario: String, records: Int, samples: Int, medianMicroseconds: Double, baselineMedianMicroseconds: Double,
+        extra: [String: JSONValue] = [:]
+    ) {
+        var line: [String: JSONValue] = [
             "scenario": .string(scenario), "records": .int(Int64(records)), "samples": .int(Int64(samples)),
             "median_us": rounded(medianMicroseconds, 10), "baseline_median_us": rounded(baselineMedianMicroseconds, 10),
             "ratio": rounded(baselineMedianMicroseconds / medianMicroseconds),
-        ])
+        ]
+        line.merge(extra) { _, new in new }
+        emit(line)
     }
 
     /// One report line with the given members.

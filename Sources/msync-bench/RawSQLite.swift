@@ -25,6 +25,13 @@ final class RawSQLite {
         }
     }
 
+    /// The bytes of a text or blob column of the current row (valid until the next step).
+    static func columnBytes(_ row: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        let count = Int(sqlite3_column_bytes(row, column))
+        guard let pointer = sqlite3_column_blob(row, column) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
     func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {

@@ -99,18 +99,20 @@ struct StoreBenchmark: ParsableCommand {
             let found = try apiStore.query(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
             precondition(found.count == 1)
         }
-        let baselineLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue))
+        let baselineLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .values)
+        let rawLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .bytesRead)
         BenchReport.latency(
             scenario: "store-lookup", records: records, samples: samples, medianMicroseconds: lookup,
-            baselineMedianMicroseconds: baselineLookup)
+            baselineMedianMicroseconds: baselineLookup, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawLookup, 10)])
 
         let lookupJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
             let found = try apiStore.queryJSON(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
             precondition(found.count > 2)
         }
+        let baselineLookupJSON = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .jsonArray)
         BenchReport.latency(
             scenario: "store-lookup-json", records: records, samples: samples, medianMicroseconds: lookupJSON,
-            baselineMedianMicroseconds: baselineLookup)
+            baselineMedianMicroseconds: baselineLookupJSON, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawLookup, 10)])
 
         // A 50-row page ordered by an indexed path.
         let pageStarts = (0..<samples).map { _ in entries[Int(generator.next() % UInt64(records))]["Name"] ?? .null }
@@ -118,17 +120,20 @@ struct StoreBenchmark: ParsableCommand {
             _ = try apiStore.query(
                 .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
         }
-        let baselinePage = try baselineForAPI.medianPage(starts: pageStarts.compactMap(\.stringValue))
+        let starts = pageStarts.compactMap(\.stringValue)
+        let baselinePage = try baselineForAPI.medianPage(starts: starts, result: .values)
+        let rawPage = try baselineForAPI.medianPage(starts: starts, result: .bytesRead)
         BenchReport.latency(
             scenario: "store-page", records: records, samples: samples, medianMicroseconds: page,
-            baselineMedianMicroseconds: baselinePage)
+            baselineMedianMicroseconds: baselinePage, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawPage, 10)])
         let pageJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
             _ = try apiStore.queryJSON(
                 .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
         }
+        let baselinePageJSON = try baselineForAPI.medianPage(starts: starts, result: .jsonArray)
         BenchReport.latency(
             scenario: "store-page-json", records: records, samples: samples, medianMicroseconds: pageJSON,
-            baselineMedianMicroseconds: baselinePage)
+            baselineMedianMicroseconds: baselinePageJSON, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawPage, 10)])
     }
 }
 
@@ -188,23 +193,62 @@ struct Baseline {
         }
     }
 
-    func medianLookup(keys: [String]) throws -> Double {
+    /// What a baseline read builds from its rows, matching the result type of the store call
+    /// it is compared with.
+    enum ResultShape {
+        /// Each row's entry parsed into a `JSONValue` (as `SmartStore.query` returns them).
+        case values
+        /// The rows' entries copied into one JSON array text (as `SmartStore.queryJSON`).
+        case jsonArray
+        /// Nothing built: the entry bytes are only counted (the cost of the read alone).
+        case bytesRead
+    }
+
+    func medianLookup(keys: [String], result: ResultShape) throws -> Double {
         let statement = try database.prepare("SELECT soup FROM T WHERE c0 = ?")
         return try BenchReport.medianMicroseconds(samples: keys.count) { sample in
             statement.bind(1, keys[sample])
-            var bytes = 0
-            try statement.run { row in bytes += Int(sqlite3_column_bytes(row, 0)) }
-            precondition(bytes > 0)
+            let rows = try Self.read(statement, as: result)
+            precondition(rows == 1)
         }
     }
 
-    func medianPage(starts: [String]) throws -> Double {
+    func medianPage(starts: [String], result: ResultShape) throws -> Double {
         let statement = try database.prepare("SELECT soup FROM T WHERE c1 >= ? ORDER BY c1 ASC LIMIT 50")
         return try BenchReport.medianMicroseconds(samples: starts.count) { sample in
             statement.bind(1, starts[sample])
-            var bytes = 0
-            try statement.run { row in bytes += Int(sqlite3_column_bytes(row, 0)) }
+            _ = try Self.read(statement, as: result)
         }
+    }
+
+    /// Steps `statement` and builds `result` from its rows; returns the number of rows.
+    private static func read(_ statement: RawSQLite.Statement, as result: ResultShape) throws -> Int {
+        var rows = 0
+        switch result {
+        case .values:
+            var values: [JSONValue] = []
+            try statement.run { row in
+                values.append((try? JSONValue(parsing: RawSQLite.columnBytes(row, 0))) ?? .null)
+                rows += 1
+            }
+        case .jsonArray:
+            var text: [UInt8] = [UInt8(ascii: "[")]
+            text.reserveCapacity(4096)
+            try statement.run { row in
+                if rows > 0 { text.append(UInt8(ascii: ",")) }
+                text.append(contentsOf: RawSQLite.columnBytes(row, 0))
+                rows += 1
+            }
+            text.append(UInt8(ascii: "]"))
+        case .bytesRead:
+            var bytes = 0
+            try statement.run { row in
+                bytes += Int(sqlite3_column_bytes(row, 0))
+                rows += 1
+            }
+            precondition(rows == 0 || bytes > 0)
+        }
+        return rows
     }
 }
 

@@ -53,7 +53,7 @@ struct GRDBConnection: SQLConnection {
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try refusals {
             let statement = try statement(sql)
-            statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
+            statement.setUncheckedArguments(StatementArguments(databaseValues: arguments.map(\.databaseValue)))
             try statement.execute()
             return db.changesCount
         }
@@ -62,7 +62,7 @@ struct GRDBConnection: SQLConnection {
     func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         try refusals {
             let statement = try statement(sql)
-            statement.setUncheckedArguments(StatementArguments(arguments.map(\.databaseValue)))
+            statement.setUncheckedArguments(StatementArguments(databaseValues: arguments.map(\.databaseValue)))
             let cursor = try Row.fetchCursor(statement)
             var result: [[SQLValue]] = []
             while let row = try cursor.next() {

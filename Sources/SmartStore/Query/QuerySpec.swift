@@ -48,9 +48,19 @@ public struct QuerySpec: Sendable, Hashable {
     /// The query as Smart SQL.
     public let smartSql: String
     /// Smart SQL counting all matches.
-    public let countSmartSql: String
+    public var countSmartSql: String {
+        guard let fromWhere else { return "SELECT count(*) FROM (\(smartSql))" }
+        return "SELECT count(*) " + fromWhere
+    }
     /// Smart SQL selecting the entry ids of the matches, in query order.
-    public let idsSmartSql: String
+    public var idsSmartSql: String {
+        guard let fromWhere else { return "SELECT id FROM (\(smartSql))" }
+        return "SELECT id " + fromWhere + orderClause
+    }
+    /// The FROM and WHERE clauses of a generated query (`nil` for a smart query), and its
+    /// ORDER BY clause: kept so that the count and ids queries are only built when used.
+    private let fromWhere: String?
+    private let orderClause: String
     /// The values bound to the `?` of the generated Smart SQL.
     public let arguments: [JSONValue]
 
@@ -72,8 +82,8 @@ public struct QuerySpec: Sendable, Hashable {
         self.pageSize = max(1, pageSize)
         if let smartSql {
             self.smartSql = smartSql
-            self.countSmartSql = "SELECT count(*) FROM (\(smartSql))"
-            self.idsSmartSql = "SELECT id FROM (\(smartSql))"
+            self.fromWhere = nil
+            self.orderClause = ""
             self.arguments = []
             return
         }
@@ -117,8 +127,8 @@ public struct QuerySpec: Sendable, Hashable {
         }
         let orderClause = orderPath.map { "ORDER BY {\(soup):\($0)} \(order.sql) " } ?? ""
         self.smartSql = select + from + whereClause + orderClause
-        self.countSmartSql = "SELECT count(*) " + from + whereClause
-        self.idsSmartSql = "SELECT id " + from + whereClause + orderClause
+        self.fromWhere = from + whereClause
+        self.orderClause = orderClause
         self.arguments = arguments
     }
 

@@ -57,7 +57,7 @@ struct EntryWriter {
         var arguments: [DatabaseValue] = [id.databaseValue, saved.jsonString.databaseValue, now.databaseValue, now.databaseValue]
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
         let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments))
+        statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
         try writeFullText(saved, id: id)
         return saved
@@ -77,7 +77,7 @@ struct EntryWriter {
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
         arguments.append(id.databaseValue)
         let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments))
+        statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
         guard db.changesCount > 0 else { throw SmartStoreError.entryNotFound(soup: soup.name, id: id) }
         try writeFullText(saved, id: id)
@@ -128,7 +128,7 @@ struct EntryWriter {
             "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
             + String(repeating: ", ?", count: columns.count) + ")"
         let statement = try db.cachedStatement(sql: sql)
-        statement.setUncheckedArguments(StatementArguments(arguments))
+        statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
     }
 }

@@ -40,7 +40,7 @@ struct PageUpsertPlan {
     func arguments(text: String, now: Int64, base: Int64) -> StatementArguments {
         var values: [DatabaseValue] = [text.databaseValue, now.databaseValue, base.databaseValue]
         values += setFields.map { $0.value.jsonString.databaseValue }
-        return StatementArguments(values)
+        return StatementArguments(databaseValues: values)
     }
 
     private func setFieldParameter(_ key: String) -> String? {

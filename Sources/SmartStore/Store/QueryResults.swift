@@ -5,7 +5,7 @@ import GRDB
 enum QueryResults {
     /// The results as values; entries are parsed.
     static func values(_ statement: Statement, asRows: Bool) throws -> [JSONValue] {
-        let soupColumns = soupColumnFlags(statement)
+        let soupColumns = asRows ? soupColumnFlags(statement) : []
         let cursor = try Row.fetchCursor(statement)
         var results: [JSONValue] = []
         while let row = try cursor.next() {
@@ -30,7 +30,7 @@ enum QueryResults {
 
     /// The results as one JSON array text; entries are copied verbatim (they are already JSON).
     static func json(_ statement: Statement, asRows: Bool) throws -> [UInt8] {
-        let soupColumns = soupColumnFlags(statement)
+        let soupColumns = asRows ? soupColumnFlags(statement) : []
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.bytes.append(UInt8(ascii: "["))
         let cursor = try Row.fetchCursor(statement)

@@ -169,9 +169,13 @@ extension SmartStore {
     static func delete(_ ids: [Int64], soup: Soup, db: Database) throws {
         for chunk in ids.chunked(by: 500) {
             let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
-            try db.execute(sql: "DELETE FROM \(soup.tableName) WHERE id IN (\(placeholders))", arguments: StatementArguments(chunk))
+            try db.execute(
+                sql: "DELETE FROM \(soup.tableName) WHERE id IN (\(placeholders))",
+                arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
             if let fts = soup.ftsTableName {
-                try db.execute(sql: "DELETE FROM \(fts) WHERE rowid IN (\(placeholders))", arguments: StatementArguments(chunk))
+                try db.execute(
+                    sql: "DELETE FROM \(fts) WHERE rowid IN (\(placeholders))",
+                    arguments: StatementArguments(databaseValues: chunk.map(\.databaseValue)))
             }
         }
     }
@@ -195,7 +199,8 @@ extension SmartStore {
             let soup = try self.requireSoup(db, named: soupName)
             let sql = try self.translate(db, spec.idsSmartSql)
             let limited = "SELECT * FROM (\(sql)) LIMIT \(spec.pageSize)"
-            let ids = try Int64.fetchAll(db, sql: limited, arguments: StatementArguments(spec.arguments.map(ProjectedValue.databaseValue)))
+            let ids = try Int64.fetchAll(
+                db, sql: limited, arguments: StatementArguments(databaseValues: spec.arguments.map(ProjectedValue.databaseValue)))
             try Self.delete(ids, soup: soup, db: db)
             return ids.count
         }

@@ -10,10 +10,15 @@ extension SmartStore {
     }
 
     func translate(_ db: Database, _ smartSql: String) throws -> String {
+        try translation(db, smartSql).sql
+    }
+
+    private func translation(_ db: Database, _ smartSql: String) throws -> SoupCache.Translation {
         if let cached = cache.translation(of: smartSql) { return cached }
         let sql = try SmartSQLTranslator(soupNamed: { name in try self.soup(db, named: name) }).translate(smartSql)
-        cache.storeTranslation(sql, of: smartSql)
-        return sql
+        let translation = SoupCache.Translation(sql)
+        cache.storeTranslation(translation, of: smartSql)
+        return translation
     }
 
     /// Runs a query and returns one page of results.
@@ -62,10 +67,17 @@ extension SmartStore {
         _ db: Database, _ spec: QuerySpec, _ arguments: StatementArguments,
         _ body: (Statement) throws -> T
     ) throws -> T {
-        let sql = try translate(db, spec.smartSql)
+        let translation = try translation(db, spec.smartSql)
+        let sql = translation.sql
         do {
-            let statement = try db.cachedStatement(sql: "SELECT * FROM (\(sql)) LIMIT ?,?")
-            try statement.setArguments(arguments)
+            let statement = try db.cachedStatement(sql: translation.pagedSQL)
+            // Generated queries have exactly their arguments and the page's two; only a smart
+            // query's arguments, which come from the caller, need counting against its SQL.
+            if spec.kind == .smart {
+                try statement.setArguments(arguments)
+            } else {
+                statement.setUncheckedArguments(arguments)
+            }
             return try body(statement)
         } catch let error as DatabaseError {
             throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
@@ -73,13 +85,11 @@ extension SmartStore {
     }
 
     static func pagedArguments(for spec: QuerySpec, _ arguments: [JSONValue]?, pageIndex: Int) throws -> StatementArguments {
-        var bound = try Self.arguments(for: spec, arguments)
         let (offset, overflow) = max(0, pageIndex).multipliedReportingOverflow(by: spec.pageSize)
         guard !overflow else {
             throw SmartStoreError.invalidQuerySpec("Page \(pageIndex) of \(spec.pageSize) results is beyond the largest offset")
         }
-        bound += [offset, spec.pageSize]
-        return bound
+        return StatementArguments(databaseValues: try values(for: spec, arguments) + [offset.databaseValue, spec.pageSize.databaseValue])
     }
 
     /// The number of results of a query over all pages.
@@ -104,12 +114,16 @@ extension SmartStore {
     }
 
     private static func arguments(for spec: QuerySpec, _ arguments: [JSONValue]?) throws -> StatementArguments {
+        StatementArguments(databaseValues: try values(for: spec, arguments))
+    }
+
+    private static func values(for spec: QuerySpec, _ arguments: [JSONValue]?) throws -> [DatabaseValue] {
         if let arguments {
             guard spec.kind == .smart else {
                 throw SmartStoreError.invalidQuerySpec("whereArgs can only be provided for smart queries")
             }
-            return StatementArguments(arguments.map(ProjectedValue.databaseValue))
+            return arguments.map(ProjectedValue.databaseValue)
         }
-        return StatementArguments(spec.arguments.map(ProjectedValue.databaseValue))
+        return spec.arguments.map(ProjectedValue.databaseValue)
     }
 }

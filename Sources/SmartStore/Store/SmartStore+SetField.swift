@@ -89,7 +89,7 @@ extension SmartStore {
                 sql: """
                     UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
                     WHERE id IN (\(placeholders))
-                    """, arguments: StatementArguments(arguments))
+                    """, arguments: StatementArguments(databaseValues: arguments))
             changed += db.changesCount
         }
         return changed
@@ -98,7 +98,7 @@ extension SmartStore {
     /// Entries by id, for a chunk of at most 500 ids.
     static func entries(_ ids: [Int64], soup: Soup, db: Database) throws -> [(Int64, JSONValue)] {
         let sql = "SELECT id, soup FROM \(soup.tableName) WHERE id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(ids))
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(databaseValues: ids.map(\.databaseValue)))
         var result: [(Int64, JSONValue)] = []
         while let row = try rows.next() { result.append((row[0], try parseSoupColumn(row, at: 1))) }
         return result

@@ -43,6 +43,9 @@ public final class SmartStore: Sendable {
     public var isEncrypted: Bool { lease != nil }
     /// Keeps the store's key registered with the encrypting VFS while the store is open.
     let lease: CipherLease?
+    /// Plain read-only connections for single-statement reads of a file store (see
+    /// ``ReadConnections``); `nil` for in-memory and read-only stores.
+    let readers: ReadConnections?
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -74,7 +77,9 @@ public final class SmartStore: Sendable {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            writer = try DatabasePool(path: path, configuration: Self.configuration(lease: lease))
+            let configuration = Self.configuration(lease: lease)
+            writer = try DatabasePool(path: path, configuration: configuration)
+            readers = ReadConnections(path: path, configuration: configuration)
         } catch {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
@@ -115,6 +120,7 @@ public final class SmartStore: Sendable {
         }
         self.path = path
         self.lease = lease
+        readers = nil
     }
 
     /// Creates a store that lives in memory only (tests, caches).
@@ -122,6 +128,7 @@ public final class SmartStore: Sendable {
         writer = try DatabaseQueue(configuration: Self.configuration(lease: nil))
         path = nil
         lease = nil
+        readers = nil
         try open(resumeLongOperations: false)
     }
 
@@ -148,6 +155,7 @@ public final class SmartStore: Sendable {
     ///   running in another task); the store stays open then.
     public func close() throws {
         try mapErrors {
+            try readers?.close()
             // The log is emptied first: GRDB closes the writer before its readers, and a
             // read-only connection closing last cannot checkpoint.
             if writer is DatabasePool { _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
@@ -157,6 +165,9 @@ public final class SmartStore: Sendable {
     }
 
     deinit {
+        // The plain readers close before the pool: the last connection to close checkpoints and
+        // removes the write-ahead log, which a read-only connection cannot do.
+        try? readers?.close()
         // The key is forgotten with the store, not later when GRDB releases the last
         // connection's configuration, so that the file can be reopened (or rekeyed) at once.
         lease?.end()
@@ -180,11 +191,15 @@ public final class SmartStore: Sendable {
     }
 
     /// Runs `body`, which executes a single statement, on a read-only connection without
-    /// wrapping it in a transaction (one statement is atomic on its own). In-memory stores
-    /// have no separate readers, so they keep the guarded `read`.
+    /// wrapping it in a transaction (one statement is atomic on its own): one of the store's
+    /// plain ``ReadConnections`` when one is free, else the pool's. In-memory stores have no
+    /// separate readers, so they keep the guarded `read`.
     func readSingleStatement<T>(_ body: (Database) throws -> T) throws -> T {
         guard writer is DatabasePool else { return try read(body) }
-        return try mapErrors { try writer.unsafeRead(body) }
+        return try mapErrors {
+            if let result = try readers?.withConnection(body) { return result }
+            return try writer.unsafeRead(body)
+        }
     }
 
     /// Runs `body` in a write transaction on the writer's queue, suspending the caller until it

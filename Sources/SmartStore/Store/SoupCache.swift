@@ -8,7 +8,19 @@ import Locking
 final class SoupCache: Sendable {
     private struct Contents {
         var soups: [String: Soup] = [:]
-        var translations: [String: String] = [:]
+        var translations: [String: Translation] = [:]
+    }
+
+    /// Smart SQL translated: the SQL, and the statement of one page of it.
+    struct Translation: Sendable {
+        let sql: String
+        /// `SELECT * FROM (sql) LIMIT ?,?`, built once rather than on every query.
+        let pagedSQL: String
+
+        init(_ sql: String) {
+            self.sql = sql
+            pagedSQL = "SELECT * FROM (\(sql)) LIMIT ?,?"
+        }
     }
 
     private let contents = Locked(Contents())
@@ -22,11 +34,11 @@ final class SoupCache: Sendable {
         contents.withLock { $0.soups[soup.name] = soup }
     }
 
-    func translation(of smartSql: String) -> String? {
+    func translation(of smartSql: String) -> Translation? {
         contents.withLock { $0.translations[smartSql] }
     }
 
-    func storeTranslation(_ sql: String, of smartSql: String) {
+    func storeTranslation(_ sql: Translation, of smartSql: String) {
         contents.withLock {
             if $0.translations.count >= Self.translationLimit { $0.translations.removeAll(keepingCapacity: true) }
             $0.translations[smartSql] = sql

@@ -24,7 +24,7 @@ enum SoupReindexer {
                 let entry = try SmartStore.parseSoupColumn(row, at: 1)
                 var arguments = specs.map { ProjectedValue.databaseValue(entry.value(atPath: $0.path)) }
                 arguments.append(id.databaseValue)
-                update.setUncheckedArguments(StatementArguments(arguments))
+                update.setUncheckedArguments(StatementArguments(databaseValues: arguments))
                 try update.execute()
             }
         }
