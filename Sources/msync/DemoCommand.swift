@@ -13,9 +13,12 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run a full sync round trip against an embedded LocalForce with a seeded org.",
         discussion: """
-            Starts LocalForce on 127.0.0.1 (in memory), seeds Accounts and Contacts, opens a fresh
-            store, then: sync down, local creates/updates/deletes, sync up, a change on the server,
+            Starts LocalForce on 127.0.0.1 (in memory), seeds Accounts and Contacts, opens a fresh \
+            store, then: sync down, local creates/updates/deletes, sync up, a change on the server, \
             resync, a delete on the server and ghost cleanup — and checks that store and org agree.
+
+            With --keep DIR the org (DIR/org.sqlite) and the store (DIR/store.sqlite) are kept, and \
+            the demo ends with the commands that explore them.
             """
     )
 
@@ -25,18 +28,34 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Store file to use (a temporary one, removed afterwards, when omitted).")
     var store: String?
 
+    @Option(help: ArgumentHelp("Keep the org and the store in this directory (new or empty).", valueName: "dir"))
+    var keep: String?
+
     @OptionGroup(title: "Encryption")
     var encryption: StoreKeyOptions
 
     func validate() throws {
         guard accounts >= 50 else { throw ValidationError("--accounts must be at least 50") }
+        guard keep == nil || store == nil else { throw ValidationError("give --keep or --store, not both") }
+        if let keep {
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: keep)) ?? []
+            guard contents.isEmpty else { throw ValidationError("--keep needs a new or empty directory; \(keep) has files") }
+        }
+    }
+
+    /// Where the org and the store go: a kept directory's files, or memory and a temporary file.
+    private var locations: (org: String, store: String?) {
+        guard let keep else { return (":memory:", store) }
+        let directory = URL(fileURLWithPath: keep)
+        return (directory.appendingPathComponent("org.sqlite").path, directory.appendingPathComponent("store.sqlite").path)
     }
 
     func run() async throws {
         let out = ProgressPrinter()
         let started = Date()
         let token = ServeCommand.generateToken()
-        let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token)
+        if let keep { try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true) }
+        let localForce = try await LocalForce(database: try SQLiteDatabase(path: locations.org), token: token)
         let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
         out.line("LocalForce listening on \(server.baseURL.absoluteString)")
         do {
@@ -46,14 +65,39 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         await server.stop()
+        if keep != nil { printExploreCommands(token: token, out: out) }
+    }
+
+    /// What to run next on the kept org and store.
+    private func printExploreCommands(token: String, out: ProgressPrinter) {
+        let (org, store) = locations
+        let storePath = store.map(Self.quoted) ?? ""
+        let key = encryption.key() == nil ? "" : " (encrypted: give the same key, in \(encryption.variable))"
+        out.line(
+            """
+
+            Kept the org in \(org) and the store in \(store ?? "")\(key). Explore them:
+              msync soups --store \(storePath)
+              msync syncs --store \(storePath)
+              msync query --store \(storePath) "select {accounts:Name}, {accounts:Industry}, {accounts:__local__} from {accounts} order by {accounts:Name} limit 20"
+              msync serve --database \(Self.quoted(org)) --port 8080 --token \(token)
+              msync query --org --instance-url http://127.0.0.1:8080 --token \(token) "SELECT Id, Name, Industry FROM Account ORDER BY Name LIMIT 20"
+            """)
+    }
+
+    /// A path as a shell word: single-quoted when it holds anything but plain characters.
+    static func quoted(_ path: String) -> String {
+        let plain = path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }
+        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     private func roundTrip(server: LocalForceServer, token: String, out: ProgressPrinter, started: Date) async throws {
         let client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token))
         try await seed(client, out: out)
 
-        let path = store ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
-        defer { if store == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        let kept = locations.store
+        let path = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
+        defer { if kept == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
         let smartStore = try SmartStore(path: path, key: encryption.key())
         if smartStore.isEncrypted { out.line("store \(path), encrypted (SQLCipher 4 format)") }
         try smartStore.registerSoup(

@@ -6,8 +6,8 @@ struct MsyncCommand: AsyncParsableCommand {
         commandName: "msync",
         abstract: "An offline-first data stack for Swift: SmartStore soups, Mobile Sync, LocalForce.",
         subcommands: [
-            DemoCommand.self, LoginCommand.self, LogoutCommand.self, QueryCommand.self, ServeCommand.self, StoreCommand.self,
-            SyncCommand.self,
+            DemoCommand.self, LoginCommand.self, LogoutCommand.self, QueryCommand.self, SoupsCommand.self, SyncsCommand.self,
+            ServeCommand.self, StoreCommand.self, SyncCommand.self,
         ]
     )
 }

@@ -15,7 +15,8 @@ final class ProgressPrinter: Sendable {
                 let width = 30
                 let filled = state.progress * width / 100
                 let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-                let line = "\r\(label) \(bar) \(state.progress)% of \(total) [\(state.status.rawValue)]"
+                // Back to the line's start and erase it (ESC [2K): a shorter line leaves nothing behind.
+                let line = "\r\u{1B}[2K\(label) \(bar) \(state.progress)% of \(total) [\(state.status.rawValue)]"
                 FileHandle.standardOutput.write(Data(line.utf8))
                 if state.isStoppedOrFinished { FileHandle.standardOutput.write(Data("\n".utf8)) }
             } else {

@@ -11,7 +11,8 @@ struct QueryCommand: AsyncParsableCommand {
         discussion: """
             Smart SQL names soups as {soup} and their paths as {soup:path}, for example:
               msync query --store app.sqlite "select {accounts:Name} from {accounts} order by {accounts:Name}"
-            With --org the query is SOQL, sent to the org of the saved login (msync login) or of
+
+            With --org the query is SOQL, sent to the org of the saved login (msync login) or of \
             --instance-url and --token; every page of the answer is printed, one record per line:
               msync query --org "SELECT Id, Name FROM Account ORDER BY Name"
             """
@@ -29,6 +30,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Zero-based page to print (store queries).")
     var page: Int = 0
 
+    @Option(help: "Output: table (the default on a terminal), json (one object per line, the default when piped) or csv.")
+    var format: OutputFormat?
+
     @OptionGroup(title: "Encryption")
     var encryption: StoreKeyOptions
 
@@ -45,19 +49,38 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let format = OutputFormat.resolved(format)
         if org {
             let client = try await server.client()
             var page = try await client.query(query)
+            var records: [JSONValue] = []
             while true {
-                for record in try page.records() { print(record.jsonString) }
-                guard !page.done, let next = page.nextRecordsURL else { return }
+                // `attributes` (type and URL) stays in JSON lines; a table or CSV has no room for it.
+                let batch = try page.records().map { record -> JSONValue in
+                    var record = record
+                    if format != .json { record["attributes"] = nil }
+                    return record
+                }
+                if format == .json {
+                    RowPrinter.table(of: batch, format: format).print()
+                } else {
+                    records += batch // a table is aligned over every row
+                }
+                guard !page.done, let next = page.nextRecordsURL else { break }
                 page = try await client.queryMore(next)
             }
+            if format != .json { RowPrinter.table(of: records, format: format).print() }
+            return
         }
         guard let store else { return }
         // Read-only: inspecting a store never creates, migrates or changes it.
         let smartStore = try SmartStore(readOnlyAt: store, key: encryption.key())
-        let rows = try await smartStore.query(.smart(query, pageSize: pageSize), pageIndex: page)
-        for row in rows { print(row.jsonString) }
+        let spec = QuerySpec.smart(query, pageSize: pageSize)
+        let rows = try await smartStore.query(spec, pageIndex: page)
+        if !rows.isEmpty, rows.allSatisfy({ $0.objectValue != nil }) {
+            RowPrinter.table(of: rows, format: format).print()
+        } else {
+            RowPrinter(columns: try smartStore.columnNames(of: spec), format: format).print(rows.map { $0.arrayValue ?? [$0] })
+        }
     }
 }

@@ -11,10 +11,12 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Run named syncs (all of them, in file order, when none are named) and report their states.",
         discussion: """
-            Soups come from --store-config (userstore.json format; existing soups are kept), syncs from
-            --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync, so a
-            sync down only fetches what changed since its last run. Without --token, the login saved by
+            Soups come from --store-config (userstore.json format; existing soups are kept), syncs from \
+            --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync, so a \
+            sync down only fetches what changed since its last run. Without --token, the login saved by \
             msync login is used (and renewed when it expires).
+
+            Example:
               msync sync --instance-url http://127.0.0.1:8080 --token secret --store app.sqlite \\
                          --store-config userstore.json --syncs usersyncs.json accounts contacts
             """

@@ -30,10 +30,10 @@ import Testing
         #expect(demo.output.contains("encrypted (SQLCipher 4 format)") && demo.output.contains("round trip complete"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)).range(of: Data("Account".utf8)) == nil)
 
-        let count = ["query", "--store", store, "--kdf-iterations", "4000", "select count(*) from {accounts}"]
+        let count = ["query", "--store", store, "--kdf-iterations", "4000", "select count(*) as n from {accounts}"]
         let query = try await Self.run(count, environment: key)
         // The demo's round trip deletes a few accounts on each side: the count is what the store has.
-        #expect(query.status == 0 && query.output.hasPrefix("[5"), "\(query.output)")
+        #expect(query.status == 0 && query.output.hasPrefix(#"{"n":5"#), "\(query.output)")
         let named = try await Self.run(count + ["--key-env", "OTHER_KEY"], environment: ["OTHER_KEY": "demo passphrase"])
         #expect(named.output == query.output, "\(named.output)")
         let missing = try await Self.run(count)
@@ -53,12 +53,12 @@ import Testing
             ["store", "export", "--store", store, "--output", plain],
             environment: ["MSYNC_STORE_KEY": "x'" + String(repeating: "5a", count: 32) + "'"])
         #expect(export.status == 0, "\(export.output)")
-        let exported = try await Self.run(["query", "--store", plain, "select count(*) from {accounts}"])
+        let exported = try await Self.run(["query", "--store", plain, "select count(*) as n from {accounts}"])
         #expect(exported.output == query.output, "\(exported.output)")
         let encrypt = try await Self.run(["store", "encrypt", "--store", plain], environment: ["MSYNC_STORE_KEY": "again"])
         #expect(encrypt.status == 0, "\(encrypt.output)")
         let reencrypted = try await Self.run(
-            ["query", "--store", plain, "select count(*) from {accounts}"], environment: ["MSYNC_STORE_KEY": "again"])
+            ["query", "--store", plain, "select count(*) as n from {accounts}"], environment: ["MSYNC_STORE_KEY": "again"])
         #expect(reencrypted.output == query.output, "\(reencrypted.output)")
     }
 }

@@ -32,6 +32,8 @@ struct CreateReconciler {
     let soup: String
     let idFieldName: String
     let modificationDateFieldName: String
+    /// Where stamps take the server's time from (one reading per sync up).
+    let clock: ServerClock
     /// Server records compared per object type at most; more is reported as ambiguous.
     static let maximumCandidates = 2000
     static let errorCode = "CREATE_OUTCOME_UNKNOWN"
@@ -167,7 +169,7 @@ struct CreateReconciler {
     /// Without a field list nothing is sent, so nothing is stamped.
     func stamp(_ records: [JSONValue], where isCreate: (JSONValue) -> Bool, fields: [String]?) async throws -> [JSONValue] {
         guard let fields, records.contains(where: isCreate) else { return records }
-        let now = try await client.serverTime()
+        let now = try await clock.now()
         var result = records
         var stamps: [Int64: JSONValue] = [:]
         for (index, record) in records.enumerated() where isCreate(record) {

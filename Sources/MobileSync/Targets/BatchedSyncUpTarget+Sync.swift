@@ -26,6 +26,7 @@ extension BatchedSyncUpTarget {
         try await context.save(&sync)
         var done = 0
         var inFlight: SentBatch?
+        let clock = ServerClock(client: client)
         do {
             for start in stride(from: 0, to: ids.count, by: batchSize) {
                 try await context.checkStop()
@@ -37,7 +38,7 @@ extension BatchedSyncUpTarget {
                         inFlight = nil
                         try await apply(sent, to: &sync, done: &done, of: ids.count, context: context)
                     }
-                    records = try await reconcileCreates(records, sync: &sync, context: context)
+                    records = try await reconcileCreates(records, sync: &sync, context: context, clock: clock)
                 }
                 let (toSend, options) = (records, sync.options)
                 // A task of its own: the request is on the wire while the previous batch is applied.
@@ -65,13 +66,15 @@ extension BatchedSyncUpTarget {
     /// when that cannot be told), then stamps the creates about to be sent. Resolutions are
     /// applied to the records as they are after the server was asked, so an edit made
     /// meanwhile is kept (dirty) like one made before.
-    private func reconcileCreates(_ batch: [JSONValue], sync: inout SyncState, context: SyncContext) async throws -> [JSONValue] {
+    private func reconcileCreates(
+        _ batch: [JSONValue], sync: inout SyncState, context: SyncContext, clock: ServerClock
+    ) async throws -> [JSONValue] {
         let store = context.store
         var records = batch
         let idField = idFieldName
         let reconciler = CreateReconciler(
             store: store, client: context.client, soup: sync.soupName, idFieldName: idField,
-            modificationDateFieldName: modificationDateFieldName)
+            modificationDateFieldName: modificationDateFieldName, clock: clock)
         let isCreate = { (record: JSONValue) in
             SyncUpRecord(record: record, idFieldName: idField, modificationDateFieldName: "").action == .create
         }

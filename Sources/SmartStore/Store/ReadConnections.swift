@@ -4,8 +4,8 @@ import Locking
 /// A few read-only connections of a file store, for reads that run one statement.
 ///
 /// Every read through GRDB's pool first runs `PRAGMA schema_version` (its own read transaction,
-/// with two file locks) and checks a reader out of a semaphore-guarded pool: three quarters of a
-/// point lookup's time besides the lookup itself. A single statement needs neither: SQLite
+/// with two file locks) and checks a reader out of a semaphore-guarded pool: measured, about
+/// 45% of a point lookup's time (20 µs → 12 µs without them). A single statement needs neither: SQLite
 /// re-prepares a statement when the schema changes, and the statement is its own transaction.
 /// So the store keeps up to ``capacity`` plain connections, made on first use; a read that finds
 /// them all busy goes through the pool.

@@ -92,6 +92,40 @@ extension SmartStore {
         return StatementArguments(databaseValues: try values(for: spec, arguments) + [offset.databaseValue, spec.pageSize.databaseValue])
     }
 
+    /// The names of the columns a query's rows have, for showing them: an alias as written, an
+    /// indexed path by its path (`{accounts:Name}` → `Name`, where SQLite says `TABLE_1_1`), a
+    /// json1 or unindexed path likewise, `soup` for whole entries; other expressions as SQLite
+    /// names them.
+    ///
+    /// - Throws: ``SmartStoreError/invalidSmartSQL(_:)`` and ``SmartStoreError/queryFailed(sql:message:)``
+    ///   as ``query(_:pageIndex:arguments:)`` does.
+    public func columnNames(of spec: QuerySpec) throws -> [String] {
+        try read { db in
+            let translation = try translation(db, spec.smartSql)
+            let names: [String]
+            do {
+                names = try db.cachedStatement(sql: translation.pagedSQL).columnNames
+            } catch let error as DatabaseError {
+                throw SmartStoreError.queryFailed(sql: translation.sql, message: error.message ?? error.description)
+            }
+            var paths: [String: String] = [:]
+            for name in try StoreSchema.soupNames(db) {
+                for index in try soup(db, named: name)?.indexSpecs ?? [] {
+                    if let column = index.columnName { paths[column] = index.path }
+                }
+            }
+            return names.map { name in paths[name] ?? Self.extractedPath(name) ?? name }
+        }
+    }
+
+    /// `json_extract(soup, '$.a.b')` (also with `alias.soup`) → `a.b`.
+    private static func extractedPath(_ expression: String) -> String? {
+        guard expression.hasPrefix("json_extract("), expression.hasSuffix("')"),
+            let start = expression.range(of: "soup, '$.")
+        else { return nil }
+        return String(expression[start.upperBound..<expression.index(expression.endIndex, offsetBy: -2)])
+    }
+
     /// The number of results of a query over all pages.
     public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) throws -> Int {
         try readSingleStatement(counting(spec, bound: try Self.arguments(for: spec, arguments)))

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import SmartStore
+
+/// How a command prints rows: an aligned table for people, JSON lines or CSV for programs.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+
+    /// `table` on a terminal, `json` when the output is piped or redirected.
+    static func resolved(_ chosen: OutputFormat?) -> OutputFormat {
+        chosen ?? (isatty(STDOUT_FILENO) != 0 ? .table : .json)
+    }
+}
+
+/// Rows with named columns, printed in an ``OutputFormat``.
+struct RowPrinter {
+    /// Objects as rows: one column per member name (entry ids, then names in order, then the
+    /// entry dates), each object's members in them.
+    struct Objects {
+        let printer: RowPrinter
+        let objects: [JSONValue]
+        let rows: [[JSONValue]]
+
+        /// JSON lines are the objects as they are; the other formats use the columns.
+        func print() {
+            guard printer.format != .json else {
+                FileHandle.standardOutput.write(Data(objects.map { $0.jsonString + "\n" }.joined().utf8))
+                return
+            }
+            printer.print(rows)
+        }
+    }
+
+    static func table(of objects: [JSONValue], format: OutputFormat) -> Objects {
+        var names = Set<String>()
+        for object in objects { names.formUnion(object.objectValue?.keys ?? [:].keys) }
+        let first = ["_soupEntryId", "Id"].filter(names.contains)
+        let last = ["_soupCreatedDate", "_soupLastModifiedDate"].filter(names.contains)
+        let columns = first + names.subtracting(first + last).sorted() + last
+        let rows = objects.map { object in columns.map { object[$0] ?? .null } }
+        return Objects(printer: RowPrinter(columns: columns, format: format), objects: objects, rows: rows)
+    }
+
+    let columns: [String]
+    let format: OutputFormat
+    /// Table cells longer than this are cut (with `…`); JSON and CSV are never cut.
+    var maximumCellWidth = 60
+
+    /// Prints `rows` (each with one value per column; missing values print as empty/null).
+    func print(_ rows: [[JSONValue]]) {
+        var output = ""
+        switch format {
+        case .json:
+            for row in rows {
+                let members = Dictionary(
+                    zip(columns, row + Array(repeating: .null, count: max(0, columns.count - row.count))),
+                    uniquingKeysWith: { first, _ in first })
+                output += JSONValue.object(members).jsonString + "\n"
+            }
+        case .csv:
+            output += columns.map(Self.csvField).joined(separator: ",") + "\r\n"
+            for row in rows { output += row.map { Self.csvField(Self.text($0)) }.joined(separator: ",") + "\r\n" }
+        case .table:
+            let cells = rows.map { row in columns.indices.map { index in cut(index < row.count ? Self.text(row[index]) : "") } }
+            var widths = columns.map(\.count)
+            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+            func line(_ values: [String]) -> String {
+                zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+                    .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
+            }
+            output += line(columns)
+            output += line(widths.map { String(repeating: "─", count: $0) })
+            for row in cells { output += line(row) }
+            output += "(\(rows.count) \(rows.count == 1 ? "row" : "rows"))\n"
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    private func cut(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: "⏎")
+        return flat.count > maximumCellWidth ? String(flat.prefix(maximumCellWidth - 1)) + "…" : flat
+    }
+
+    /// A value as a cell: strings bare, null empty, everything else as JSON.
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .null: ""
+        case .string(let string): string
+        default: value.jsonString
+        }
+    }
+
+    /// RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

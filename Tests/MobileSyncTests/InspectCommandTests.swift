@@ -1,0 +1,71 @@
+import FastJSON
+import Foundation
+import TestSupport
+import Testing
+
+/// Looking around after the demo: `demo --keep`, `msync soups`, `msync syncs`, and `msync query`
+/// as a table, JSON lines or CSV.
+@Suite struct InspectCommandTests {
+    @Test func demoKeepsWhatTheInspectCommandsRead() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-keep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", "120", "--keep", folder.path])
+        #expect(status == 0, "\(text)")
+        let store = folder.appendingPathComponent("store.sqlite").path
+        #expect(text.contains("msync soups --store \(store)"))
+        #expect(text.contains("msync serve --database \(folder.appendingPathComponent("org.sqlite").path)"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("org.sqlite").path))
+
+        // A kept directory is never reused: the demo would mix two orgs.
+        let (again, refusal) = try await SyncCommandTests.run(["demo", "--accounts", "120", "--keep", folder.path])
+        #expect(again != 0 && refusal.contains("--keep needs a new or empty directory"), "\(refusal)")
+
+        let (soupsStatus, soups) = try await SyncCommandTests.run(["soups", "--store", store, "--format", "json"])
+        #expect(soupsStatus == 0, "\(soups)")
+        let soupRows = try Self.jsonLines(soups)
+        let accounts = try #require(soupRows.first { $0["soup"] == "accounts" })
+        #expect(accounts["entries"] == 115) // 120 seeded + 5 created − 3 deleted − 7 ghosts
+        #expect(accounts["indexSpecs"]?.stringValue?.contains("Name:full_text") == true)
+        #expect(soupRows.contains { $0["soup"] == "syncs_soup" })
+
+        let (syncsStatus, syncs) = try await SyncCommandTests.run(["syncs", "--store", store, "--format", "csv"])
+        #expect(syncsStatus == 0, "\(syncs)")
+        let lines = syncs.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "id,name,type,target,soup,status,progress,maxTimeStamp,failed,error")
+        #expect(lines.contains { $0.contains(",accounts,syncDown,\"soql: SELECT Id, Name, Industry") && $0.contains(",DONE,") })
+        #expect(lines.contains { $0.contains(",accounts-up,syncUp,") && $0.contains(",DONE,100% of ") })
+
+        let query = "select {accounts:Name}, {accounts:Industry} from {accounts} order by {accounts:Name} limit 3"
+        let (tableStatus, table) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", query])
+        #expect(tableStatus == 0, "\(table)")
+        let tableLines = table.split(separator: "\n").map(String.init)
+        #expect(tableLines.first?.hasPrefix("Name") == true && tableLines.first?.hasSuffix("Industry") == true, "\(table)")
+        #expect(tableLines.last == "(3 rows)")
+        // Piped without --format: JSON lines keyed by the paths.
+        let (_, piped) = try await SyncCommandTests.run(["query", "--store", store, query])
+        let rows = try Self.jsonLines(piped)
+        #expect(rows.count == 3 && rows.allSatisfy { $0["Name"]?.stringValue != nil && $0["Industry"] != nil })
+    }
+
+    @Test func csvFieldsAreQuotedAndTableCellsCut() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-csv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", "60", "--keep", folder.path])
+        #expect(status == 0, "\(text)")
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let query = #"select 'a "quoted", value' as q, 'line' || char(10) || 'break' as l, {accounts:_soupEntryId} from {accounts} limit 1"#
+        let (_, csv) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", query])
+        // An entry id's column is SQLite's "id" (an alias would name it).
+        #expect(csv.hasPrefix("q,l,id\r\n\"a \"\"quoted\"\", value\",\"line\nbreak\","), "\(csv)")
+        let long = "select '" + String(repeating: "x", count: 200) + "' as wide from {accounts} limit 1"
+        let (_, table) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", long])
+        let cell = try #require(table.split(separator: "\n").dropFirst(2).first)
+        #expect(cell.count == 60 && cell.hasSuffix("…"))
+        let (_, bad) = try await SyncCommandTests.run(["query", "--store", store, "--format", "yaml", "select 1"])
+        #expect(bad.contains("yaml"))
+    }
+
+    static func jsonLines(_ text: String) throws -> [JSONValue] {
+        try text.split(separator: "\n").filter { $0.hasPrefix("{") }.map { try JSONValue(parsing: String($0)) }
+    }
+}
