@@ -13,20 +13,17 @@ final class LoopbackCallback: Sendable {
     /// The redirect URI to register: `http://127.0.0.1:<port>/OauthRedirect`.
     let redirectURI: String
     private let queries: AsyncStream<[String: String]>
-    private let task: Task<Void, any Error>
-    private let services: ServiceGroup
+    private let server: LoopbackServer
     private let expectedState: Locked<String?>
 
     static let path = "/OauthRedirect"
 
     private init(
-        redirectURI: String, queries: AsyncStream<[String: String]>, task: Task<Void, any Error>, services: ServiceGroup,
-        expectedState: Locked<String?>
+        redirectURI: String, queries: AsyncStream<[String: String]>, server: LoopbackServer, expectedState: Locked<String?>
     ) {
         self.redirectURI = redirectURI
         self.queries = queries
-        self.task = task
-        self.services = services
+        self.server = server
         self.expectedState = expectedState
     }
 
@@ -38,7 +35,6 @@ final class LoopbackCallback: Sendable {
     /// Listens on `port` (0: any free port) and returns once the socket is bound.
     static func listen(port: Int) async throws -> LoopbackCallback {
         let (queries, delivery) = AsyncStream<[String: String]>.makeStream()
-        let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
         let expectedState = Locked<String?>(nil)
         let router = Router()
         router.get(RouterPath(stringLiteral: path)) { request, _ -> Response in
@@ -53,29 +49,9 @@ final class LoopbackCallback: Sendable {
             }
             return page("Logged in", "msync has the login. You can close this window.", 200)
         }
-        var logger = Logger(label: "msync-login")
-        logger.logLevel = .warning
-        let app = Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? port)
-                boundContinuation.finish()
-            }, logger: logger)
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task {
-            defer { boundContinuation.finish() }
-            try await services.run()
-        }
-        var iterator = bound.makeAsyncIterator()
-        guard let actual = await iterator.next() else {
-            task.cancel()
-            var reason = "the listener stopped"
-            do { try await task.value } catch { reason = "\(error)" }
-            throw CommandFailure("cannot listen on 127.0.0.1:\(port) for the login's redirect: \(reason)")
-        }
+        let server = try await LoopbackServer.start(router, port: port, label: "msync-login", purpose: "for the login's redirect")
         return LoopbackCallback(
-            redirectURI: "http://127.0.0.1:\(actual)\(path)", queries: queries, task: task, services: services, expectedState: expectedState
-        )
+            redirectURI: "http://127.0.0.1:\(server.port)\(path)", queries: queries, server: server, expectedState: expectedState)
     }
 
     /// The first redirect's query, or a timeout error.
@@ -100,8 +76,7 @@ final class LoopbackCallback: Sendable {
 
     /// Stops listening (gracefully: the browser gets its page first).
     func stop() async {
-        await services.triggerGracefulShutdown()
-        _ = try? await task.value
+        await server.stop()
     }
 
     private static func page(_ title: String, _ message: String, _ status: Int) -> Response {

@@ -1,0 +1,79 @@
+import FastJSON
+import Foundation
+import MobileSync
+import SalesforceREST
+import SmartStore
+
+extension InspectorData {
+    /// One page of a soup's entries (in entry order) beside the org's records with the same
+    /// ids: each row says which fields differ and whether the entry is dirty locally, changed on
+    /// the server since it was synced, gone from the server, or not sent yet.
+    func compare(soup: String, page: Int) async throws -> Answer {
+        guard let org else { return .error(400, "Start the inspector with --org and --token to compare with the org.") }
+        guard page >= 0 else { return .error(400, "page must be a number, 0 or more") }
+        let store = try store()
+        guard try store.hasSoup(soup) else { return .error(404, "No soup named \(soup)") }
+        let entries = try await store.query(.all(soup: soup, orderPath: "_soupEntryId", pageSize: Self.pageSize), pageIndex: page)
+        var byType: [String: [String]] = [:]
+        for entry in entries {
+            guard let id = entry["Id"]?.stringValue, !LocalFields.isLocalId(id), SalesforceId(id) != nil,
+                let type = entry["attributes"]?["type"]?.stringValue, Self.isName(type)
+            else { continue }
+            byType[type, default: []].append(id)
+        }
+        var server: [String: JSONValue] = [:]
+        for (type, ids) in byType {
+            let list = ids.map { "'\($0)'" }.joined(separator: ", ")
+            // Ids are checked above (SalesforceId: 15 or 18 letters and digits), so safe as literals.
+            let page = try await org.query("SELECT FIELDS(ALL) FROM \(type) WHERE Id IN (\(list)) LIMIT 200")
+            for record in try page.records() {
+                if let id = record["Id"]?.stringValue { server[id] = record }
+            }
+        }
+        let rows = entries.map { entry in Self.comparison(entry, server: entry["Id"]?.stringValue.flatMap { server[$0] }) }
+        return Answer(
+            status: 200,
+            body: ["soup": .string(soup), "page": .int(Int64(page)), "rows": .array(rows), "more": .bool(entries.count == Self.pageSize)])
+    }
+
+    /// One row of the comparison.
+    static func comparison(_ entry: JSONValue, server: JSONValue?) -> JSONValue {
+        let id = entry["Id"]?.stringValue
+        var states: [JSONValue] = []
+        if entry[LocalFields.local]?.boolValue == true { states.append("dirty locally") }
+        if LocalFields.isLocalId(id) || id == nil {
+            states.append("not on the server yet")
+        } else if server == nil {
+            states.append("gone on the server")
+        } else if let local = entry["LastModifiedDate"]?.stringValue, let remote = server?["LastModifiedDate"]?.stringValue,
+            let localDate = SalesforceTime.parse(local), let remoteDate = SalesforceTime.parse(remote),
+            remoteDate > localDate
+        {
+            states.append("changed on the server")
+        }
+        var localFields: [String: JSONValue] = [:]
+        var serverFields: [String: JSONValue] = [:]
+        var differs: [JSONValue] = []
+        for (name, value) in entry.objectValue ?? [:] where isRecordField(name) {
+            localFields[name] = value
+            guard let server else { continue }
+            let remote = server[name] ?? .null
+            serverFields[name] = remote
+            if remote != value { differs.append(.string(name)) }
+        }
+        return [
+            "entryId": entry["_soupEntryId"] ?? .null, "Id": id.map(JSONValue.string) ?? .null, "states": .array(states),
+            "local": .object(localFields), "server": server == nil ? .null : .object(serverFields),
+            "differs": .array(differs.sorted { ($0.stringValue ?? "") < ($1.stringValue ?? "") }),
+        ]
+    }
+
+    /// A field of the record, not the store's or the sync's bookkeeping.
+    static func isRecordField(_ name: String) -> Bool {
+        !name.hasPrefix("_") && name != "attributes"
+    }
+
+    static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 80 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+}

@@ -1,0 +1,131 @@
+import FastJSON
+import Foundation
+import Locking
+import MobileSync
+import SalesforceREST
+import SmartStore
+
+/// What the inspector's page asks for, answered as JSON: soups, a page of a Smart SQL query, one
+/// entry, the sync states, and the same records as the org has them. Read-only throughout.
+final class InspectorData: Sendable {
+    /// Rows per page of the query console and of the comparison.
+    static let pageSize = 50
+
+    private let path: String
+    private let key: StoreKey?
+    let org: RestClient?
+    /// The store as last opened, and whether it was opened without a write-ahead log beside it
+    /// (then SQLite reads the file as immutable and would not see another process's syncs).
+    private let opened = Locked<(store: SmartStore, immutable: Bool)?>(nil)
+
+    init(path: String, key: StoreKey?, org: RestClient?) {
+        self.path = path
+        self.key = key
+        self.org = org
+    }
+
+    /// An answer: an HTTP status and a JSON body.
+    struct Answer: Sendable {
+        var status: Int
+        var body: JSONValue
+
+        static func error(_ status: Int, _ message: String) -> Answer {
+            Answer(status: status, body: ["error": .string(message)])
+        }
+    }
+
+    /// The store, reopened when another process has started writing it since it was opened.
+    func store() throws -> SmartStore {
+        let logExists = FileManager.default.fileExists(atPath: path + "-wal")
+        if let current = opened.current, !(current.immutable && logExists) { return current.store }
+        let store = try SmartStore(readOnlyAt: path, key: key)
+        opened.withLock { $0 = (store, !logExists) }
+        return store
+    }
+
+    /// The answer to `GET /api/<endpoint>` with query parameters `query`.
+    func answer(_ endpoint: String, _ query: [String: String]) async -> Answer {
+        do {
+            switch endpoint {
+            case "soups": return try soups()
+            case "query": return try await self.query(query["sql"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
+            case "record": return try await record(soup: query["soup"] ?? "", id: Int64(query["id"] ?? "") ?? -1)
+            case "syncs": return try syncs()
+            case "compare": return try await compare(soup: query["soup"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
+            default: return .error(404, "No such endpoint: \(endpoint)")
+            }
+        } catch {
+            return .error(400, "\(error)")
+        }
+    }
+
+    private func soups() throws -> Answer {
+        let store = try store()
+        let soups = try store.soupNames().sorted().map { name -> JSONValue in
+            let specs = try store.indexSpecs(ofSoup: name).map { spec -> JSONValue in
+                ["path": .string(spec.path), "type": .string(spec.type.rawValue)]
+            }
+            return [
+                "name": .string(name), "entries": .int(Int64(try store.count(.all(soup: name, pageSize: 1)))),
+                "indexSpecs": .array(specs),
+            ]
+        }
+        return Answer(status: 200, body: ["soups": .array(soups), "org": org.map { .string($0.instanceURL.absoluteString) } ?? .null])
+    }
+
+    private func query(_ sql: String, page: Int) async throws -> Answer {
+        guard page >= 0 else { return .error(400, "page must be a number, 0 or more") }
+        guard !sql.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return .error(400, "Write a Smart SQL query first.") }
+        let store = try store()
+        let spec = QuerySpec.smart(sql, pageSize: Self.pageSize)
+        do {
+            let rows = try await store.query(spec, pageIndex: page)
+            let columns = try store.columnNames(of: spec)
+            return Answer(
+                status: 200,
+                body: [
+                    "columns": .array(columns.map(JSONValue.string)),
+                    "rows": .array(rows.map { $0.arrayValue.map(JSONValue.array) ?? .array([$0]) }),
+                    "page": .int(Int64(page)), "more": .bool(rows.count == Self.pageSize),
+                ])
+        } catch let error as SmartStoreError {
+            return .error(400, error.description)
+        }
+    }
+
+    private func record(soup: String, id: Int64) async throws -> Answer {
+        let store = try store()
+        guard try store.hasSoup(soup) else { return .error(404, "No soup named \(soup)") }
+        guard let entry = try await store.retrieve([id], from: soup).first else {
+            return .error(404, "No entry \(id) in \(soup)")
+        }
+        var flags: [String: JSONValue] = [:]
+        for flag in [LocalFields.local, LocalFields.locallyCreated, LocalFields.locallyUpdated, LocalFields.locallyDeleted] {
+            flags[flag] = entry[flag] ?? .null
+        }
+        var lastError: JSONValue = entry[LocalFields.lastError] ?? .null
+        if let text = lastError.stringValue, let parsed = try? JSONValue(parsing: text) { lastError = parsed }
+        return Answer(
+            status: 200,
+            body: [
+                "soup": .string(soup), "entry": entry,
+                "flags": .object(flags),
+                "lastError": lastError,
+            ])
+    }
+
+    private func syncs() throws -> Answer {
+        let states = try SyncManager.syncStates(in: try store()).map { sync -> JSONValue in
+            [
+                "id": .int(sync.id), "name": sync.name.map(JSONValue.string) ?? .null,
+                "type": .string(sync.kind == .syncDown ? "syncDown" : "syncUp"),
+                "target": .string(SyncsCommand.summary(of: sync.target)), "soup": .string(sync.soupName),
+                "status": .string(sync.status.rawValue), "progress": .int(Int64(sync.progress)),
+                "totalSize": .int(Int64(sync.totalSize)),
+                "maxTimeStamp": sync.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(sync.maxTimeStamp)),
+                "failed": .int(Int64(sync.failedRecordCount)), "error": sync.error.isEmpty ? .null : .string(sync.error),
+            ]
+        }
+        return Answer(status: 200, body: ["syncs": .array(states)])
+    }
+}

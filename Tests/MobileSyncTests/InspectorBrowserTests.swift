@@ -1,0 +1,137 @@
+import FastJSON
+import Foundation
+import MobileSync
+import SalesforceREST
+import SmartStore
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `msync inspect` driven in a real headless Chromium (Debian's package, installed by
+/// scripts/test.sh): the page loads, runs a query, opens records, compares with the org, and
+/// shows a sync that another process runs on the store; requests without the token are refused.
+@Suite struct InspectorBrowserTests {
+    static let script = LoginCommandTests.root.appendingPathComponent("scripts/checks/inspector_browser_check.py")
+
+    @Test func inspectorInABrowser() async throws {
+        let binary = try LoginCommandTests.binary()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-inspect-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("demo")
+        let (demoStatus, demo) = try await ChildProcess.run(
+            binary, ["demo", "--accounts", "3000", "--keep", data.path], timeout: .seconds(300))
+        #expect(demoStatus == 0, "\(demo)")
+        let storePath = data.appendingPathComponent("store.sqlite").path
+
+        // The org again, slow enough (every request waits) for the page to see a sync running.
+        let serve = try Background(
+            binary,
+            [
+                "serve", "--port", "0", "--token", "static", "--database", data.appendingPathComponent("org.sqlite").path,
+                "--fault-latency-ms", "800",
+            ], until: "LocalForce listening on ")
+        defer { serve.stop() }
+        let orgURL = try #require(
+            serve.output.split(separator: "\n").first { $0.hasPrefix("LocalForce listening on ") }?.split(separator: " ").last)
+        let org = RestClient(instanceURL: try #require(URL(string: String(orgURL))), tokenProvider: StaticAccessToken("static"))
+
+        // Among the first entries (the page compares entry order): three changed on the server, two
+        // deleted there, two edited here, and one whose sync up failed.
+        let failedEntry: Int64
+        do {
+            let store = try SmartStore(path: storePath)
+            let first = try await store.query(.all(soup: "accounts", orderPath: "_soupEntryId", pageSize: 10))
+            let ids = first.compactMap { $0["Id"]?.stringValue }
+            let entryIds = first.compactMap { $0["_soupEntryId"]?.int64Value }
+            try #require(ids.count == 10 && entryIds.count == 10)
+            _ = try await org.updateRecords(
+                ids[0..<3].map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Shipping"] })
+            _ = try await org.deleteRecords(Array(ids[3..<5]))
+            for entryId in entryIds[5..<7] {
+                try await store.updateLocally(["Description": "Edited here"], entryId: entryId, in: "accounts")
+            }
+            var failed = first[7]
+            failed["__local__"] = true
+            failed["__locally_updated__"] = true
+            failed["__last_error__"] = .string(#"[{"errorCode":"FIELD_CUSTOM_VALIDATION_EXCEPTION","message":"Name is too short"}]"#)
+            failedEntry = entryIds[7]
+            try await store.upsert(failed, in: "accounts")
+            try store.close()
+        }
+
+        // A second sync, run while the page watches: every Account into a soup of its own.
+        try Data(#"{"soups":[{"soupName":"everything","indexes":[{"path":"Id","type":"string"}]}]}"#.utf8)
+            .write(to: folder.appendingPathComponent("userstore.json"))
+        try Data(
+            #"{"syncs":[{"syncName":"everything","syncType":"syncDown","soupName":"everything","target":{"type":"soql","query":"SELECT Id, Name FROM Account"},"options":{"mergeMode":"OVERWRITE"}}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("usersyncs.json"))
+        let syncCommand: JSONValue = .array(
+            [
+                binary.path, "sync", "--instance-url", String(orgURL), "--token", "static", "--store", storePath,
+                "--store-config", folder.appendingPathComponent("userstore.json").path,
+                "--syncs", folder.appendingPathComponent("usersyncs.json").path, "everything",
+            ].map(JSONValue.string))
+
+        let inspect = try Background(
+            binary, ["inspect", "--store", storePath, "--org", String(orgURL), "--token", "static"], until: "Inspector: ")
+        defer { inspect.stop() }
+        let pageURL = try #require(inspect.output.split(separator: "\n").first { $0.hasPrefix("Inspector: ") }?.split(separator: " ").last)
+        let base = String(pageURL.prefix { $0 != "?" })
+
+        // Without the token (or with another), nothing is served; the API answers with it.
+        for path in ["", "api/soups", "api/record?soup=accounts&id=1"] {
+            let (_, refused) = try await URLSession.shared.data(from: try #require(URL(string: base + path)))
+            #expect((refused as? HTTPURLResponse)?.statusCode == 401, "\(path)")
+        }
+        var request = URLRequest(url: try #require(URL(string: base + "api/soups")))
+        request.setValue(String(pageURL.split(separator: "=").last ?? ""), forHTTPHeaderField: "X-Inspector-Token")
+        let (body, answered) = try await URLSession.shared.data(for: request)
+        #expect((answered as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try JSONValue(parsing: Array(body))["soups"]?.arrayValue?.contains { $0["name"] == "accounts" } == true)
+
+        let shots = ProcessInfo.processInfo.environment["MSYNC_INSPECTOR_SHOTS"] ?? folder.path
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", Self.script.path, String(pageURL), shots, String(failedEntry), "everything", syncCommand.jsonString],
+            timeout: .seconds(240))
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("browser: loaded, queried, opened a record, watched a sync, compared with the org"), "\(text)")
+        for view in ["soups", "query", "record", "org", "syncs"] {
+            #expect(FileManager.default.fileExists(atPath: shots + "/inspector-\(view).png"), "\(view)")
+        }
+    }
+}
+
+/// A child process left running while the test works, with what it printed until `until`.
+final class Background {
+    let output: String
+    private let process: Process
+
+    init(_ executable: URL, _ arguments: [String], until marker: String) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(60)
+        while !text.contains(marker) || !text.hasSuffix("\n"), Date() < deadline {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        self.process = process
+        self.output = text
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
