@@ -65,6 +65,32 @@ import Testing
         #expect(bad.contains("yaml"))
     }
 
+    /// On a terminal (a pseudo-terminal from util-linux's `script`), a progress line is erased
+    /// before it is drawn again, so a shorter line leaves nothing behind.
+    @Test func progressLinesAreErasedOnATerminal() async throws {
+        let binary = try LoginCommandTests.binary()
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "\(binary.path) demo --accounts 60", "/dev/null"], timeout: .seconds(120))
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("\r\u{1B}[2Ksync down accounts "), "\(text.debugDescription.prefix(600))")
+        #expect(text.contains("round trip complete"))
+    }
+
+    /// Help paragraphs are not broken by hand (ArgumentParser wraps them to the terminal), and
+    /// ArgumentParser writes the shell completions the README installs.
+    @Test func helpWrapsAndCompletionsAreGenerated() async throws {
+        let binary = try LoginCommandTests.binary()
+        let wide = ProcessInfo.processInfo.environment.merging(["COLUMNS": "400"]) { $1 }
+        let (_, help) = try await ChildProcess.run(binary, ["sync", "--help"], environment: wide)
+        #expect(help.contains("syncs from --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync"), "\(help)")
+        let (_, demoHelp) = try await ChildProcess.run(binary, ["demo", "--help"], environment: wide)
+        #expect(demoHelp.contains("opens a fresh store, then: sync down"), "\(demoHelp)")
+        for shell in ["bash", "zsh", "fish"] {
+            let (status, script) = try await ChildProcess.run(binary, ["--generate-completion-script", shell])
+            #expect(status == 0 && script.contains("inspect") && script.contains("soups") && script.contains("store"), "\(shell)")
+        }
+    }
+
     static func jsonLines(_ text: String) throws -> [JSONValue] {
         try text.split(separator: "\n").filter { $0.hasPrefix("{") }.map { try JSONValue(parsing: String($0)) }
     }

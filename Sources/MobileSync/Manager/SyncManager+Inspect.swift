@@ -3,7 +3,7 @@ public import SmartStore
 
 extension SyncManager {
     /// The sync states stored in `store`, in id order, read without a manager: nothing is
-    /// registered or recovered, so a read-only store (``SmartStore/init(readOnlyAt:key:)``) or a
+    /// registered or recovered, so a read-only store (`SmartStore(readOnlyAt:key:)`) or a
     /// store another process is syncing can be inspected.
     ///
     /// - Returns: no states when the store has no `syncs_soup` (no manager ever used it).
