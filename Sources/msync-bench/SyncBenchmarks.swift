@@ -89,8 +89,15 @@ struct SyncDownBenchmark: AsyncParsableCommand {
 
     /// Updates `count` accounts on the server (a different slice each round).
     static func change(_ count: Int, round: Int, bench: SyncBench) async throws {
-        let ids = try await bench.client.query("SELECT Id FROM Account ORDER BY Name LIMIT \(count) OFFSET \(round * count)").records()
-            .compactMap { $0["Id"]?.stringValue }
+        // Every page of the answer (a query page holds 2,000 records), and no OFFSET (at most 2,000).
+        var page = try await bench.client.query("SELECT Id FROM Account ORDER BY Name LIMIT \(count * (round + 1))")
+        var all: [String] = []
+        while true {
+            all += try page.records().compactMap { $0["Id"]?.stringValue }
+            guard !page.done, let next = page.nextRecordsURL else { break }
+            page = try await bench.client.queryMore(next)
+        }
+        let ids = Array(all.dropFirst(round * count))
         for start in stride(from: 0, to: ids.count, by: 200) {
             _ = try await bench.client.updateRecords(
                 ids[start..<min(ids.count, start + 200)].map {

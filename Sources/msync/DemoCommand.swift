@@ -88,7 +88,14 @@ struct DemoCommand: AsyncParsableCommand {
     /// A path as a shell word: single-quoted when it holds anything but plain characters.
     static func quoted(_ path: String) -> String {
         let plain = path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@".contains($0) }
-        return plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard !plain else { return path }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("'")
+        for scalar in path.unicodeScalars {
+            if scalar == "'" { quoted.append(contentsOf: "'\\''".unicodeScalars) } else { quoted.append(scalar) }
+        }
+        quoted.append("'")
+        return String(quoted)
     }
 
     private func roundTrip(server: LocalForceServer, token: String, out: ProgressPrinter, started: Date) async throws {

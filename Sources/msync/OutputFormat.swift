@@ -51,11 +51,11 @@ struct RowPrinter {
         var output = ""
         switch format {
         case .json:
+            // Members in column order, each column once (a repeated name gets `:1`, `:2`…).
+            let keys = Self.uniqueNames(columns).map { JSONValue.string($0).jsonString }
             for row in rows {
-                let members = Dictionary(
-                    zip(columns, row + Array(repeating: .null, count: max(0, columns.count - row.count))),
-                    uniquingKeysWith: { first, _ in first })
-                output += JSONValue.object(members).jsonString + "\n"
+                let members = keys.indices.map { index in keys[index] + ":" + (index < row.count ? row[index] : .null).jsonString }
+                output += "{" + members.joined(separator: ",") + "}\n"
             }
         case .csv:
             output += columns.map(Self.csvField).joined(separator: ",") + "\r\n"
@@ -76,9 +76,29 @@ struct RowPrinter {
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 
+    /// A cell as the terminal shows it: control characters (line breaks, tabs, escape
+    /// sequences from the data) as their visible symbols (U+2400…), cut at the width.
     private func cut(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: "⏎")
-        return flat.count > maximumCellWidth ? String(flat.prefix(maximumCellWidth - 1)) + "…" : flat
+        var flat = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: flat.append(Unicode.Scalar(0x2400 + scalar.value) ?? "?")
+            case 0x7F: flat.append("\u{2421}")
+            default: flat.append(scalar)
+            }
+        }
+        let visible = String(flat)
+        return visible.count > maximumCellWidth ? String(visible.prefix(maximumCellWidth - 1)) + "…" : visible
+    }
+
+    /// `names` with repeats made distinct: the second `Name` becomes `Name:1`.
+    static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return names.map { name in
+            let count = seen[name, default: 0]
+            seen[name] = count + 1
+            return count == 0 ? name : "\(name):\(count)"
+        }
     }
 
     /// A value as a cell: strings bare, null empty, everything else as JSON.
@@ -90,9 +110,17 @@ struct RowPrinter {
         }
     }
 
-    /// RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled.
+    /// RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled. Checked on
+    /// scalars: `\r\n`, or a quote followed by a combining mark, is one Character.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -57,6 +57,16 @@ import Testing
         let (_, csv) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", query])
         // An entry id's column is SQLite's "id" (an alias would name it).
         #expect(csv.hasPrefix("q,l,id\r\n\"a \"\"quoted\"\", value\",\"line\nbreak\","), "\(csv)")
+        let crlf = "select 'a' || char(13) || char(10) || 'b' as t, 'e' || char(27) || '[2J' as esc from {accounts} limit 1"
+        let (_, crlfCSV) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", crlf])
+        #expect(crlfCSV == "t,esc\r\n\"a\r\nb\",e\u{1B}[2J\r\n", "\(crlfCSV.debugDescription)")
+        // A terminal never gets the data's control characters: they show as their symbols.
+        let (_, crlfTable) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", crlf])
+        #expect(crlfTable.contains("a\u{240D}\u{240A}b") && crlfTable.contains("e\u{241B}[2J") && !crlfTable.contains("\u{1B}"))
+        // Repeated column names stay apart, in column order.
+        let twice = "select {accounts:Name}, {accounts:Name}, {accounts:Industry} from {accounts} limit 1"
+        let (_, twiceJSON) = try await SyncCommandTests.run(["query", "--store", store, "--format", "json", twice])
+        #expect(twiceJSON.hasPrefix(#"{"Name":"#) && twiceJSON.contains(#","Name:1":"#) && twiceJSON.contains(#","Industry":"#))
         let long = "select '" + String(repeating: "x", count: 200) + "' as wide from {accounts} limit 1"
         let (_, table) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", long])
         let cell = try #require(table.split(separator: "\n").dropFirst(2).first)

@@ -188,6 +188,21 @@ import Testing
         }
     }
 
+    /// Stamps after the first read the server's clock from the monotonic clock: whole seconds,
+    /// never later than the server's time.
+    @Test func serverClockRunsEarlyInWholeSeconds() async throws {
+        try await withHarness { harness in
+            let clock = ServerClock(client: harness.client)
+            let first = try await clock.now()
+            for _ in 0..<3 {
+                let later = try await clock.now()
+                let server = try await harness.client.serverTime()
+                #expect(later % 1000 == 0 && later <= server && later >= first - ServerClock.driftMargin - 1000)
+            }
+            #expect(harness.client.requestCount >= 4)
+        }
+    }
+
     /// Scenario 28: more than one batch (500 created records, 200 per call).
     @Test func manyCreatedRecords() async throws {
         try await withHarness { harness in

@@ -29,6 +29,27 @@ import Testing
         #expect(try store.query(byKey).first?["n"] == 2)
     }
 
+    /// The same text before and after the table changed shape: SQLite prepares the cached
+    /// statement again, with more (or fewer) columns than GRDB noted when it cached it.
+    @Test func aCachedSelectStarSeesTheNewColumns() throws {
+        let directory = TemporaryDirectory()
+        let store = try SmartStore(path: directory.path("store.sqlite"))
+        try store.registerSoup("items", indexSpecs: [IndexSpec("key", .string)])
+        try store.upsert(["key": "a", "n": 1, "m": "x"], in: "items", externalIdPath: "key")
+        let star = QuerySpec.smart("select * from {items}", pageSize: 10)
+        let before = try #require(try store.query(star).first?.arrayValue)
+        try store.alterSoup(
+            "items", indexSpecs: [IndexSpec("key", .string), IndexSpec("n", .integer), IndexSpec("m", .string)], reIndexData: true)
+        let after = try #require(try store.query(star).first?.arrayValue)
+        #expect(after.count == before.count + 2)
+        #expect(after.contains { $0["key"] == "a" }) // the soup column is still read as an entry
+        try store.alterSoup("items", indexSpecs: [IndexSpec("key", .string)], reIndexData: true)
+        let fewer = try #require(try store.query(star).first?.arrayValue)
+        #expect(fewer.count == before.count && fewer.contains { $0["key"] == "a" })
+        #expect(try store.queryJSON(star).count > 2)
+        #expect(try store.columnNames(of: star).contains("key") == true)
+    }
+
     @Test func moreReadersThanPlainConnectionsShareThePool() throws {
         let directory = TemporaryDirectory()
         let store = try SmartStore(path: directory.path("store.sqlite"))

@@ -113,8 +113,8 @@ def main():
         deadline = time.time() + 90
         selector = f"#syncs-table tr[data-sync='{sync_name}']"
         while time.time() < deadline:
-            rows = driver.find_elements(By.CSS_SELECTOR, selector)
-            row = rows[0].text if rows else ""
+            # Read in one script: the table is redrawn every second, so a found row can go stale.
+            row = driver.execute_script("const row = document.querySelector(arguments[0]); return row ? row.innerText : '';", selector)
             if not seen or seen[-1] != row:
                 seen.append(row)
                 if "RUNNING" in row and not os.path.exists(os.path.join(shots, "inspector-syncs.png")):

@@ -8,7 +8,7 @@ import Locking
 /// 45% of a point lookup's time (20 µs → 12 µs without them). A single statement needs neither: SQLite
 /// re-prepares a statement when the schema changes, and the statement is its own transaction.
 /// So the store keeps up to ``capacity`` plain connections, made on first use; a read that finds
-/// them all busy goes through the pool.
+/// them all busy (or cannot open one) goes through the pool.
 final class ReadConnections: Sendable {
     static let capacity = 2
 
@@ -52,32 +52,63 @@ final class ReadConnections: Sendable {
         case .use(let connection): return connection
         case .none: return nil
         case .make:
-            do {
-                return try DatabaseQueue(path: path, configuration: configuration)
-            } catch {
+            // A connection that cannot be opened (no file descriptors left…) leaves the read to
+            // the pool, which reports the problem if it has it too.
+            guard let connection = try? DatabaseQueue(path: path, configuration: configuration) else {
                 state.withLock { $0.created -= 1 }
-                throw error
+                return nil
             }
+            // Closed while it opened: not used, so that nothing reads after close().
+            let closed = state.withLock { state in
+                if state.isClosed { state.created -= 1 }
+                return state.isClosed
+            }
+            if closed {
+                try? connection.close()
+                return nil
+            }
+            return connection
         }
     }
 
     private func checkIn(_ connection: DatabaseQueue) {
         let keep = state.withLock { state in
-            if state.isClosed { return false }
+            if state.isClosed {
+                state.created -= 1
+                return false
+            }
             state.idle.append(connection)
             return true
         }
         if !keep { try? connection.close() }
     }
 
-    /// Closes the idle connections; busy ones close when their read ends. Later reads go
-    /// through the pool (which then reports the store closed).
+    /// Closes the connections, so that later reads go through the pool (which then reports the
+    /// store closed).
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` when a read is running on one of them, as the
+    ///   pool does; nothing is closed then.
     func close() throws {
-        let idle = state.withLock { state in
+        let idle: [DatabaseQueue] = try state.withLock { state in
+            guard state.created == state.idle.count else {
+                throw SmartStoreError.database("The store cannot close while a query is running")
+            }
             state.isClosed = true
+            state.created = 0
             defer { state.idle.removeAll() }
             return state.idle
         }
         for connection in idle { try connection.close() }
+    }
+
+    /// Closes whatever is idle and refuses new reads: for `deinit`, where nothing can be running.
+    func closeIdle() {
+        let idle = state.withLock { state in
+            state.isClosed = true
+            state.created -= state.idle.count
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        for connection in idle { try? connection.close() }
     }
 }

@@ -104,7 +104,8 @@ extension SmartStore {
             let translation = try translation(db, spec.smartSql)
             let names: [String]
             do {
-                names = try db.cachedStatement(sql: translation.pagedSQL).columnNames
+                // A statement of its own: a cached one keeps the columns it had when it was made.
+                names = try db.makeStatement(sql: translation.pagedSQL).columnNames
             } catch let error as DatabaseError {
                 throw SmartStoreError.queryFailed(sql: translation.sql, message: error.message ?? error.description)
             }
@@ -114,7 +115,17 @@ extension SmartStore {
                     if let column = index.columnName { paths[column] = index.path }
                 }
             }
-            return names.map { name in paths[name] ?? Self.extractedPath(name) ?? name }
+            return names.map { name in
+                // SQLite names a repeated column `name:N`; the path keeps the suffix.
+                var base = Substring(name)
+                var suffix = ""
+                if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber), colon != name.startIndex {
+                    base = name[..<colon]
+                    suffix = String(name[colon...])
+                }
+                guard let path = paths[String(base)] ?? Self.extractedPath(String(base)) else { return name }
+                return path + suffix
+            }
         }
     }
 

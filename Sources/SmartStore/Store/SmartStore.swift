@@ -167,7 +167,7 @@ public final class SmartStore: Sendable {
     deinit {
         // The plain readers close before the pool: the last connection to close checkpoints and
         // removes the write-ahead log, which a read-only connection cannot do.
-        try? readers?.close()
+        readers?.closeIdle()
         // The key is forgotten with the store, not later when GRDB releases the last
         // connection's configuration, so that the file can be reopened (or rekeyed) at once.
         lease?.end()

@@ -16,33 +16,42 @@ extension InspectorData {
         let entries = try await store.query(.all(soup: soup, orderPath: "_soupEntryId", pageSize: Self.pageSize), pageIndex: page)
         var byType: [String: [String]] = [:]
         for entry in entries {
-            guard let id = entry["Id"]?.stringValue, !LocalFields.isLocalId(id), SalesforceId(id) != nil,
+            guard let id = entry["Id"]?.stringValue.flatMap(SalesforceId.init)?.value,
                 let type = entry["attributes"]?["type"]?.stringValue, Self.isName(type)
             else { continue }
             byType[type, default: []].append(id)
         }
         var server: [String: JSONValue] = [:]
         for (type, ids) in byType {
+            // Ids are SalesforceIds (15 or 18 letters and digits, checksum checked) and the type
+            // is letters, digits and _: safe as written into the query.
             let list = ids.map { "'\($0)'" }.joined(separator: ", ")
-            // Ids are checked above (SalesforceId: 15 or 18 letters and digits), so safe as literals.
             let page = try await org.query("SELECT FIELDS(ALL) FROM \(type) WHERE Id IN (\(list)) LIMIT 200")
             for record in try page.records() {
-                if let id = record["Id"]?.stringValue { server[id] = record }
+                if let id = record["Id"]?.stringValue.flatMap(SalesforceId.init)?.value { server[id] = record }
             }
         }
-        let rows = entries.map { entry in Self.comparison(entry, server: entry["Id"]?.stringValue.flatMap { server[$0] }) }
+        let asked = Set(byType.values.joined())
+        let rows = entries.map { entry in
+            let id = entry["Id"]?.stringValue.flatMap(SalesforceId.init)?.value
+            return Self.comparison(entry, server: id.flatMap { server[$0] }, compared: id.map(asked.contains) ?? false)
+        }
         return Answer(
             status: 200,
             body: ["soup": .string(soup), "page": .int(Int64(page)), "rows": .array(rows), "more": .bool(entries.count == Self.pageSize)])
     }
 
     /// One row of the comparison.
-    static func comparison(_ entry: JSONValue, server: JSONValue?) -> JSONValue {
+    /// `compared`: whether the org was asked for this record (an entry without a server id or a
+    /// type is not).
+    static func comparison(_ entry: JSONValue, server: JSONValue?, compared: Bool) -> JSONValue {
         let id = entry["Id"]?.stringValue
         var states: [JSONValue] = []
         if entry[LocalFields.local]?.boolValue == true { states.append("dirty locally") }
         if LocalFields.isLocalId(id) || id == nil {
             states.append("not on the server yet")
+        } else if !compared {
+            states.append("not compared (no record type or id the org would know)")
         } else if server == nil {
             states.append("gone on the server")
         } else if let local = entry["LastModifiedDate"]?.stringValue, let remote = server?["LastModifiedDate"]?.stringValue,

@@ -14,9 +14,28 @@ final class InspectorData: Sendable {
     private let path: String
     private let key: StoreKey?
     let org: RestClient?
-    /// The store as last opened, and whether it was opened without a write-ahead log beside it
-    /// (then SQLite reads the file as immutable and would not see another process's syncs).
-    private let opened = Locked<(store: SmartStore, immutable: Bool)?>(nil)
+    /// The store as last opened, with what it was opened against.
+    private let opened = Locked<Opened?>(nil)
+
+    private struct Opened: Sendable {
+        let store: SmartStore
+        let file: FileState
+        let schemaVersion: Int64?
+    }
+
+    /// What says the file changed underneath a connection: its log's presence, size and date.
+    private struct FileState: Equatable, Sendable {
+        var logExists: Bool
+        let size: Int64
+        let modified: Date?
+
+        init(path: String) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            logExists = FileManager.default.fileExists(atPath: path + "-wal")
+            size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            modified = attributes?[.modificationDate] as? Date
+        }
+    }
 
     init(path: String, key: StoreKey?, org: RestClient?) {
         self.path = path
@@ -34,13 +53,26 @@ final class InspectorData: Sendable {
         }
     }
 
-    /// The store, reopened when another process has started writing it since it was opened.
+    /// The store, opened again when another process may have changed it underneath: when its
+    /// file or log changed (a store opened while no log existed is read as an immutable file,
+    /// which must not change under it) or its schema did (the soups the store knows are cached).
     func store() throws -> SmartStore {
-        let logExists = FileManager.default.fileExists(atPath: path + "-wal")
-        if let current = opened.current, !(current.immutable && logExists) { return current.store }
+        let file = FileState(path: path)
+        if let current = opened.current, current.file.logExists || current.file == file,
+            current.schemaVersion == Self.schemaVersion(of: current.store)
+        {
+            return current.store
+        }
+        var seen = file
         let store = try SmartStore(readOnlyAt: path, key: key)
-        opened.withLock { $0 = (store, !logExists) }
+        // A log gone while the store opened may have made it immutable: watch the file then.
+        seen.logExists = seen.logExists && FileManager.default.fileExists(atPath: path + "-wal")
+        opened.withLock { $0 = Opened(store: store, file: seen, schemaVersion: Self.schemaVersion(of: store)) }
         return store
+    }
+
+    private static func schemaVersion(of store: SmartStore) -> Int64? {
+        try? store.query(.smart("select schema_version from pragma_schema_version", pageSize: 1)).first?.arrayValue?.first?.int64Value
     }
 
     /// The answer to `GET /api/<endpoint>` with query parameters `query`.

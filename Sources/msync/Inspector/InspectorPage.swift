@@ -113,6 +113,18 @@ enum InspectorPage {
           });
         }
 
+        // The store counts positions in UTF-8 bytes; the text area in UTF-16 units.
+        function utf16Offset(text, bytes) {
+          let count = 0;
+          for (let index = 0; index < text.length; index++) {
+            if (count >= bytes) { return index; }
+            const code = text.codePointAt(index);
+            count += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+            if (code > 0xFFFF) { index++; }
+          }
+          return text.length;
+        }
+
         function show(view) {
           document.querySelectorAll("main > section").forEach(section => { section.hidden = section.id !== "view-" + view; });
           document.querySelectorAll("nav button").forEach(button => button.classList.toggle("active", button.dataset.view === view));
@@ -153,18 +165,20 @@ enum InspectorPage {
           try {
             const answer = await api("query", { sql: sql, page: page });
             showError("query-error", "");
-            const soup = (sql.match(/\\{([A-Za-z0-9_]+)[:}]/) || [])[1];
+            // Entries link to the record view when the query names one soup (its entries are the
+            // `soup` columns); in a join an entry's soup cannot be told from its column.
+            const soups = new Set(Array.from(sql.matchAll(/\\{([A-Za-z0-9_]+)[:}]/g), match => match[1]));
+            const soup = soups.size === 1 ? Array.from(soups)[0] : null;
+            const entryColumns = answer.columns.map(name => name === "soup" || name.startsWith("soup:"));
             const table = element("table");
             table.id = "results-table";
-            fillTable(table, answer.columns, answer.rows, line => {
-              line.querySelectorAll("td").forEach(cell => {
-                let value;
-                try { value = JSON.parse(cell.title); } catch (error) { return; }
-                if (soup && value && typeof value === "object" && value._soupEntryId !== undefined) {
-                  const link = element("a", "open #" + value._soupEntryId, "open-record");
-                  link.addEventListener("click", () => openRecord(soup, value._soupEntryId));
-                  cell.replaceChildren(link, document.createTextNode(" " + cell.title));
-                }
+            fillTable(table, answer.columns, answer.rows, (line, index) => {
+              answer.rows[index].forEach((value, column) => {
+                if (!soup || !entryColumns[column] || !value || typeof value !== "object" || value._soupEntryId === undefined) { return; }
+                const cell = line.children[column];
+                const link = element("a", "open #" + value._soupEntryId, "open-record");
+                link.addEventListener("click", () => openRecord(soup, value._soupEntryId));
+                cell.replaceChildren(link, document.createTextNode(" " + cell.title));
               });
             });
             document.getElementById("results").replaceChildren(table);
@@ -176,7 +190,12 @@ enum InspectorPage {
             showError("query-error", error.message);
             // Point at the place SQLite or the translator names ("at character N").
             const at = /at character (\\d+)/.exec(error.message);
-            if (at) { const textarea = document.getElementById("sql"); textarea.focus(); textarea.setSelectionRange(+at[1], +at[1] + 1); }
+            if (at) {
+              const textarea = document.getElementById("sql");
+              const start = utf16Offset(textarea.value, +at[1]);
+              textarea.focus();
+              textarea.setSelectionRange(start, start + 1);
+            }
           }
         }
 
