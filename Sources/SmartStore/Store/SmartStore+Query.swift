@@ -98,7 +98,7 @@ extension SmartStore {
     /// names them.
     ///
     /// - Throws: ``SmartStoreError/invalidSmartSQL(_:)`` and ``SmartStoreError/queryFailed(sql:message:)``
-    ///   as ``query(_:pageIndex:arguments:)`` does.
+    ///   as `query(_:pageIndex:arguments:)` does.
     public func columnNames(of spec: QuerySpec) throws -> [String] {
         try read { db in
             let translation = try translation(db, spec.smartSql)
