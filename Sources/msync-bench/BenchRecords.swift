@@ -7,7 +7,12 @@ enum BenchRecords {
     static let cities = ["San Francisco", "New York", "Paris", "Tokyo", "Berlin", "Sydney", "Toronto", "Lyon"]
 
     static func make(count: Int) -> [JSONValue] {
-        (0..<count).map { index in
+        make(0..<count, of: count)
+    }
+
+    /// Records `range` of a set of `count` (the same records `make(count:)` has at those places).
+    static func make(_ range: Range<Int>, of count: Int) -> [JSONValue] {
+        range.map { index in
             let id = String(format: "001%012dAAA", index)
             let minute = index % 60
             let hour = (index / 60) % 24

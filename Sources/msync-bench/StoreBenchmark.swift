@@ -41,13 +41,7 @@ struct StoreBenchmark: ParsableCommand {
                 .run(entries: BenchRecords.make(count: records), folder: folder)
             return
         }
-        // The records, documents and pages are dropped before the reads: at a million records
-        // they are gigabytes of heap, which would otherwise be what the reads measure.
         let (apiStore, baselineForAPI, lookupKeys, pageStarts) = try writeScenarios(folder: folder)
-        // Freed, those gigabytes stay in malloc's bins as millions of free chunks, which later
-        // allocations of the reads walk (measured at 1M records: 150 µs per parsed entry instead
-        // of 4, in our reads and the baseline's alike). Give them back first.
-        Self.trimHeap()
 
         let lookup = try BenchReport.medianMicroseconds(samples: samples) { sample in
             let found = try apiStore.query(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
@@ -89,40 +83,36 @@ struct StoreBenchmark: ParsableCommand {
             baselineMedianMicroseconds: baselinePageJSON, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawPage, 10)])
     }
 
-    /// glibc's `malloc_trim(0)`, looked up at run time (no Swift module declares it); nothing
-    /// elsewhere.
-    static func trimHeap() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        typealias Trim = @convention(c) (Int) -> Int32
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-    }
-
     /// The write scenarios; returns the API store and its baseline, read next, and the keys the
-    /// reads sample (drawn here, while the records exist).
+    /// reads sample. Records are made one batch at a time, outside the timed calls, so the heap
+    /// never holds them all (at a million records that was gigabytes, and what the reads measured).
     private func writeScenarios(folder: URL) throws -> (SmartStore, Baseline, [JSONValue], [JSONValue]) {
-        let entries = BenchRecords.make(count: records)
-        let documents = entries.map(\.jsonBytes)
-        let averageBytes = documents.reduce(0) { $0 + $1.count } / documents.count
-        let pages = stride(from: 0, to: records, by: pageSize).map { start in
+        let batches = stride(from: 0, to: records, by: batchSize).map { $0..<min($0 + batchSize, records) }
+        let pageRanges = stride(from: 0, to: records, by: pageSize).map { $0..<min($0 + pageSize, records) }
+        let sample = BenchRecords.make(0..<min(records, 1000), of: records)
+        let averageBytes = sample.reduce(0) { $0 + $1.jsonBytes.count } / sample.count
+        func page(_ range: Range<Int>) -> [UInt8] {
             JSONValue.object([
-                "totalSize": .int(Int64(records)), "done": false,
-                "records": .array(Array(entries[start..<min(start + pageSize, records)])),
+                "totalSize": .int(Int64(records)), "done": false, "records": .array(BenchRecords.make(range, of: records)),
             ]).jsonBytes
         }
 
         // (c) baseline, with the same transaction sizes as each scenario.
         let baselineForAPI = try Baseline(path: folder.appendingPathComponent("baseline-api.sqlite").path)
-        let baselineAPISeconds = try baselineForAPI.insert(entries: entries, documents: documents, transactionSize: batchSize)
+        let baselineAPISeconds = try batches.reduce(0.0) { total, range in
+            try total + baselineForAPI.insert(entries: BenchRecords.make(range, of: records))
+        }
         let baselineBulk = try Baseline(path: folder.appendingPathComponent("baseline-bulk.sqlite").path)
-        let baselineBulkSeconds = try baselineBulk.insert(entries: entries, documents: documents, transactionSize: pageSize)
+        let baselineBulkSeconds = try pageRanges.reduce(0.0) { total, range in
+            try total + baselineBulk.insert(entries: BenchRecords.make(range, of: records))
+        }
 
         // (a) the public upsert API.
         let apiStore = try SmartStore(path: folder.appendingPathComponent("api.sqlite").path)
         try apiStore.registerSoup("accounts", indexSpecs: BenchRecords.indexSpecs)
-        let apiSeconds = try BenchReport.time {
-            for start in stride(from: 0, to: records, by: batchSize) {
-                try apiStore.upsert(Array(entries[start..<min(start + batchSize, records)]), in: "accounts")
-            }
+        let apiSeconds = try batches.reduce(0.0) { total, range in
+            let entries = BenchRecords.make(range, of: records)
+            return try total + BenchReport.time { try apiStore.upsert(entries, in: "accounts") }
         }
         BenchReport.throughput(
             scenario: "store-api", records: records, seconds: apiSeconds, baselineSeconds: baselineAPISeconds,
@@ -135,25 +125,30 @@ struct StoreBenchmark: ParsableCommand {
             "__local__": false, "__locally_created__": false, "__locally_updated__": false,
             "__locally_deleted__": false, "__sync_id__": 1,
         ]
-        let bulkSeconds = try BenchReport.time {
-            for page in pages { try bulkStore.ingestPage(page, into: "accounts", setFields: bookkeeping) }
+        func ingestAll() throws -> Double {
+            try pageRanges.reduce(0.0) { total, range in
+                let text = page(range)
+                return try total + BenchReport.time { try bulkStore.ingestPage(text, into: "accounts", setFields: bookkeeping) }
+            }
         }
+        let bulkSeconds = try ingestAll()
         BenchReport.throughput(
             scenario: "store-bulk", records: records, seconds: bulkSeconds, baselineSeconds: baselineBulkSeconds,
             extra: ["page_size": .int(Int64(pageSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
 
         // Re-ingesting the same pages: every record is an update of an existing entry.
-        let baselineUpdateSeconds = try baselineBulk.update(entries: entries, documents: documents, transactionSize: pageSize)
-        let bulkUpdateSeconds = try BenchReport.time {
-            for page in pages { try bulkStore.ingestPage(page, into: "accounts", setFields: bookkeeping) }
+        let baselineUpdateSeconds = try pageRanges.reduce(0.0) { total, range in
+            try total + baselineBulk.update(entries: BenchRecords.make(range, of: records), firstId: Int64(range.lowerBound + 1))
         }
+        let bulkUpdateSeconds = try ingestAll()
         BenchReport.throughput(
             scenario: "store-bulk-update", records: records, seconds: bulkUpdateSeconds,
             baselineSeconds: baselineUpdateSeconds, extra: ["page_size": .int(Int64(pageSize))])
 
         var generator = SplitMix(seed: 42)
-        let lookupKeys = (0..<samples).map { _ in entries[Int(generator.next() % UInt64(records))]["Id"] ?? .null }
-        let pageStarts = (0..<samples).map { _ in entries[Int(generator.next() % UInt64(records))]["Name"] ?? .null }
+        func record(_ index: Int) -> JSONValue { BenchRecords.make(index..<index + 1, of: records).first ?? .null }
+        let lookupKeys = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Id"] ?? .null }
+        let pageStarts = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Name"] ?? .null }
         return (apiStore, baselineForAPI, lookupKeys, pageStarts)
     }
 }
@@ -181,9 +176,12 @@ struct Baseline {
         statement.bind(index + 3, entry["LastModifiedDate"]?.stringValue ?? "")
     }
 
-    func insert(entries: [JSONValue], documents: [[UInt8]], transactionSize: Int) throws -> Double {
+    /// Inserts `entries` in one transaction; returns the seconds taken (their JSON text is
+    /// written before the clock starts, as the store is given JSON values).
+    func insert(entries: [JSONValue]) throws -> Double {
+        let documents = entries.map(\.jsonBytes)
         let statement = try database.prepare("INSERT INTO T (soup, created, lastModified, c0, c1, c2, c3) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        return try timedTransactions(count: entries.count, size: transactionSize) { index in
+        return try timedTransaction(count: entries.count) { index in
             statement.bind(1, documents[index])
             statement.bind(2, 1_700_000_000_000)
             statement.bind(3, 1_700_000_000_000)
@@ -192,25 +190,25 @@ struct Baseline {
         }
     }
 
-    func update(entries: [JSONValue], documents: [[UInt8]], transactionSize: Int) throws -> Double {
+    /// Updates the rows `firstId…` with `entries` in one transaction; returns the seconds taken.
+    func update(entries: [JSONValue], firstId: Int64) throws -> Double {
+        let documents = entries.map(\.jsonBytes)
         let statement = try database.prepare("UPDATE T SET soup = ?, lastModified = ?, c0 = ?, c1 = ?, c2 = ?, c3 = ? WHERE id = ?")
-        return try timedTransactions(count: entries.count, size: transactionSize) { index in
+        return try timedTransaction(count: entries.count) { index in
             statement.bind(1, documents[index])
             statement.bind(2, 1_700_000_000_001)
             bindColumns(statement, entries[index], from: 3)
-            statement.bind(7, Int64(index + 1))
+            statement.bind(7, firstId + Int64(index))
             try statement.run()
         }
     }
 
-    /// Runs `row` for indexes `0..<count`, `size` rows per transaction, and returns the seconds taken.
-    private func timedTransactions(count: Int, size: Int, _ row: (Int) throws -> Void) throws -> Double {
+    /// Runs `row` for indexes `0..<count` in one transaction and returns the seconds taken.
+    private func timedTransaction(count: Int, _ row: (Int) throws -> Void) throws -> Double {
         try BenchReport.time {
-            for start in stride(from: 0, to: count, by: size) {
-                try database.execute("BEGIN")
-                for index in start..<min(start + size, count) { try row(index) }
-                try database.execute("COMMIT")
-            }
+            try database.execute("BEGIN")
+            for index in 0..<count { try row(index) }
+            try database.execute("COMMIT")
         }
     }
 
