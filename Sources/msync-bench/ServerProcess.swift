@@ -78,7 +78,7 @@ struct ServeOrgCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Ends with the benchmark that started it, whichever way that one ends (a failed
-        // scenario throws past its stop()): an orphan is adopted by process 1.
+        // scenario throws past its stop()): an orphan gets another parent (init or a subreaper).
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent { sleep(1) }
