@@ -43,44 +43,37 @@ struct StoreBenchmark: ParsableCommand {
         }
         let (apiStore, baselineForAPI, lookupKeys, pageStarts) = try writeScenarios(folder: folder)
 
-        let lookup = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            let found = try apiStore.query(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
-            precondition(found.count == 1)
-        }
-        let baselineLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .values)
-        let rawLookup = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .bytesRead)
-        BenchReport.latency(
-            scenario: "store-lookup", records: records, samples: samples, medianMicroseconds: lookup,
-            baselineMedianMicroseconds: baselineLookup, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawLookup, 10)])
-
-        let lookupJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            let found = try apiStore.queryJSON(.exact(soup: "accounts", path: "Id", key: lookupKeys[sample], pageSize: 1))
-            precondition(found.count > 2)
-        }
-        let baselineLookupJSON = try baselineForAPI.medianLookup(keys: lookupKeys.compactMap(\.stringValue), result: .jsonArray)
-        BenchReport.latency(
-            scenario: "store-lookup-json", records: records, samples: samples, medianMicroseconds: lookupJSON,
-            baselineMedianMicroseconds: baselineLookupJSON, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawLookup, 10)])
-
-        // A 50-row page ordered by an indexed path.
-        let page = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            _ = try apiStore.query(
-                .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
-        }
+        // A point lookup on an indexed path, and a 50-row page ordered by one: each as values and as
+        // JSON text, against the baseline building the same, with the bare read alongside.
+        let keys = lookupKeys.compactMap(\.stringValue)
         let starts = pageStarts.compactMap(\.stringValue)
-        let baselinePage = try baselineForAPI.medianPage(starts: starts, result: .values)
-        let rawPage = try baselineForAPI.medianPage(starts: starts, result: .bytesRead)
-        BenchReport.latency(
-            scenario: "store-page", records: records, samples: samples, medianMicroseconds: page,
-            baselineMedianMicroseconds: baselinePage, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawPage, 10)])
-        let pageJSON = try BenchReport.medianMicroseconds(samples: samples) { sample in
-            _ = try apiStore.queryJSON(
-                .range(soup: "accounts", path: "Name", begin: pageStarts[sample], end: nil, orderPath: "Name", pageSize: 50))
+        let reads: [(scenario: String, spec: (Int) -> QuerySpec, baseline: (Baseline.ResultShape) throws -> Double)] = [
+            (
+                "store-lookup", { .exact(soup: "accounts", path: "Id", key: lookupKeys[$0], pageSize: 1) },
+                { try baselineForAPI.medianLookup(keys: keys, result: $0) }
+            ),
+            (
+                "store-page", { .range(soup: "accounts", path: "Name", begin: pageStarts[$0], end: nil, orderPath: "Name", pageSize: 50) },
+                { try baselineForAPI.medianPage(starts: starts, result: $0) }
+            ),
+        ]
+        for read in reads {
+            let bare = ["read_only_baseline_median_us": BenchReport.rounded(try read.baseline(.bytesRead), 10)]
+            let values = try BenchReport.medianMicroseconds(samples: samples) { sample in
+                let found = try apiStore.query(read.spec(sample))
+                precondition(!found.isEmpty)
+            }
+            BenchReport.latency(
+                scenario: read.scenario, records: records, samples: samples, medianMicroseconds: values,
+                baselineMedianMicroseconds: try read.baseline(.values), extra: bare)
+            let json = try BenchReport.medianMicroseconds(samples: samples) { sample in
+                let found = try apiStore.queryJSON(read.spec(sample))
+                precondition(found.count > 2)
+            }
+            BenchReport.latency(
+                scenario: read.scenario + "-json", records: records, samples: samples, medianMicroseconds: json,
+                baselineMedianMicroseconds: try read.baseline(.jsonArray), extra: bare)
         }
-        let baselinePageJSON = try baselineForAPI.medianPage(starts: starts, result: .jsonArray)
-        BenchReport.latency(
-            scenario: "store-page-json", records: records, samples: samples, medianMicroseconds: pageJSON,
-            baselineMedianMicroseconds: baselinePageJSON, extra: ["read_only_baseline_median_us": BenchReport.rounded(rawPage, 10)])
     }
 
     /// The write scenarios; returns the API store and its baseline, read next, and the keys the

@@ -14,13 +14,18 @@ struct SoupsCommand: AsyncParsableCommand {
     var options: StoreReadOptions
 
     func run() async throws {
-        let smartStore = try options.open()
-        let rows = try smartStore.soupNames().sorted().map { name -> [JSONValue] in
-            let specs = try smartStore.indexSpecs(ofSoup: name).map { "\($0.path):\($0.type.rawValue)" }
-            let entries = try smartStore.count(.all(soup: name, pageSize: 1))
-            return [.string(name), .int(Int64(entries)), .string(specs.joined(separator: ", "))]
+        let rows = try Self.soups(in: try options.open()).map { soup -> [JSONValue] in
+            let specs = soup.indexSpecs.map { "\($0.path):\($0.type.rawValue)" }
+            return [.string(soup.name), .int(Int64(soup.entries)), .string(specs.joined(separator: ", "))]
         }
         RowPrinter(columns: ["soup", "entries", "indexSpecs"], format: options.format).print(rows)
+    }
+
+    /// The soups of `store` by name, each with its entry count and index specs (also the inspector's).
+    static func soups(in store: SmartStore) throws -> [(name: String, entries: Int, indexSpecs: [IndexSpec])] {
+        try store.soupNames().sorted().map { name in
+            (name, try store.count(.all(soup: name, pageSize: 1)), try store.indexSpecs(ofSoup: name))
+        }
     }
 }
 
@@ -39,19 +44,21 @@ struct SyncsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let smartStore = try options.open()
-        let rows = try SyncManager.syncStates(in: smartStore).map { sync -> [JSONValue] in
-            [
-                .int(sync.id), sync.name.map(JSONValue.string) ?? .null, .string(sync.kind == .syncDown ? "syncDown" : "syncUp"),
-                .string(Self.summary(of: sync.target)), .string(sync.soupName), .string(sync.status.rawValue),
-                .string(sync.totalSize < 0 ? "\(sync.progress)%" : "\(sync.progress)% of \(sync.totalSize)"),
-                sync.maxTimeStamp < 0 ? .null : .string(Self.date(sync.maxTimeStamp)), .int(Int64(sync.failedRecordCount)),
-                sync.error.isEmpty ? .null : .string(sync.error),
-            ]
-        }
-        RowPrinter(
-            columns: ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "error"],
-            format: options.format
-        ).print(rows)
+        RowPrinter(columns: Self.columns, format: options.format).print(try SyncManager.syncStates(in: smartStore).map(Self.row))
+    }
+
+    /// The columns of ``row(_:)``.
+    static let columns = ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "error"]
+
+    /// A sync state as `msync syncs` and the inspector show it.
+    static func row(_ sync: SyncState) -> [JSONValue] {
+        [
+            .int(sync.id), sync.name.map(JSONValue.string) ?? .null, .string(sync.kind.rawValue),
+            .string(summary(of: sync.target)), .string(sync.soupName), .string(sync.status.rawValue),
+            .string(sync.totalSize < 0 ? "\(sync.progress)%" : "\(sync.progress)% of \(sync.totalSize)"),
+            sync.maxTimeStamp < 0 ? .null : .string(date(sync.maxTimeStamp)), .int(Int64(sync.failedRecordCount)),
+            sync.error.isEmpty ? .null : .string(sync.error),
+        ]
     }
 
     /// The target in a few words: its type and its query, object or field list.

@@ -7,11 +7,8 @@ import Testing
 /// as a table, JSON lines or CSV.
 @Suite struct InspectCommandTests {
     @Test func demoKeepsWhatTheInspectCommandsRead() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-keep-\(UUID().uuidString)")
+        let (folder, store, text) = try await Self.keptDemo(accounts: 120)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", "120", "--keep", folder.path])
-        #expect(status == 0, "\(text)")
-        let store = folder.appendingPathComponent("store.sqlite").path
         #expect(text.contains("msync soups --store \(store)"))
         #expect(text.contains("msync serve --database \(folder.appendingPathComponent("org.sqlite").path)"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("org.sqlite").path))
@@ -48,11 +45,8 @@ import Testing
     }
 
     @Test func csvFieldsAreQuotedAndTableCellsCut() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-csv-\(UUID().uuidString)")
+        let (folder, store, _) = try await Self.keptDemo(accounts: 60)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", "60", "--keep", folder.path])
-        #expect(status == 0, "\(text)")
-        let store = folder.appendingPathComponent("store.sqlite").path
         let query = #"select 'a "quoted", value' as q, 'line' || char(10) || 'break' as l, {accounts:_soupEntryId} from {accounts} limit 1"#
         let (_, csv) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", query])
         // An entry id's column is SQLite's "id" (an alias would name it).
@@ -99,6 +93,15 @@ import Testing
             let (status, script) = try await ChildProcess.run(binary, ["--generate-completion-script", shell])
             #expect(status == 0 && script.contains("inspect") && script.contains("soups") && script.contains("store"), "\(shell)")
         }
+    }
+
+    /// `msync demo --keep` into a new folder (the caller removes it): the folder, its store and
+    /// what the demo printed.
+    static func keptDemo(accounts: Int) async throws -> (folder: URL, store: String, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-keep-\(UUID().uuidString)")
+        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", String(accounts), "--keep", folder.path])
+        try #require(status == 0, "\(text)")
+        return (folder, folder.appendingPathComponent("store.sqlite").path, text)
     }
 
     static func jsonLines(_ text: String) throws -> [JSONValue] {

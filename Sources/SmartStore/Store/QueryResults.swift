@@ -19,11 +19,7 @@ enum QueryResults {
             values.reserveCapacity(soupColumns.count)
             for index in soupColumns.indices {
                 if soupColumns[index], let text = Self.text(statement, index) {
-                    do {
-                        values.append(try JSONValue(parsing: text))
-                    } catch {
-                        throw SmartStoreError.malformedJSON("Stored entry is not valid JSON: \(error)")
-                    }
+                    values.append(try SmartStore.parseEntry(text))
                 } else {
                     values.append(ProjectedValue.jsonValue(DatabaseValue(sqliteStatement: statement.sqliteStatement, index: CInt(index))))
                 }

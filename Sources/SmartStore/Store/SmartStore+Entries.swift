@@ -226,11 +226,16 @@ extension SmartStore {
     static func parseSoupColumn(_ row: Row, at index: Int) throws -> JSONValue {
         try row.withUnsafeData(atIndex: index) { data in
             guard let data else { return .null }
-            do {
-                return try JSONValue(parsing: data)
-            } catch {
-                throw SmartStoreError.malformedJSON("Stored entry is not valid JSON: \(error)")
-            }
+            return try parseEntry(data)
+        }
+    }
+
+    /// A stored entry's JSON text as a value; ``SmartStoreError/malformedJSON(_:)`` when it is not JSON.
+    static func parseEntry(_ text: some Collection<UInt8>) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw SmartStoreError.malformedJSON("Stored entry is not valid JSON: \(error)")
         }
     }
 }

@@ -92,15 +92,9 @@ final class InspectorData: Sendable {
     }
 
     private func soups() throws -> Answer {
-        let store = try store()
-        let soups = try store.soupNames().sorted().map { name -> JSONValue in
-            let specs = try store.indexSpecs(ofSoup: name).map { spec -> JSONValue in
-                ["path": .string(spec.path), "type": .string(spec.type.rawValue)]
-            }
-            return [
-                "name": .string(name), "entries": .int(Int64(try store.count(.all(soup: name, pageSize: 1)))),
-                "indexSpecs": .array(specs),
-            ]
+        let soups = try SoupsCommand.soups(in: try store()).map { soup -> JSONValue in
+            let specs = soup.indexSpecs.map { spec -> JSONValue in ["path": .string(spec.path), "type": .string(spec.type.rawValue)] }
+            return ["name": .string(soup.name), "entries": .int(Int64(soup.entries)), "indexSpecs": .array(specs)]
         }
         return Answer(status: 200, body: ["soups": .array(soups), "org": org.map { .string($0.instanceURL.absoluteString) } ?? .null])
     }
@@ -147,17 +141,7 @@ final class InspectorData: Sendable {
     }
 
     private func syncs() throws -> Answer {
-        let states = try SyncManager.syncStates(in: try store()).map { sync -> JSONValue in
-            [
-                "id": .int(sync.id), "name": sync.name.map(JSONValue.string) ?? .null,
-                "type": .string(sync.kind == .syncDown ? "syncDown" : "syncUp"),
-                "target": .string(SyncsCommand.summary(of: sync.target)), "soup": .string(sync.soupName),
-                "status": .string(sync.status.rawValue), "progress": .int(Int64(sync.progress)),
-                "totalSize": .int(Int64(sync.totalSize)),
-                "maxTimeStamp": sync.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(sync.maxTimeStamp)),
-                "failed": .int(Int64(sync.failedRecordCount)), "error": sync.error.isEmpty ? .null : .string(sync.error),
-            ]
-        }
-        return Answer(status: 200, body: ["syncs": .array(states)])
+        let rows = try SyncManager.syncStates(in: try store()).map { JSONValue.array(SyncsCommand.row($0)) }
+        return Answer(status: 200, body: ["columns": .array(SyncsCommand.columns.map(JSONValue.string)), "rows": .array(rows)])
     }
 }

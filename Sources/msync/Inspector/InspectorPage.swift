@@ -222,15 +222,13 @@ enum InspectorPage {
         async function refreshSyncs() {
           try {
             const answer = await api("syncs");
-            fillTable(document.getElementById("syncs-table"),
-              ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "error"],
-              answer.syncs.map(sync => [sync.id, sync.name, sync.type, sync.target, sync.soup, sync.status,
-                sync.progress + "%" + (sync.totalSize >= 0 ? " of " + sync.totalSize : ""), sync.maxTimeStamp, sync.failed, sync.error]),
-              (line, index) => {
-                const sync = answer.syncs[index];
-                line.dataset.sync = sync.name || String(sync.id);
-                line.children[5].className = "status-" + sync.status;
-              });
+            // The same columns as `msync syncs`.
+            const name = answer.columns.indexOf("name"), status = answer.columns.indexOf("status");
+            fillTable(document.getElementById("syncs-table"), answer.columns, answer.rows, (line, index) => {
+              const row = answer.rows[index];
+              line.dataset.sync = row[name] || String(row[0]);
+              line.children[status].className = "status-" + row[status];
+            });
             document.getElementById("syncs-updated").textContent = "Updated " + new Date().toLocaleTimeString() + ".";
           } catch (error) {
             document.getElementById("syncs-updated").textContent = error.message;
