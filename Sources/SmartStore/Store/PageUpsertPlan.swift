@@ -124,7 +124,10 @@ struct PageUpsertPlan {
     }
 
     /// Refreshes the FTS rows of the given entries (?1: a JSON array of entry ids).
-    var fullTextByIdsSQL: String? {
+    var fullTextByIdsSQL: String? { Self.fullTextByIdsSQL(soup) }
+
+    /// Refreshes the FTS rows of the given entries of `soup` (?1: a JSON array of entry ids).
+    static func fullTextByIdsSQL(_ soup: Soup) -> String? {
         guard let fts = soup.ftsTableName else { return nil }
         let columns = soup.fullTextSpecs.compactMap(\.columnName).joined(separator: ", ")
         return """

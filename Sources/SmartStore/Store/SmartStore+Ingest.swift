@@ -80,6 +80,9 @@ extension SmartStore {
                 db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
                 timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
                 skipUnchangedField: skipUnchangedField)
+            if skipUnchangedField == nil, let result = try ScannedPageIngest(ingest: ingest, skipDirty: skipDirty).write() {
+                return result
+            }
             if !skipDirty && skipUnchangedField == nil, let result = try ingest.writeReturning() { return result }
             return try ingest.writeAfterSummary(skipDirty: skipDirty)
         }
