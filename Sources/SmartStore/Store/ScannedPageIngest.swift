@@ -22,9 +22,15 @@ struct ScannedPageIngest {
     /// A record found in the page, with what its write needs.
     private struct Found {
         var range: Range<Int>
-        var id: DatabaseValue
-        var columns: [DatabaseValue]
+        var idRange: Range<Int>
+        var columns: [Column]
         var timestamp: DatabaseValue
+    }
+
+    /// An index column's value: a string without escapes is bound from the page's bytes.
+    private enum Column {
+        case value(DatabaseValue)
+        case text(Range<Int>)
     }
 
     func write() throws -> PageIngestResult? {
@@ -66,13 +72,16 @@ struct ScannedPageIngest {
                 else { return nil }
                 let id = Self.extracted(UnsafeBufferPointer(rebasing: bytes[idRange]))
                 guard !id.isNull, ids.insert(id).inserted else { return nil }
-                let columns = columnSpecs.enumerated().map { offset, spec -> DatabaseValue in
-                    if let setValue = ingest.setFields[spec.path] { return ProjectedValue.databaseValue(setValue) }
-                    if ingest.removeFields.contains(spec.path) { return .null }
-                    return value(readPaths.count - columnSpecs.count + offset)
+                let columns = columnSpecs.enumerated().map { offset, spec -> Column in
+                    if let setValue = ingest.setFields[spec.path] { return .value(ProjectedValue.databaseValue(setValue)) }
+                    if ingest.removeFields.contains(spec.path) { return .value(.null) }
+                    guard let found = range(readPaths.count - columnSpecs.count + offset) else { return .value(.null) }
+                    let inner = found.dropFirst().dropLast()
+                    if bytes[found.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) { return .text(inner) }
+                    return .value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[found])))
                 }
                 let timestamp = ingest.timestampPath == nil ? DatabaseValue.null : value(1)
-                found.append(Found(range: record.range, id: id, columns: columns, timestamp: timestamp))
+                found.append(Found(range: record.range, idRange: idRange, columns: columns, timestamp: timestamp))
             }
             return try write(found, bytes: bytes, columns: columnSpecs.compactMap(\.columnName), setKeys: setKeys)
         } ?? nil
@@ -81,7 +90,7 @@ struct ScannedPageIngest {
     /// Writes the records found; nothing has been written before this point.
     private func write(_ found: [Found], bytes: UnsafeBufferPointer<UInt8>, columns: [String], setKeys: [String]) throws -> PageIngestResult
     {
-        let existing = try existingEntries(of: found.map(\.id), bytes: bytes, found: found)
+        let existing = try existingEntries(of: found, in: bytes)
         let table = soup.tableName
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, ?, ?"
@@ -99,6 +108,12 @@ struct ScannedPageIngest {
         let entryIdMember = Array(",\"_soupEntryId\":".utf8)
         var document: [UInt8] = []
         /// Binds the record's text with the entry id and the suffix appended.
+        func bind(_ column: Column, to bindings: RawBindings, at index: Int32) {
+            switch column {
+            case .value(let value): bindings.bind(value, at: index)
+            case .text(let range): bindings.bindText(UnsafeBufferPointer(rebasing: bytes[range]), at: index)
+            }
+        }
         func bindDocument(_ range: Range<Int>, entryId: Int64, to bindings: RawBindings, at index: Int32) {
             document.removeAll(keepingCapacity: true)
             document.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<range.upperBound - 1]))
@@ -130,7 +145,7 @@ struct ScannedPageIngest {
                 inserting.reset()
                 inserting.bind(entryId, at: 1)
                 bindDocument(record.range, entryId: entryId, to: inserting, at: 2)
-                for (offset, value) in record.columns.enumerated() { inserting.bind(value, at: Int32(offset) + 5) }
+                for (offset, column) in record.columns.enumerated() { bind(column, to: inserting, at: Int32(offset) + 5) }
                 try insert.execute()
                 written.append(entryId)
                 continue
@@ -142,7 +157,7 @@ struct ScannedPageIngest {
                 }
                 updating.reset()
                 bindDocument(record.range, entryId: match.id, to: updating, at: 1)
-                for (offset, value) in record.columns.enumerated() { updating.bind(value, at: Int32(offset) + 3) }
+                for (offset, column) in record.columns.enumerated() { bind(column, to: updating, at: Int32(offset) + 3) }
                 updating.bind(match.id, at: Int32(record.columns.count) + 3)
                 try update.execute()
                 written.append(match.id)
@@ -158,13 +173,11 @@ struct ScannedPageIngest {
 
     /// The entries already holding each record's id, by the record's position, matched as the
     /// SQL path matches them (the id column's affinity applies to the record's value).
-    private func existingEntries(of ids: [DatabaseValue], bytes: UnsafeBufferPointer<UInt8>, found: [Found]) throws -> [Int: [(
-        id: Int64, dirty: Bool
-    )]] {
+    private func existingEntries(of found: [Found], in bytes: UnsafeBufferPointer<UInt8>) throws -> [Int: [(id: Int64, dirty: Bool)]] {
         var array: [UInt8] = [UInt8(ascii: "[")]
         for (position, record) in found.enumerated() {
             if position > 0 { array.append(UInt8(ascii: ",")) }
-            array += ProjectedValue.jsonValue(record.id).jsonBytes
+            array.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[record.idRange]))
         }
         array.append(UInt8(ascii: "]"))
         let idExpression =
