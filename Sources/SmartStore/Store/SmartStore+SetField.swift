@@ -78,27 +78,32 @@ extension SmartStore {
         // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
         let path = "$.\"" + field + "\""
         var changed = 0
+        let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
+        // One text per soup and kind of change, so the statement is prepared once and cached.
+        let statement = try db.cachedStatement(
+            sql: """
+                UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
+                WHERE id IN (SELECT value FROM json_each(?))
+                """)
         for chunk in entryIds.chunked(by: 500) {
-            let placeholders = chunk.map { _ in "?" }.joined(separator: ",")
-            let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
             var arguments: [DatabaseValue] = [path.databaseValue]
             if let value { arguments.append(value.jsonString.databaseValue) }
-            arguments += [now.databaseValue, now.databaseValue]
-            arguments += chunk.map(\.databaseValue)
-            try db.execute(
-                sql: """
-                    UPDATE \(soup.tableName) SET soup = json_set(\(change), '$._soupLastModifiedDate', ?), lastModified = ?
-                    WHERE id IN (\(placeholders))
-                    """, arguments: StatementArguments(databaseValues: arguments))
+            arguments += [now.databaseValue, now.databaseValue, idArray(chunk).databaseValue]
+            try statement.execute(arguments: StatementArguments(databaseValues: arguments))
             changed += db.changesCount
         }
         return changed
     }
 
-    /// Entries by id, for a chunk of at most 500 ids.
+    /// The JSON array text of entry ids, bound where SQL reads `json_each(?)`.
+    static func idArray(_ ids: some Collection<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// Entries by id, for a chunk of at most 500 ids (one cached statement whatever their number).
     static func entries(_ ids: [Int64], soup: Soup, db: Database) throws -> [(Int64, JSONValue)] {
-        let sql = "SELECT id, soup FROM \(soup.tableName) WHERE id IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(databaseValues: ids.map(\.databaseValue)))
+        let statement = try db.cachedStatement(sql: "SELECT id, soup FROM \(soup.tableName) WHERE id IN (SELECT value FROM json_each(?))")
+        let rows = try Row.fetchCursor(statement, arguments: [idArray(ids)])
         var result: [(Int64, JSONValue)] = []
         while let row = try rows.next() { result.append((row[0], try parseSoupColumn(row, at: 1))) }
         return result
