@@ -6,7 +6,8 @@ package enum JSONRecordScanner {
         /// The element's bytes.
         package var range: Range<Int>
         /// An object without whitespace outside its strings and without escapes in its member
-        /// names: its text is what SQLite's JSON functions would print for it.
+        /// names: its text is what SQLite's JSON functions print for it (they keep strings and
+        /// numbers as written and drop only whitespace).
         package var isCompactObject: Bool
         /// The value of each wanted name's first member, in the order of the names asked for.
         package var values: [Range<Int>?]
@@ -23,7 +24,7 @@ package enum JSONRecordScanner {
         cursor.skipWhitespace()
         var target = cursor.index..<cursor.skipValue().end
         for name in path {
-            guard let member = Cursor.member(name, in: target, of: bytes) else { return nil }
+            guard case .found(let member) = Cursor.member(name, in: target, of: bytes) else { return nil }
             target = member
         }
         guard bytes[target.lowerBound] == UInt8(ascii: "[") else { return nil }
@@ -54,9 +55,19 @@ package enum JSONRecordScanner {
         }
     }
 
-    /// The value of the first member `name` of the object at `range` (already validated), or
-    /// `nil` when it has none or is not an object.
-    package static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    /// What a lookup of a member by name found.
+    package enum MemberLookup: Equatable, Sendable {
+        /// The value of the first member of that name.
+        case found(Range<Int>)
+        /// No member of that name, or not an object.
+        case absent
+        /// A member name with an escape comes first: whether it is the name depends on
+        /// unescaping it, which the lookup does not do.
+        case undecidable
+    }
+
+    /// The first member `name` of the validated object at `range`.
+    package static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
         Cursor.member(name, in: range, of: bytes)
     }
 
@@ -167,27 +178,28 @@ package enum JSONRecordScanner {
             }
         }
 
-        /// The first member `name` of the validated object at `range`, with whitespace allowed
-        /// and names compared after unescaping only when they have no escape (an escaped name
-        /// never matches).
-        static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-            guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return nil }
+        /// The first member `name` of the validated object at `range`, with whitespace allowed;
+        /// names are compared as written, so an escaped name before the match makes it undecidable.
+        static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
+            guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return .absent }
             var cursor = Cursor(bytes: bytes, index: range.lowerBound + 1)
+            var sawEscape = false
             cursor.skipWhitespace()
-            if bytes[cursor.index] == UInt8(ascii: "}") { return nil }
+            if bytes[cursor.index] == UInt8(ascii: "}") { return .absent }
             while true {
                 cursor.skipWhitespace()
                 let nameStart = cursor.index + 1
                 let escaped = cursor.skipString()
+                sawEscape = sawEscape || escaped
                 let candidate = UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor.index - 1])
                 cursor.skipWhitespace()
                 cursor.index += 1 // ":"
                 cursor.skipWhitespace()
                 let valueStart = cursor.index
                 let valueEnd = cursor.skipValue().end
-                if !escaped, name.utf8.elementsEqual(candidate) { return valueStart..<valueEnd }
+                if !escaped, name.utf8.elementsEqual(candidate) { return sawEscape ? .undecidable : .found(valueStart..<valueEnd) }
                 cursor.skipWhitespace()
-                if bytes[cursor.index] == UInt8(ascii: "}") { return nil }
+                if bytes[cursor.index] == UInt8(ascii: "}") { return sawEscape ? .undecidable : .absent }
                 cursor.index += 1 // ","
             }
         }

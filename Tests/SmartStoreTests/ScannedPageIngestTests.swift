@@ -50,9 +50,13 @@ import Testing
     let viaSQL: SmartStore
 
     init() throws {
+        try self.init(specs: Self.specs)
+    }
+
+    init(specs: [IndexSpec]) throws {
         scanned = try SmartStore()
         viaSQL = try SmartStore()
-        for store in [scanned, viaSQL] { try store.registerSoup("accounts", indexSpecs: Self.specs) }
+        for store in [scanned, viaSQL] { try store.registerSoup("accounts", indexSpecs: specs) }
     }
 
     /// Ingests into both stores and checks the results and the rows are the same.
@@ -72,16 +76,19 @@ import Testing
     }
 
     /// Whether the compact page goes the scanned way (checked in a transaction rolled back).
-    func takesScannedPath(_ records: [JSONValue], spaced: Bool = false) throws -> Bool {
-        let text = String(decoding: Self.page(records, spaced: spaced), as: UTF8.self)
-        return try scanned.write { db in
+    func takesScannedPath(_ records: [JSONValue], spaced: Bool = false, skipDirty: Bool = false) throws -> Bool {
+        try takesScannedPath(text: String(decoding: Self.page(records, spaced: spaced), as: UTF8.self), skipDirty: skipDirty)
+    }
+
+    func takesScannedPath(text: String, skipDirty: Bool = false) throws -> Bool {
+        try scanned.write { db in
             var taken = false
             try db.inSavepoint {
                 let soup = try scanned.requireSoup(db, named: "accounts")
                 let ingest = PageIngest(
                     db: db, soup: soup, idColumn: "TABLE_1_0", text: text, arrayPath: "$.records", idPath: "Id",
                     timestampPath: "LastModifiedDate", setFields: Self.bookkeeping, removeFields: ["__last_error__"])
-                taken = try ScannedPageIngest(ingest: ingest, skipDirty: false).write() != nil
+                taken = try ScannedPageIngest(ingest: ingest, skipDirty: skipDirty).write() != nil
                 return .rollback
             }
             return taken
@@ -145,6 +152,7 @@ import Testing
             ], skipDirty: true)
         #expect(result.written == 1 && result.skipped == 1)
         #expect(result.maxTimestamp == "2026-03-02T00:00:00.000+0000")
+        #expect(try takesScannedPath([Self.record("001A", "Again", date: "2026-03-03T00:00:00.000+0000")], skipDirty: true))
         let kept = try scanned.query(.exact(soup: "accounts", path: "Id", key: "001A", pageSize: 1)).first
         #expect(kept?["Name"] == "Edited here")
     }
@@ -183,5 +191,48 @@ import Testing
         try ingestBoth([["Id": "42", "Name": "Text"], ["Id": 42.0, "Name": "Real"]])
         let names = try scanned.query(.all(soup: "accounts", orderPath: "Id", pageSize: 10)).map { $0["Name"] }
         #expect(names == ["Text", "Real"])
+    }
+
+    /// Values `json_extract` reads its own way, and names whose match depends on unescaping,
+    /// decline the page: a string escaping U+0000 (cut short by SQLite), an escaped member name
+    /// on a nested path, a record holding a removed field, an id two entries already hold.
+    @Test func valuesReadDifferentlyDeclineThePage() throws {
+        let nul = Self.record("001N", "a\u{0}b", date: "2026-01-01T00:00:00.000+0000")
+        #expect(try !takesScannedPath([nul]))
+        try ingestBoth([nul])
+        #expect(try !takesScannedPath(text: #"{"records":[{"Id":"001E","Owner":{"N\u0061me":"x","Name":"y"}}]}"#))
+        #expect(try takesScannedPath(text: #"{"records":[{"Id":"001E","Owner":{"Name":"y","N\u0061me":"x"}}]}"#))
+        let failed = Self.record("001F", "Failed before", date: "2026-01-01T00:00:00.000+0000", extra: ["__last_error__": "boom"])
+        #expect(try !takesScannedPath([failed]))
+        try ingestBoth([failed])
+        for store in [scanned, viaSQL] {
+            try store.write { db in
+                for _ in 0..<2 {
+                    try db.execute(
+                        sql: "INSERT INTO TABLE_1 (soup, created, lastModified, TABLE_1_0) VALUES ('{\"Id\":\"001Q\"}', 1, 1, '001Q')")
+                }
+            }
+        }
+        let twice = Self.record("001Q", "Held twice", date: "2026-01-01T00:00:00.000+0000")
+        #expect(try !takesScannedPath([twice]))
+        try ingestBoth([twice])
+    }
+
+    /// A timestamp in a text column goes the scanned way; in a numeric column (where SQLite's
+    /// affinity and printing decide the max) or as a number, the SQL way; results agree.
+    @Test(arguments: [SoupIndexType.string, .floating, .integer, .json1])
+    func timestampsInColumns(_ type: SoupIndexType) throws {
+        let stores = try Self(specs: [IndexSpec("Id", .string), IndexSpec("LastModifiedDate", type)])
+        let dated = [
+            Self.record("001A", "A", date: "2026-01-02T00:00:00.000+0000"), Self.record("001B", "B", date: "2026-01-09T00:00:00.000+0000"),
+        ]
+        #expect(try stores.takesScannedPath(dated) == (type == .string || type == .json1))
+        try stores.ingestBoth(dated)
+        let numeric: [JSONValue] = [["Id": "001C", "LastModifiedDate": 9], ["Id": "001D", "LastModifiedDate": 10.5], ["Id": "001E"]]
+        #expect(try !stores.takesScannedPath(numeric))
+        let result = try stores.ingestBoth(numeric)
+        #expect(result.recordsWithoutTimestamp == 1)
+        #expect(try !stores.takesScannedPath(numeric, skipDirty: true))
+        try stores.ingestBoth([["Id": "001F", "LastModifiedDate": 1e20]], skipDirty: true)
     }
 }

@@ -1,6 +1,7 @@
 import GRDB
 
-/// One page ingest inside a write transaction, in one of two ways:
+/// One page ingest inside a write transaction, in SQL, for the pages ``ScannedPageIngest``
+/// declines, in one of two ways:
 ///
 /// - ``writeReturning()``, the common case (no dirty entries to skip): a single upsert
 ///   statement whose `RETURNING` rows give the counts, the max timestamp and the checks, so

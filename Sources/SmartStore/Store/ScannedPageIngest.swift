@@ -9,9 +9,12 @@ import GRDB
 /// found in it.
 ///
 /// Taken when every record is a compact object (no whitespace outside strings, no escaped
-/// member name) with a scalar, unique id, and no record already holds a member the ingest
-/// sets or removes, and no set or removed field is a nested path. Otherwise ``write()``
-/// returns `nil` before writing anything and the SQL path runs, with its precise errors.
+/// member name) with a scalar, unique id that matches at most one entry, no record already
+/// holds a member the ingest sets or removes, no set or removed field is a nested path, no
+/// path read meets an escaped member name (SQLite versions differ on unescaping them) or a
+/// string escaping U+0000 (which `json_extract` cuts short), and timestamps are strings in a
+/// text or unindexed column. Otherwise ``write()`` returns `nil` before writing anything and
+/// the SQL path runs, with its precise errors and counts.
 struct ScannedPageIngest {
     let ingest: PageIngest
     let skipDirty: Bool
@@ -37,6 +40,12 @@ struct ScannedPageIngest {
         let setKeys = ingest.setFields.keys.sorted()
         let touched = ["_soupEntryId", "_soupLastModifiedDate"] + setKeys + ingest.removeFields
         guard !touched.contains(where: { $0.contains(".") }) else { return nil }
+        // The SQL path's max timestamp is the column's value after its affinity (a `REAL` column
+        // turns "5" into 5.0), or the value the ingest sets: left to it.
+        if let timestampPath = ingest.timestampPath {
+            guard !touched.contains(timestampPath) else { return nil }
+            if let type = soup.indexSpec(forPath: timestampPath)?.type, type == .integer || type == .floating { return nil }
+        }
         let columnSpecs = soup.columnSpecs.filter { $0.columnName != nil }
         let readPaths = [ingest.idPath] + (ingest.timestampPath.map { [$0] } ?? []) + columnSpecs.map(\.path)
         let readComponents = readPaths.map { $0.split(separator: ".").map(String.init) }
@@ -55,42 +64,74 @@ struct ScannedPageIngest {
                 guard record.isCompactObject, !record.repeatsName, record.values[touchedStart...].allSatisfy({ $0 == nil }) else {
                     return nil
                 }
+                /// The value at read path `path`: `nil` to decline the page (a name the lookup
+                /// cannot decide, or a string escaping NUL, which SQLite's `json_extract` cuts
+                /// short), an empty range when absent.
                 func range(_ path: Int) -> Range<Int>? {
                     let (position, nested) = readPlans[path]
-                    guard let position, var range = record.values[position] else { return nil }
+                    guard let position, var range = record.values[position] else { return 0..<0 }
                     for name in nested {
-                        guard let member = JSONRecordScanner.member(name, in: range, of: bytes) else { return nil }
-                        range = member
+                        switch JSONRecordScanner.member(name, in: range, of: bytes) {
+                        case .found(let member): range = member
+                        case .absent: return 0..<0
+                        case .undecidable: return nil
+                        }
                     }
-                    return range
+                    return Self.escapesNUL(UnsafeBufferPointer(rebasing: bytes[range])) ? nil : range
                 }
-                func value(_ path: Int) -> DatabaseValue {
-                    range(path).map { Self.extracted(UnsafeBufferPointer(rebasing: bytes[$0])) } ?? .null
-                }
-                guard let idRange = range(0), bytes[idRange.lowerBound] != UInt8(ascii: "{"),
+                guard let idRange = range(0), !idRange.isEmpty, bytes[idRange.lowerBound] != UInt8(ascii: "{"),
                     bytes[idRange.lowerBound] != UInt8(ascii: "[")
                 else { return nil }
                 let id = Self.extracted(UnsafeBufferPointer(rebasing: bytes[idRange]))
                 guard !id.isNull, ids.insert(id).inserted else { return nil }
-                let columns = columnSpecs.enumerated().map { offset, spec -> Column in
-                    if let setValue = ingest.setFields[spec.path] { return .value(ProjectedValue.databaseValue(setValue)) }
-                    if ingest.removeFields.contains(spec.path) { return .value(.null) }
-                    guard let found = range(readPaths.count - columnSpecs.count + offset) else { return .value(.null) }
-                    let inner = found.dropFirst().dropLast()
-                    if bytes[found.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) { return .text(inner) }
-                    return .value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[found])))
+                var columns: [Column] = []
+                columns.reserveCapacity(columnSpecs.count)
+                for (offset, spec) in columnSpecs.enumerated() {
+                    if let setValue = ingest.setFields[spec.path] {
+                        columns.append(.value(ProjectedValue.databaseValue(setValue)))
+                        continue
+                    }
+                    guard let value = range(readPaths.count - columnSpecs.count + offset) else { return nil }
+                    let inner = value.isEmpty ? value : value.dropFirst().dropLast()
+                    if value.isEmpty || ingest.removeFields.contains(spec.path) {
+                        columns.append(.value(.null))
+                    } else if bytes[value.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) {
+                        columns.append(.text(inner))
+                    } else {
+                        columns.append(.value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[value]))))
+                    }
                 }
-                let timestamp = ingest.timestampPath == nil ? DatabaseValue.null : value(1)
+                var timestamp = DatabaseValue.null
+                if ingest.timestampPath != nil {
+                    // Strings only: SQLite prints other values its own way (reals, `1.0e+20`).
+                    guard let value = range(1) else { return nil }
+                    if !value.isEmpty {
+                        timestamp = Self.extracted(UnsafeBufferPointer(rebasing: bytes[value]))
+                        guard timestamp.isNull || bytes[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+                    }
+                }
                 found.append(Found(range: record.range, idRange: idRange, columns: columns, timestamp: timestamp))
             }
             return try write(found, bytes: bytes, columns: columnSpecs.compactMap(\.columnName), setKeys: setKeys)
         } ?? nil
     }
 
-    /// Writes the records found; nothing has been written before this point.
-    private func write(_ found: [Found], bytes: UnsafeBufferPointer<UInt8>, columns: [String], setKeys: [String]) throws -> PageIngestResult
+    /// Whether a JSON string's text escapes U+0000 (or might: `\\u0000` counts too).
+    static func escapesNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.first == UInt8(ascii: "\""), bytes.count >= 8 else { return false }
+        let escape = Array(#"\u0000"#.utf8)
+        return (1...(bytes.count - escape.count)).contains { start in
+            bytes[start] == escape[0] && escape.indices.allSatisfy { bytes[start + $0] == escape[$0] }
+        }
+    }
+
+    /// Writes the records found; nothing has been written before this point. `nil` (nothing
+    /// written) when a record matches several entries: the SQL path counts those its own way.
+    private func write(_ found: [Found], bytes: UnsafeBufferPointer<UInt8>, columns: [String], setKeys: [String]) throws
+        -> PageIngestResult?
     {
         let existing = try existingEntries(of: found, in: bytes)
+        guard existing.values.allSatisfy({ $0.count == 1 }) else { return nil }
         let table = soup.tableName
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, ?, ?"

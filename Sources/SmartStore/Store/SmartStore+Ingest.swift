@@ -1,18 +1,19 @@
 import GRDB
 
 extension SmartStore {
-    /// Upserts a page of records, given as raw JSON bytes, inside SQLite: the sync-down hot path.
+    /// Upserts a page of records, given as raw JSON bytes: the sync-down hot path.
     ///
-    /// The page (e.g. a REST query response `{"totalSize":…,"records":[…]}`) is handed to
-    /// SQLite as text; one `INSERT … SELECT … FROM json_each(…) ON CONFLICT(id) DO UPDATE`
-    /// statement matches records to entries by the indexed `idPath`, sets `_soupEntryId`,
-    /// `_soupLastModifiedDate` and `setFields` with `json_set`, projects index columns with
-    /// `json_extract`, and writes the page; its `RETURNING` rows give the counts and the max
-    /// timestamp. Records are never decoded in Swift. (With `skipDirty`, duplicate ids or a
-    /// bad page, a summary statement runs first; see `PageIngest`.)
+    /// The page (e.g. a REST query response `{"totalSize":…,"records":[…]}`) is validated and
+    /// cut into records once; each record is matched to an entry by the indexed `idPath`,
+    /// stored as it came with `_soupEntryId`, `_soupLastModifiedDate` and `setFields` appended
+    /// (what SQLite's `json_set` prints), and its index columns are bound from the values found
+    /// in it. Records are never decoded into `JSONValue`s. A page this way declines (whitespace
+    /// inside records, escaped member names, duplicate ids, a record that already holds a
+    /// field the ingest sets, …; see `ScannedPageIngest`) is written by one
+    /// `INSERT … SELECT … FROM json_each(…)` statement instead, with the same result.
     ///
-    /// Index paths are projected with `json_extract`, so a path through an array (which
-    /// `JSONValue/value(atPath:)` flattens) is stored as `NULL` on this path.
+    /// Index paths are projected as `json_extract` reads them, so a path through an array
+    /// (which `JSONValue/value(atPath:)` flattens) is stored as `NULL` on this path.
     ///
     /// - Parameters:
     ///   - page: UTF-8 JSON text of the page.
