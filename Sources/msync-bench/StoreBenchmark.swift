@@ -27,6 +27,12 @@ struct StoreBenchmark: ParsableCommand {
     @Flag(help: "Compare an encrypted store with a plaintext one (the baseline), in the same run.")
     var encrypted = false
 
+    @Flag(help: "Run the read scenarios in a new process on the files just written, so its heap holds nothing of the writes.")
+    var freshReads = false
+
+    @Option(help: ArgumentHelp("Only read the files a run left in this directory (how --fresh-reads runs its reads).", visibility: .hidden))
+    var readsFrom: String?
+
     func validate() throws {
         guard records > 0, batchSize > 0, pageSize > 0, samples > 0 else { throw ValidationError("counts must be positive") }
     }
@@ -41,7 +47,36 @@ struct StoreBenchmark: ParsableCommand {
                 .run(entries: BenchRecords.make(count: records), folder: folder)
             return
         }
-        let (apiStore, baselineForAPI, lookupKeys, pageStarts) = try writeScenarios(folder: folder)
+        if let readsFrom {
+            let folder = URL(fileURLWithPath: readsFrom)
+            let store = try SmartStore(path: folder.appendingPathComponent("api.sqlite").path)
+            try reads(store: store, baseline: try Baseline(existingAt: folder.appendingPathComponent("baseline-api.sqlite").path))
+            return
+        }
+        let (apiStore, baselineForAPI) = try writeScenarios(folder: folder)
+        guard freshReads else { return try reads(store: apiStore, baseline: baselineForAPI) }
+        try apiStore.close()
+        guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate msync-bench itself") }
+        let child = Process()
+        child.executableURL = executable
+        child.arguments = ["store", "--records", String(records), "--samples", String(samples), "--reads-from", folder.path]
+        try child.run()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else { throw BenchError("the reads process failed (\(child.terminationStatus))") }
+    }
+
+    /// The keys the read scenarios sample: record ids for lookups, names where pages start.
+    private func sampleKeys() -> (lookups: [JSONValue], pageStarts: [JSONValue]) {
+        var generator = SplitMix(seed: 42)
+        func record(_ index: Int) -> JSONValue { BenchRecords.make(index..<index + 1, of: records).first ?? .null }
+        let lookups = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Id"] ?? .null }
+        let starts = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Name"] ?? .null }
+        return (lookups, starts)
+    }
+
+    /// The read scenarios on the API store and its baseline.
+    private func reads(store apiStore: SmartStore, baseline baselineForAPI: Baseline) throws {
+        let (lookupKeys, pageStarts) = sampleKeys()
 
         // A point lookup on an indexed path, and a 50-row page ordered by one: each as values and as
         // JSON text, against the baseline building the same, with the bare read alongside.
@@ -76,10 +111,9 @@ struct StoreBenchmark: ParsableCommand {
         }
     }
 
-    /// The write scenarios; returns the API store and its baseline, read next, and the keys the
-    /// reads sample. Records are made one batch at a time, outside the timed calls, so the heap
+    /// The write scenarios; returns the API store and its baseline, read next. Records are made one batch at a time, outside the timed calls, so the heap
     /// never holds them all (at a million records that was gigabytes, and what the reads measured).
-    private func writeScenarios(folder: URL) throws -> (SmartStore, Baseline, [JSONValue], [JSONValue]) {
+    private func writeScenarios(folder: URL) throws -> (SmartStore, Baseline) {
         let batches = stride(from: 0, to: records, by: batchSize).map { $0..<min($0 + batchSize, records) }
         let pageRanges = stride(from: 0, to: records, by: pageSize).map { $0..<min($0 + pageSize, records) }
         let sample = BenchRecords.make(0..<min(records, 1000), of: records)
@@ -138,11 +172,7 @@ struct StoreBenchmark: ParsableCommand {
             scenario: "store-bulk-update", records: records, seconds: bulkUpdateSeconds,
             baselineSeconds: baselineUpdateSeconds, extra: ["page_size": .int(Int64(pageSize))])
 
-        var generator = SplitMix(seed: 42)
-        func record(_ index: Int) -> JSONValue { BenchRecords.make(index..<index + 1, of: records).first ?? .null }
-        let lookupKeys = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Id"] ?? .null }
-        let pageStarts = (0..<samples).map { _ in record(Int(generator.next() % UInt64(records)))["Name"] ?? .null }
-        return (apiStore, baselineForAPI, lookupKeys, pageStarts)
+        return (apiStore, baselineForAPI)
     }
 }
 
@@ -150,6 +180,11 @@ struct StoreBenchmark: ParsableCommand {
 /// plain prepared statements through the C API.
 struct Baseline {
     let database: RawSQLite
+
+    /// Opens the baseline table a run left at `path`.
+    init(existingAt path: String) throws {
+        database = try RawSQLite(path: path)
+    }
 
     init(path: String) throws {
         database = try RawSQLite(path: path)
