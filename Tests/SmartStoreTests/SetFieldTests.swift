@@ -43,6 +43,25 @@ import Testing
         #expect(try store.count(.match(soup: "test", path: "text", matchKey: "word2", pageSize: 10)) == 0)
     }
 
+    /// A value per entry (one statement for an unindexed field): every JSON type is set as
+    /// itself, missing ids are skipped, the count is of entries changed; an indexed field
+    /// follows its column.
+    @Test func setsAValuePerEntry() throws {
+        let (store, ids) = try Self.makeStore()
+        let values: [Int64: JSONValue] = [
+            ids[0]: true, ids[1]: false, ids[2]: "text \"quoted\" é", ids[3]: ["at": 12, "list": [1, 2.5, nil]], ids[4]: .null, 999: 1,
+        ]
+        #expect(try store.setField("stamp", values: values, in: "test") == 5)
+        let entries = try store.retrieve(ids, from: "test")
+        #expect(entries.map { $0["stamp"] } == ids.map { values[$0] })
+        #expect(entries[3]["key"] == "k3" && entries[3]["nested"] == ["a": 1])
+        #expect(try store.setField("mark", values: [ids[0]: 3, ids[1]: 4], in: "test") == 2)
+        #expect(try store.count(.exact(soup: "test", path: "mark", key: 4, pageSize: 10)) == 1)
+        #expect(try store.setField("stamp", values: [:], in: "test") == 0)
+        #expect(throws: SmartStoreError.unknownSoup("nope")) { try store.setField("f", values: [ids[0]: 1], in: "nope") }
+        #expect(throws: SmartStoreError.invalidPath("a.b")) { try store.setField("a.b", values: [ids[0]: 1], in: "test") }
+    }
+
     @Test func badFieldsAndSoupsAreTypedErrors() throws {
         let (store, ids) = try Self.makeStore()
         for field in ["a.b", "", "x'y", "_soupEntryId", "a\"b"] {

@@ -26,13 +26,44 @@ extension SmartStore {
     /// ``setField(_:to:entryIds:in:)-3xp9x`` for how); returns how many entries changed.
     @discardableResult
     public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) throws -> Int {
-        try write(try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) }))
+        try write(try settingField(field, in: soupName, values: values))
     }
 
     /// Sets a field of each entry without blocking the caller's thread; see ``setField(_:values:in:)``.
     @discardableResult
     public func setField(_ field: String, values: [Int64: JSONValue], in soupName: String) async throws -> Int {
-        try await write(try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) }))
+        try await write(try settingField(field, in: soupName, values: values))
+    }
+
+    /// Validates the field and returns the transaction's work for values of each entry: one
+    /// statement per 500 entries when no index involves the field.
+    private func settingField(_ field: String, in soupName: String, values: [Int64: JSONValue]) throws
+        -> @Sendable (Database) throws -> Int
+    {
+        let byEntry = try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) })
+        return { db in
+            let soup = try self.requireSoup(db, named: soupName)
+            guard !soup.indexSpecs.contains(where: { $0.path == field || $0.path.hasPrefix(field + ".") }) else { return try byEntry(db) }
+            let now = Self.now()
+            // ?2: an object from entry id to the JSON text of its value (text, so that json()
+            // reads back booleans and strings as themselves).
+            let statement = try db.cachedStatement(
+                sql: """
+                    UPDATE \(soup.tableName) SET soup = json_set(soup, ?, json(j.value), '$._soupLastModifiedDate', ?), lastModified = ?
+                    FROM json_each(?) AS j WHERE \(soup.tableName).id = j.key
+                    """)
+            var changed = 0
+            for chunk in Array(values).chunked(by: 500) {
+                let texts = JSONValue.object(
+                    Dictionary(chunk.map { (String($0.key), JSONValue.string($0.value.jsonString)) }) { first, _ in first })
+                try statement.execute(
+                    arguments: StatementArguments(databaseValues: [
+                        ("$.\"" + field + "\"").databaseValue, now.databaseValue, now.databaseValue, texts.jsonString.databaseValue,
+                    ]))
+                changed += db.changesCount
+            }
+            return changed
+        }
     }
 
     /// Validates the field and returns the transaction's work.
