@@ -145,6 +145,15 @@ package enum JSONRecordScanner {
             }
         }
 
+        /// Whether the bytes are the same (counts already equal).
+        @inline(__always)
+        static func equal(_ candidate: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+            candidate.withUnsafeBufferPointer { mine in
+                for index in 0..<mine.count where mine[index] != name[index] { return false }
+                return true
+            }
+        }
+
         /// Walks the members of the object at `start`, recording the wanted ones, and returns
         /// where it ends; `nil` when whitespace occurs outside its strings or a member name has
         /// an escape (its text is then not what SQLite prints, or its bytes not its name).
@@ -163,7 +172,7 @@ package enum JSONRecordScanner {
                 let valueStart = cursor.index
                 let value = cursor.skipValue()
                 guard !value.hasWhitespace, valueStart < value.end else { return nil }
-                for (position, candidate) in wanted.enumerated() where candidate.elementsEqual(name) {
+                for (position, candidate) in wanted.enumerated() where candidate.count == name.count && Self.equal(candidate, name) {
                     if record.values[position] == nil {
                         record.values[position] = valueStart..<value.end
                     } else {

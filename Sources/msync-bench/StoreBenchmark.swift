@@ -33,6 +33,9 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: ArgumentHelp("Only read the files a run left in this directory (how --fresh-reads runs its reads).", visibility: .hidden))
     var readsFrom: String?
 
+    @Flag(help: ArgumentHelp("Keep the database files (their directory is printed), to read them again with --reads-from.", visibility: .hidden))
+    var keep = false
+
     func validate() throws {
         guard records > 0, batchSize > 0, pageSize > 0, samples > 0 else { throw ValidationError("counts must be positive") }
     }
@@ -40,7 +43,13 @@ struct StoreBenchmark: ParsableCommand {
     func run() throws {
         let folder = URL(fileURLWithPath: directory ?? NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer {
+            if keep {
+                FileHandle.standardError.write(Data("kept \(folder.path)\n".utf8))
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
 
         if encrypted {
             try EncryptedStoreBenchmark(records: records, batchSize: batchSize, pageSize: pageSize, samples: samples)
