@@ -33,7 +33,9 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: ArgumentHelp("Only read the files a run left in this directory (how --fresh-reads runs its reads).", visibility: .hidden))
     var readsFrom: String?
 
-    @Flag(help: ArgumentHelp("Keep the database files (their directory is printed), to read them again with --reads-from.", visibility: .hidden))
+    @Flag(
+        help: ArgumentHelp(
+            "Keep the database files (their directory is printed), to read them again with --reads-from.", visibility: .hidden))
     var keep = false
 
     func validate() throws {
