@@ -17,41 +17,23 @@ package enum JSONRecordScanner {
 
     /// The elements of the array at `path` (member names from the top; empty for a top-level
     /// array) in the JSON text `bytes`, or `nil` when the text is not valid JSON (see
-    /// ``JSONValidator``) or there is no array at `path`.
+    /// ``JSONValidator``) or there is no array at `path`. One pass: the text is validated as the
+    /// records are found.
     package static func records(in bytes: UnsafeBufferPointer<UInt8>, at path: [String], names: [String]) -> [Record]? {
-        guard JSONValidator.isValid(bytes) else { return nil }
-        var cursor = Cursor(bytes: bytes, index: 0)
-        cursor.skipWhitespace()
-        var target = cursor.index..<cursor.skipValue().end
-        for name in path {
-            guard case .found(let member) = Cursor.member(name, in: target, of: bytes) else { return nil }
-            target = member
-        }
-        guard bytes[target.lowerBound] == UInt8(ascii: "[") else { return nil }
+        var reader = JSONValidator.Reader(bytes: bytes)
         let wanted = names.map { Array($0.utf8) }
-        let none = [Range<Int>?](repeating: nil, count: names.count)
-        var records: [Record] = []
-        cursor.index = target.lowerBound + 1
-        cursor.skipWhitespace()
-        if bytes[cursor.index] == UInt8(ascii: "]") { return records }
-        while true {
-            cursor.skipWhitespace()
-            let start = cursor.index
-            var record = Record(range: start..<start, isCompactObject: false, values: none, repeatsName: false)
-            if bytes[start] == UInt8(ascii: "{"), let end = Cursor.readCompactMembers(from: start, in: bytes, wanted: wanted, into: &record)
-            {
-                record.range = start..<end
-                record.isCompactObject = true
-                cursor.index = end
-            } else {
-                record.values = none
-                record.repeatsName = false
-                record.range = start..<cursor.skipValue().end
-            }
-            records.append(record)
-            cursor.skipWhitespace()
-            if bytes[cursor.index] == UInt8(ascii: "]") { return records }
-            cursor.index += 1 // ","
+        reader.skipWhitespace()
+        guard let records = reader.records(at: path[...], wanted: wanted) else { return nil }
+        reader.skipWhitespace()
+        return reader.index == bytes.count ? records : nil
+    }
+
+    /// Whether the bytes are the same (counts already equal).
+    @inline(__always)
+    static func equal(_ candidate: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        candidate.withUnsafeBufferPointer { mine in
+            for index in 0..<mine.count where mine[index] != name[index] { return false }
+            return true
         }
     }
 
@@ -105,16 +87,15 @@ package enum JSONRecordScanner {
             }
         }
 
-        /// Skips one value; reports where it ends and whether whitespace occurs in it outside strings.
-        mutating func skipValue() -> (end: Int, hasWhitespace: Bool) {
-            guard index < bytes.count else { return (index, false) }
+        /// Skips one value; returns where it ends.
+        mutating func skipValue() -> Int {
+            guard index < bytes.count else { return index }
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 skipString()
-                return (index, false)
+                return index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
-                var hasWhitespace = false
                 while index < bytes.count {
                     switch bytes[index] {
                     case UInt8(ascii: "\""):
@@ -125,65 +106,21 @@ package enum JSONRecordScanner {
                         depth -= 1
                         if depth == 0 {
                             index += 1
-                            return (index, hasWhitespace)
+                            return index
                         }
-                    case 0x20, 0x0A, 0x0D, 0x09: hasWhitespace = true
                     default: break
                     }
                     index += 1
                 }
-                return (index, hasWhitespace)
+                return index
             default:
                 while index < bytes.count {
                     switch bytes[index] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
-                        return (index, false)
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index
                     default: index += 1
                     }
                 }
-                return (index, false)
-            }
-        }
-
-        /// Whether the bytes are the same (counts already equal).
-        @inline(__always)
-        static func equal(_ candidate: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-            candidate.withUnsafeBufferPointer { mine in
-                for index in 0..<mine.count where mine[index] != name[index] { return false }
-                return true
-            }
-        }
-
-        /// Walks the members of the object at `start`, recording the wanted ones, and returns
-        /// where it ends; `nil` when whitespace occurs outside its strings or a member name has
-        /// an escape (its text is then not what SQLite prints, or its bytes not its name).
-        static func readCompactMembers(from start: Int, in bytes: UnsafeBufferPointer<UInt8>, wanted: [[UInt8]], into record: inout Record)
-            -> Int?
-        {
-            var cursor = Cursor(bytes: bytes, index: start + 1)
-            if bytes[cursor.index] == UInt8(ascii: "}") { return cursor.index + 1 }
-            while true {
-                guard bytes[cursor.index] == UInt8(ascii: "\"") else { return nil }
-                let nameStart = cursor.index + 1
-                if cursor.skipString() { return nil }
-                let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor.index - 1])
-                guard bytes[cursor.index] == UInt8(ascii: ":") else { return nil }
-                cursor.index += 1
-                let valueStart = cursor.index
-                let value = cursor.skipValue()
-                guard !value.hasWhitespace, valueStart < value.end else { return nil }
-                for (position, candidate) in wanted.enumerated() where candidate.count == name.count && Self.equal(candidate, name) {
-                    if record.values[position] == nil {
-                        record.values[position] = valueStart..<value.end
-                    } else {
-                        record.repeatsName = true
-                    }
-                }
-                switch bytes[cursor.index] {
-                case UInt8(ascii: "}"): return cursor.index + 1
-                case UInt8(ascii: ","): cursor.index += 1
-                default: return nil
-                }
+                return index
             }
         }
 
@@ -205,12 +142,136 @@ package enum JSONRecordScanner {
                 cursor.index += 1 // ":"
                 cursor.skipWhitespace()
                 let valueStart = cursor.index
-                let valueEnd = cursor.skipValue().end
+                let valueEnd = cursor.skipValue()
                 if !escaped, name.utf8.elementsEqual(candidate) { return sawEscape ? .undecidable : .found(valueStart..<valueEnd) }
                 cursor.skipWhitespace()
                 if bytes[cursor.index] == UInt8(ascii: "}") { return sawEscape ? .undecidable : .absent }
                 cursor.index += 1 // ","
             }
         }
+    }
+}
+
+extension JSONValidator.Reader {
+    /// Reads a member name and its colon; returns where the name's bytes are and whether it has
+    /// an escape.
+    private mutating func name() -> (range: Range<Int>, escaped: Bool)? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        guard string() else { return nil }
+        let found = (range: start..<index - 1, escaped: lastStringEscaped)
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        return found
+    }
+
+    /// Reads `,` (true) or the container's closing byte (false); `nil` for anything else.
+    private mutating func next(closing: UInt8) -> Bool? {
+        skipWhitespace()
+        guard index < bytes.count else { return nil }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: ",") { return true }
+        return byte == closing ? false : nil
+    }
+
+    /// Validates the value here, which must hold the array at `path`, and returns its elements;
+    /// `nil` when the text is invalid, or the path leads nowhere (or through a member name
+    /// with an escape, which may or may not be the name).
+    mutating func records(at path: ArraySlice<String>, wanted: [[UInt8]]) -> [JSONRecordScanner.Record]? {
+        guard let target = path.first else { return recordsArray(wanted: wanted) }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), open.count < JSONValidator.maximumDepth else { return nil }
+        index += 1
+        open.append(true)
+        defer { open.removeLast() }
+        skipWhitespace()
+        var found: [JSONRecordScanner.Record]?
+        var escapedBefore = false
+        repeat {
+            skipWhitespace()
+            guard let name = name() else { return nil }
+            escapedBefore = escapedBefore || name.escaped
+            skipWhitespace()
+            if found == nil, !escapedBefore, target.utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[name.range])) {
+                guard let records = records(at: path.dropFirst(), wanted: wanted) else { return nil }
+                found = records
+            } else {
+                guard completeValue() else { return nil }
+            }
+            guard let more = next(closing: UInt8(ascii: "}")) else { return nil }
+            if !more { return found }
+        } while true
+    }
+
+    /// Validates the array here and returns its elements, with the wanted members of each
+    /// compact object.
+    private mutating func recordsArray(wanted: [[UInt8]]) -> [JSONRecordScanner.Record]? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "["), open.count < JSONValidator.maximumDepth else { return nil }
+        index += 1
+        open.append(false)
+        defer { open.removeLast() }
+        var records: [JSONRecordScanner.Record] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return records
+        }
+        let none = [Range<Int>?](repeating: nil, count: wanted.count)
+        repeat {
+            skipWhitespace()
+            let start = index
+            var record = JSONRecordScanner.Record(range: start..<start, isCompactObject: false, values: none, repeatsName: false)
+            if index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                guard object(into: &record, wanted: wanted) else { return nil }
+            } else {
+                guard completeValue() else { return nil }
+            }
+            record.range = start..<index
+            records.append(record)
+            guard let more = next(closing: UInt8(ascii: "]")) else { return nil }
+            if !more { return records }
+        } while true
+    }
+
+    /// Validates the object here, recording where the wanted members' values are and whether
+    /// it is compact (no whitespace outside strings, no escaped member name).
+    private mutating func object(into record: inout JSONRecordScanner.Record, wanted: [[UInt8]]) -> Bool {
+        guard open.count < JSONValidator.maximumDepth else { return false }
+        index += 1
+        open.append(true)
+        defer { open.removeLast() }
+        let whitespaceBefore = whitespaceRuns
+        var escapedName = false
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            record.isCompactObject = whitespaceRuns == whitespaceBefore
+            return true
+        }
+        repeat {
+            skipWhitespace()
+            guard let name = name() else { return false }
+            escapedName = escapedName || name.escaped
+            skipWhitespace()
+            let valueStart = index
+            guard completeValue() else { return false }
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[name.range])
+            if !name.escaped {
+                for (position, candidate) in wanted.enumerated()
+                where candidate.count == nameBytes.count && JSONRecordScanner.equal(candidate, nameBytes) {
+                    if record.values[position] == nil {
+                        record.values[position] = valueStart..<index
+                    } else {
+                        record.repeatsName = true
+                    }
+                }
+            }
+            guard let more = next(closing: UInt8(ascii: "}")) else { return false }
+            if !more {
+                record.isCompactObject = !escapedName && whitespaceRuns == whitespaceBefore
+                return true
+            }
+        } while true
     }
 }

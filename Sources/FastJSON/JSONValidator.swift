@@ -11,11 +11,17 @@ package enum JSONValidator {
         return reader.document()
     }
 
-    private struct Reader {
+    /// Reads a document while validating it; ``JSONRecordScanner`` drives it to find records
+    /// in the same pass.
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         /// Open containers, innermost last: true for an object.
         var open: [Bool] = []
+        /// How many runs of whitespace were skipped so far.
+        var whitespaceRuns = 0
+        /// Whether the last string read had an escape.
+        var lastStringEscaped = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
@@ -23,6 +29,8 @@ package enum JSONValidator {
         }
 
         mutating func skipWhitespace() {
+            let start = index
+            defer { if index > start { whitespaceRuns += 1 } }
             while index < bytes.count {
                 switch bytes[index] {
                 case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -31,11 +39,19 @@ package enum JSONValidator {
             }
         }
 
-        /// Reads values and container punctuation until the document ends.
+        /// Reads one document: a value with whitespace around it, and nothing else.
         mutating func document() -> Bool {
             skipWhitespace()
+            guard completeValue() else { return false }
+            skipWhitespace()
+            return index == bytes.count
+        }
+
+        /// Reads one whole value, with the containers it opens.
+        mutating func completeValue() -> Bool {
+            let level = open.count
             guard value() else { return false }
-            while let isObject = open.last {
+            while open.count > level, let isObject = open.last {
                 skipWhitespace()
                 guard index < bytes.count else { return false }
                 let byte = bytes[index]
@@ -50,8 +66,7 @@ package enum JSONValidator {
                 skipWhitespace()
                 guard value() else { return false }
             }
-            skipWhitespace()
-            return index == bytes.count
+            return true
         }
 
         /// `"name"` then `:`.
@@ -64,7 +79,7 @@ package enum JSONValidator {
         }
 
         /// One value; a container is opened (its first member or element read) and left for
-        /// ``document()`` to continue.
+        /// ``completeValue()`` to continue.
         mutating func value() -> Bool {
             while true {
                 guard index < bytes.count else { return false }
@@ -105,6 +120,7 @@ package enum JSONValidator {
         /// A string from its opening quote: no control characters, valid escapes with paired
         /// surrogates, well-formed UTF-8.
         mutating func string() -> Bool {
+            lastStringEscaped = false
             index += 1
             var runStart = index
             var highBits: UInt8 = 0
@@ -123,6 +139,7 @@ package enum JSONValidator {
                         return false
                     }
                     index += 1
+                    lastStringEscaped = true
                     guard escape() else { return false }
                     runStart = index
                     highBits = 0

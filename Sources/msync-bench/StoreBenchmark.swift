@@ -67,6 +67,9 @@ struct StoreBenchmark: ParsableCommand {
         let (apiStore, baselineForAPI) = try writeScenarios(folder: folder)
         guard freshReads else { return try reads(store: apiStore, baseline: baselineForAPI) }
         try apiStore.close()
+        // The writes leave gigabytes of dirty pages at a million records: flushed first, so that
+        // the reads do not compete with their writeback.
+        sync()
         guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate msync-bench itself") }
         let child = Process()
         child.executableURL = executable

@@ -12,6 +12,7 @@ struct JSONFuzzTarget: FuzzTarget {
         guard scanned.0 == (parsed != nil) else {
             fatalError("validator says \(scanned.0), parser says \(parsed != nil): \(String(decoding: data, as: UTF8.self))")
         }
+        if parsed == nil, scanned.1 != nil { fatalError("the scanner found records in text the parser refuses") }
         if case .array(let elements)? = parsed {
             guard let records = scanned.1, records.count == elements.count else {
                 fatalError("the scanner found \(scanned.1?.count ?? -1) records of \(elements.count)")
