@@ -26,6 +26,26 @@ enum BenchReport {
         return durations[durations.count / 2]
     }
 
+    /// The medians of two operations sampled in turn, the order swapped at every sample, so
+    /// that neither gains from caches the other warmed (our call, then the baseline's).
+    static func pairedMedianMicroseconds(samples: Int, _ ours: (Int) throws -> Void, _ baseline: (Int) throws -> Void) rethrows -> (
+        ours: Double, baseline: Double
+    ) {
+        var (mine, theirs): ([Double], [Double]) = ([], [])
+        for sample in 0..<samples {
+            if sample % 2 == 0 {
+                mine.append(try time { try ours(sample) } * 1e6)
+                theirs.append(try time { try baseline(sample) } * 1e6)
+            } else {
+                theirs.append(try time { try baseline(sample) } * 1e6)
+                mine.append(try time { try ours(sample) } * 1e6)
+            }
+        }
+        mine.sort()
+        theirs.sort()
+        return (mine[mine.count / 2], theirs[theirs.count / 2])
+    }
+
     static func rounded(_ value: Double, _ digits: Double = 1000) -> JSONValue {
         .double((value * digits).rounded() / digits)
     }

@@ -96,32 +96,39 @@ struct StoreBenchmark: ParsableCommand {
         // JSON text, against the baseline building the same, with the bare read alongside.
         let keys = lookupKeys.compactMap(\.stringValue)
         let starts = pageStarts.compactMap(\.stringValue)
-        let reads: [(scenario: String, spec: (Int) -> QuerySpec, baseline: (Baseline.ResultShape) throws -> Double)] = [
+        let reads: [(scenario: String, spec: (Int) -> QuerySpec, baseline: (Baseline.ResultShape) throws -> (Int) throws -> Void)] = [
             (
                 "store-lookup", { .exact(soup: "accounts", path: "Id", key: lookupKeys[$0], pageSize: 1) },
-                { try baselineForAPI.medianLookup(keys: keys, result: $0) }
+                { try baselineForAPI.lookup(keys: keys, result: $0) }
             ),
             (
                 "store-page", { .range(soup: "accounts", path: "Name", begin: pageStarts[$0], end: nil, orderPath: "Name", pageSize: 50) },
-                { try baselineForAPI.medianPage(starts: starts, result: $0) }
+                { try baselineForAPI.page(starts: starts, result: $0) }
             ),
         ]
+        // The bare read first (it also brings the rows into the OS cache), then ours and the
+        // baseline's sampled in turn.
         for read in reads {
-            let bare = ["read_only_baseline_median_us": BenchReport.rounded(try read.baseline(.bytesRead), 10)]
-            let values = try BenchReport.medianMicroseconds(samples: samples) { sample in
-                let found = try apiStore.query(read.spec(sample))
-                precondition(!found.isEmpty)
-            }
+            let bareRead = try BenchReport.medianMicroseconds(samples: samples, try read.baseline(.bytesRead))
+            let bare = ["read_only_baseline_median_us": BenchReport.rounded(bareRead, 10)]
+            let values = try BenchReport.pairedMedianMicroseconds(
+                samples: samples,
+                { sample in
+                    let found = try apiStore.query(read.spec(sample))
+                    precondition(!found.isEmpty)
+                }, try read.baseline(.values))
             BenchReport.latency(
-                scenario: read.scenario, records: records, samples: samples, medianMicroseconds: values,
-                baselineMedianMicroseconds: try read.baseline(.values), extra: bare)
-            let json = try BenchReport.medianMicroseconds(samples: samples) { sample in
-                let found = try apiStore.queryJSON(read.spec(sample))
-                precondition(found.count > 2)
-            }
+                scenario: read.scenario, records: records, samples: samples, medianMicroseconds: values.ours,
+                baselineMedianMicroseconds: values.baseline, extra: bare)
+            let json = try BenchReport.pairedMedianMicroseconds(
+                samples: samples,
+                { sample in
+                    let found = try apiStore.queryJSON(read.spec(sample))
+                    precondition(found.count > 2)
+                }, try read.baseline(.jsonArray))
             BenchReport.latency(
-                scenario: read.scenario + "-json", records: records, samples: samples, medianMicroseconds: json,
-                baselineMedianMicroseconds: try read.baseline(.jsonArray), extra: bare)
+                scenario: read.scenario + "-json", records: records, samples: samples, medianMicroseconds: json.ours,
+                baselineMedianMicroseconds: json.baseline, extra: bare)
         }
     }
 
@@ -265,18 +272,20 @@ struct Baseline {
         case bytesRead
     }
 
-    func medianLookup(keys: [String], result: ResultShape) throws -> Double {
+    /// One point lookup per sample, building `result`.
+    func lookup(keys: [String], result: ResultShape) throws -> (Int) throws -> Void {
         let statement = try database.prepare("SELECT soup FROM T WHERE c0 = ?")
-        return try BenchReport.medianMicroseconds(samples: keys.count) { sample in
+        return { sample in
             statement.bind(1, keys[sample])
             let rows = try Self.read(statement, as: result)
             precondition(rows == 1)
         }
     }
 
-    func medianPage(starts: [String], result: ResultShape) throws -> Double {
+    /// One 50-row page per sample, building `result`.
+    func page(starts: [String], result: ResultShape) throws -> (Int) throws -> Void {
         let statement = try database.prepare("SELECT soup FROM T WHERE c1 >= ? ORDER BY c1 ASC LIMIT 50")
-        return try BenchReport.medianMicroseconds(samples: starts.count) { sample in
+        return { sample in
             statement.bind(1, starts[sample])
             _ = try Self.read(statement, as: result)
         }
