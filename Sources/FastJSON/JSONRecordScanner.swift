@@ -5,8 +5,8 @@ package enum JSONRecordScanner {
     package struct Record: Sendable {
         /// The element's bytes.
         package var range: Range<Int>
-        /// An object without whitespace outside its strings and without escapes in its member
-        /// names: its text is what SQLite's JSON functions print for it (they keep strings and
+        /// An object without whitespace outside its strings and without escapes in its own
+        /// (top-level) member names: its text is what SQLite's JSON functions print for it (they keep strings and
         /// numbers as written and drop only whitespace).
         package var isCompactObject: Bool
         /// The value of each wanted name's first member, in the order of the names asked for.
@@ -17,8 +17,9 @@ package enum JSONRecordScanner {
 
     /// The elements of the array at `path` (member names from the top; empty for a top-level
     /// array) in the JSON text `bytes`, or `nil` when the text is not valid JSON (see
-    /// ``JSONValidator``) or there is no array at `path`. One pass: the text is validated as the
-    /// records are found.
+    /// ``JSONValidator``), there is no array at `path`, or a member name with an escape comes
+    /// before a name of the path (it may or may not be that name). One pass: the text is
+    /// validated as the records are found.
     package static func records(in bytes: UnsafeBufferPointer<UInt8>, at path: [String], names: [String]) -> [Record]? {
         var reader = JSONValidator.Reader(bytes: bytes)
         let wanted = names.map { Array($0.utf8) }
@@ -205,7 +206,7 @@ extension JSONValidator.Reader {
     }
 
     /// Validates the array here and returns its elements, with the wanted members of each
-    /// compact object.
+    /// object (whether it is compact is for the caller to check).
     private mutating func recordsArray(wanted: [[UInt8]]) -> [JSONRecordScanner.Record]? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "["), open.count < JSONValidator.maximumDepth else { return nil }
         index += 1

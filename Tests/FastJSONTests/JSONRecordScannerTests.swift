@@ -87,6 +87,13 @@ import Testing
             #expect(Self.isValid(text) == Self.parses(text), "depth \(depth)")
         }
         #expect(Self.isValid(Array(repeating: UInt8(ascii: "["), count: 100_000)) == false)
+        // The path's object and the records array count too: the object and 511 brackets are 512
+        // (allowed); one bracket more is 513.
+        for (depth, allowed) in [(511, true), (512, false)] {
+            let text = #"{"r":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+            #expect(Self.parses(Array(text.utf8)) == allowed)
+            #expect((Self.records(text, at: ["r"]) != nil) == allowed, "depth \(depth)")
+        }
     }
 
     @Test func findsRecordsAndTheirMembers() throws {
