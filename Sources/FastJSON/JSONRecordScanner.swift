@@ -49,106 +49,13 @@ package enum JSONRecordScanner {
         case undecidable
     }
 
-    /// The first member `name` of the validated object at `range`.
+    /// The first member `name` of the validated object at `range`; names are compared as
+    /// written, so an escaped name before the match makes it undecidable.
     package static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
-        Cursor.member(name, in: range, of: bytes)
-    }
-
-    /// Moves over text already validated: no checks but the bounds.
-    private struct Cursor {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index: Int
-
-        mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
-                }
-            }
-        }
-
-        /// Skips a string from its opening quote; reports whether it holds an escape.
-        @discardableResult
-        mutating func skipString() -> Bool {
-            index += 1
-            var escaped = false
-            while true {
-                index = StringRunScan.nextQuoteOrBackslash(bytes, from: index)
-                guard index < bytes.count else { return escaped }
-                switch bytes[index] {
-                case UInt8(ascii: "\\"):
-                    escaped = true
-                    index += 2
-                case UInt8(ascii: "\""):
-                    index += 1
-                    return escaped
-                default: index += 1
-                }
-            }
-        }
-
-        /// Skips one value; returns where it ends.
-        mutating func skipValue() -> Int {
-            guard index < bytes.count else { return index }
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                skipString()
-                return index
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                var depth = 0
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case UInt8(ascii: "\""):
-                        skipString()
-                        continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 {
-                            index += 1
-                            return index
-                        }
-                    default: break
-                    }
-                    index += 1
-                }
-                return index
-            default:
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index
-                    default: index += 1
-                    }
-                }
-                return index
-            }
-        }
-
-        /// The first member `name` of the validated object at `range`, with whitespace allowed;
-        /// names are compared as written, so an escaped name before the match makes it undecidable.
-        static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
-            guard bytes[range.lowerBound] == UInt8(ascii: "{") else { return .absent }
-            var cursor = Cursor(bytes: bytes, index: range.lowerBound + 1)
-            var sawEscape = false
-            cursor.skipWhitespace()
-            if bytes[cursor.index] == UInt8(ascii: "}") { return .absent }
-            while true {
-                cursor.skipWhitespace()
-                let nameStart = cursor.index + 1
-                let escaped = cursor.skipString()
-                sawEscape = sawEscape || escaped
-                let candidate = UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor.index - 1])
-                cursor.skipWhitespace()
-                cursor.index += 1 // ":"
-                cursor.skipWhitespace()
-                let valueStart = cursor.index
-                let valueEnd = cursor.skipValue()
-                if !escaped, name.utf8.elementsEqual(candidate) { return sawEscape ? .undecidable : .found(valueStart..<valueEnd) }
-                cursor.skipWhitespace()
-                if bytes[cursor.index] == UInt8(ascii: "}") { return sawEscape ? .undecidable : .absent }
-                cursor.index += 1 // ","
-            }
+        var reader = JSONValidator.Reader(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
+        switch reader.member(name) {
+        case .found(let found): return .found((found.lowerBound + range.lowerBound)..<(found.upperBound + range.lowerBound))
+        case let other: return other
         }
     }
 }
@@ -175,6 +82,28 @@ extension JSONValidator.Reader {
         index += 1
         if byte == UInt8(ascii: ",") { return true }
         return byte == closing ? false : nil
+    }
+
+    /// The first member `target` of the object here (read up to it), as a lookup result with
+    /// offsets in this reader's bytes.
+    mutating func member(_ target: String) -> JSONRecordScanner.MemberLookup {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return .absent }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return .absent }
+        var escapedBefore = false
+        repeat {
+            skipWhitespace()
+            guard let name = name() else { return .absent }
+            skipWhitespace()
+            let start = index
+            guard completeValue() else { return .absent }
+            if !name.escaped, target.utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[name.range])) {
+                return escapedBefore ? .undecidable : .found(start..<index)
+            }
+            escapedBefore = escapedBefore || name.escaped
+            guard next(closing: UInt8(ascii: "}")) == true else { return escapedBefore ? .undecidable : .absent }
+        } while true
     }
 
     /// Validates the value here, which must hold the array at `path`, and returns its elements;

@@ -1,6 +1,5 @@
 /// Finds the next byte that ends a run of plain string bytes, eight bytes at a time (SWAR):
-/// the quote, the backslash and, for text not yet validated, control characters and bytes of
-/// multi-byte UTF-8 sequences.
+/// the quote, the backslash, control characters and bytes of multi-byte UTF-8 sequences.
 enum StringRunScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
@@ -20,21 +19,6 @@ enum StringRunScan {
     @inline(__always)
     private static func word(_ base: UnsafePointer<UInt8>, _ index: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-    }
-
-    /// The index of the first quote or backslash at or after `index`, or the end.
-    @inline(__always)
-    static func nextQuoteOrBackslash(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
-        guard let base = bytes.baseAddress else { return bytes.count }
-        var index = index
-        while index + 8 <= bytes.count {
-            let value = word(base, index)
-            let found = equal(UInt8(ascii: "\""), value) | equal(UInt8(ascii: "\\"), value)
-            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
-        return index
     }
 
     /// The index of the first quote, backslash, control character or byte of 0x80 or more at
