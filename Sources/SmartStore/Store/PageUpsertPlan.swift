@@ -48,9 +48,16 @@ struct PageUpsertPlan {
     }
 
     /// The existing entry's id expression, with the soup table aliased `e`.
-    private var existingIdExpression: String {
+    private var existingIdExpression: String { Self.existingIdExpression(idColumn: idColumn, idPath: idPath) }
+
+    /// The id expression of an existing entry, the soup table aliased `e`: its id column, or
+    /// `json_extract` for a json1 index.
+    static func existingIdExpression(idColumn: String, idPath: String) -> String {
         idColumn.hasPrefix("json_extract(soup") ? Soup.jsonExtract(idPath, column: "e.soup") : "e." + idColumn
     }
+
+    /// Whether the existing entry `e` is dirty, NULL-safe: a missing `__local__` is clean.
+    static let existingIsDirty = "coalesce(json_extract(e.soup, '$.__local__') IN (1, '1', 'true'), 0)"
 
     var upsertSQL: String {
         let table = soup.tableName
@@ -77,8 +84,8 @@ struct PageUpsertPlan {
         }
         // New entries take id base + position + 1: unique, increasing, and computable without a
         // window function (ids consumed by records that update existing entries are simply skipped).
-        // NULL-safe: a missing `__local__` is clean, a missing timestamp never equal.
-        let dirty = "coalesce(json_extract(e.soup, '$.__local__') IN (1, '1', 'true'), 0)"
+        // NULL-safe: a missing timestamp is never equal.
+        let dirty = Self.existingIsDirty
         var skipped: [String] = []
         if skipDirty { skipped.append(dirty) }
         if let field = skipUnchangedField, let parameter = setFieldParameter(field), let timestampPath {

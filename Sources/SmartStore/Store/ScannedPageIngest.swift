@@ -30,6 +30,13 @@ struct ScannedPageIngest {
         var timestamp: DatabaseValue
     }
 
+    /// Where an index column's value comes from: a set field, a removed one, or read path N.
+    private enum ColumnSource {
+        case set(DatabaseValue)
+        case removed
+        case read(Int)
+    }
+
     /// An index column's value: a string without escapes is bound from the page's bytes.
     private enum Column {
         case value(DatabaseValue)
@@ -52,6 +59,11 @@ struct ScannedPageIngest {
         let names = Array(Set(readComponents.compactMap(\.first))) + touched
         // Each path as the position of its first name among `names`, then the nested names.
         let readPlans = readComponents.map { components in (names.firstIndex(of: components.first ?? ""), components.dropFirst()) }
+        // Where each index column's value comes from, the same for every record.
+        let sources = columnSpecs.enumerated().map { offset, spec -> ColumnSource in
+            if let value = ingest.setFields[spec.path] { return .set(ProjectedValue.databaseValue(value)) }
+            return ingest.removeFields.contains(spec.path) ? .removed : .read(readPaths.count - columnSpecs.count + offset)
+        }
         let recordsPath = ingest.arrayPath == "$" ? [] : ingest.arrayPath.dropFirst(2).split(separator: ".").map(String.init)
 
         return try ingest.text.utf8.withContiguousStorageIfAvailable { bytes -> PageIngestResult? in
@@ -85,20 +97,21 @@ struct ScannedPageIngest {
                 let id = Self.extracted(UnsafeBufferPointer(rebasing: bytes[idRange]))
                 guard !id.isNull, ids.insert(id).inserted else { return nil }
                 var columns: [Column] = []
-                columns.reserveCapacity(columnSpecs.count)
-                for (offset, spec) in columnSpecs.enumerated() {
-                    if let setValue = ingest.setFields[spec.path] {
-                        columns.append(.value(ProjectedValue.databaseValue(setValue)))
-                        continue
-                    }
-                    guard let value = range(readPaths.count - columnSpecs.count + offset) else { return nil }
-                    let inner = value.isEmpty ? value : value.dropFirst().dropLast()
-                    if value.isEmpty || ingest.removeFields.contains(spec.path) {
-                        columns.append(.value(.null))
-                    } else if bytes[value.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) {
-                        columns.append(.text(inner))
-                    } else {
-                        columns.append(.value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[value]))))
+                columns.reserveCapacity(sources.count)
+                for source in sources {
+                    switch source {
+                    case .set(let value): columns.append(.value(value))
+                    case .removed: columns.append(.value(.null))
+                    case .read(let path):
+                        guard let value = range(path) else { return nil }
+                        let inner = value.isEmpty ? value : value.dropFirst().dropLast()
+                        if value.isEmpty {
+                            columns.append(.value(.null))
+                        } else if bytes[value.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) {
+                            columns.append(.text(inner))
+                        } else {
+                            columns.append(.value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[value]))))
+                        }
                     }
                 }
                 var timestamp = DatabaseValue.null
@@ -116,10 +129,12 @@ struct ScannedPageIngest {
         } ?? nil
     }
 
+    private static let nulEscape = Array(#"\u0000"#.utf8)
+
     /// Whether a JSON string's text escapes U+0000 (or might: `\\u0000` counts too).
     static func escapesNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.first == UInt8(ascii: "\""), bytes.count >= 8 else { return false }
-        let escape = Array(#"\u0000"#.utf8)
+        let escape = nulEscape
+        guard bytes.first == UInt8(ascii: "\""), bytes.count >= escape.count + 2 else { return false }
         return (1...(bytes.count - escape.count)).contains { start in
             bytes[start] == escape[0] && escape.indices.allSatisfy { bytes[start + $0] == escape[$0] }
         }
@@ -130,8 +145,7 @@ struct ScannedPageIngest {
     private func write(_ found: [Found], bytes: UnsafeBufferPointer<UInt8>, columns: [String], setKeys: [String]) throws
         -> PageIngestResult?
     {
-        let existing = try existingEntries(of: found, in: bytes)
-        guard existing.values.allSatisfy({ $0.count == 1 }) else { return nil }
+        guard let existing = try existingEntries(of: found, in: bytes) else { return nil }
         let table = soup.tableName
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined())) VALUES (?, ?, ?, ?"
@@ -148,13 +162,13 @@ struct ScannedPageIngest {
         suffix.append(UInt8(ascii: "}"))
         let entryIdMember = Array(",\"_soupEntryId\":".utf8)
         var document: [UInt8] = []
-        /// Binds the record's text with the entry id and the suffix appended.
         func bind(_ column: Column, to bindings: RawBindings, at index: Int32) {
             switch column {
             case .value(let value): bindings.bind(value, at: index)
             case .text(let range): bindings.bindText(UnsafeBufferPointer(rebasing: bytes[range]), at: index)
             }
         }
+        /// Binds the record's text with the entry id and the suffix appended.
         func bindDocument(_ range: Range<Int>, entryId: Int64, to bindings: RawBindings, at index: Int32) {
             document.removeAll(keepingCapacity: true)
             document.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<range.upperBound - 1]))
@@ -181,7 +195,7 @@ struct ScannedPageIngest {
             } else if maxTimestamp.isNull || SQLiteOrder.isGreater(record.timestamp, than: maxTimestamp) {
                 maxTimestamp = record.timestamp
             }
-            guard let matches = existing[position] else {
+            guard let match = existing[position] else {
                 let entryId = base + Int64(position) + 1
                 inserting.reset()
                 inserting.bind(entryId, at: 1)
@@ -191,18 +205,16 @@ struct ScannedPageIngest {
                 written.append(entryId)
                 continue
             }
-            for match in matches {
-                if skipDirty, match.dirty {
-                    skipped += 1
-                    continue
-                }
-                updating.reset()
-                bindDocument(record.range, entryId: match.id, to: updating, at: 1)
-                for (offset, column) in record.columns.enumerated() { bind(column, to: updating, at: Int32(offset) + 3) }
-                updating.bind(match.id, at: Int32(record.columns.count) + 3)
-                try update.execute()
-                written.append(match.id)
+            if skipDirty, match.dirty {
+                skipped += 1
+                continue
             }
+            updating.reset()
+            bindDocument(record.range, entryId: match.id, to: updating, at: 1)
+            for (offset, column) in record.columns.enumerated() { bind(column, to: updating, at: Int32(offset) + 3) }
+            updating.bind(match.id, at: Int32(record.columns.count) + 3)
+            try update.execute()
+            written.append(match.id)
         }
         if let ftsSQL = PageUpsertPlan.fullTextByIdsSQL(soup), !written.isEmpty {
             try db.execute(sql: ftsSQL, arguments: [JSONValue.array(written.map(JSONValue.int)).jsonString])
@@ -212,24 +224,24 @@ struct ScannedPageIngest {
             recordsWithoutTimestamp: missingTimestamps)
     }
 
-    /// The entries already holding each record's id, by the record's position, matched as the
-    /// SQL path matches them (the id column's affinity applies to the record's value).
-    private func existingEntries(of found: [Found], in bytes: UnsafeBufferPointer<UInt8>) throws -> [Int: [(id: Int64, dirty: Bool)]] {
+    /// The entry already holding each record's id, by the record's position, matched as the
+    /// SQL path matches them (the id column's affinity applies to the record's value); `nil`
+    /// when an id is held by two entries.
+    private func existingEntries(of found: [Found], in bytes: UnsafeBufferPointer<UInt8>) throws -> [Int: (id: Int64, dirty: Bool)]? {
         var array: [UInt8] = [UInt8(ascii: "[")]
         for (position, record) in found.enumerated() {
             if position > 0 { array.append(UInt8(ascii: ",")) }
             array.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[record.idRange]))
         }
         array.append(UInt8(ascii: "]"))
-        let idExpression =
-            ingest.idColumn.hasPrefix("json_extract(soup") ? Soup.jsonExtract(ingest.idPath, column: "e.soup") : "e." + ingest.idColumn
-        let dirty = skipDirty ? "coalesce(json_extract(e.soup, '$.__local__') IN (1, '1', 'true'), 0)" : "0"
+        let idExpression = PageUpsertPlan.existingIdExpression(idColumn: ingest.idColumn, idPath: ingest.idPath)
+        let dirty = skipDirty ? PageUpsertPlan.existingIsDirty : "0"
         let rows = try Row.fetchCursor(
             db, sql: "SELECT j.key, e.id, \(dirty) FROM json_each(?) AS j JOIN \(soup.tableName) AS e ON \(idExpression) = j.value",
             arguments: [String(decoding: array, as: UTF8.self)])
-        var existing: [Int: [(id: Int64, dirty: Bool)]] = [:]
+        var existing: [Int: (id: Int64, dirty: Bool)] = [:]
         while let row = try rows.next() {
-            existing[row[0], default: []].append((row[1], row[2]))
+            guard existing.updateValue((row[1], row[2]), forKey: row[0]) == nil else { return nil }
         }
         return existing
     }
