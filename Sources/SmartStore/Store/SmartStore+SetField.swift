@@ -40,11 +40,15 @@ extension SmartStore {
     private func settingField(_ field: String, in soupName: String, values: [Int64: JSONValue]) throws
         -> @Sendable (Database) throws -> Int
     {
-        let byEntry = try settingField(field, in: soupName, groups: values.map { (Optional($0.value), [$0.key]) })
+        try Self.validateField(field)
         return { db in
             let soup = try self.requireSoup(db, named: soupName)
-            guard !soup.indexSpecs.contains(where: { $0.path == field || $0.path.hasPrefix(field + ".") }) else { return try byEntry(db) }
             let now = Self.now()
+            guard !Self.isIndexed(field, in: soup) else {
+                return try values.reduce(0) { changed, entry in
+                    try changed + Self.setIndexedField(field, to: entry.value, entryIds: [entry.key], soup: soup, db: db, now: now)
+                }
+            }
             // ?2: an object from entry id to the JSON text of its value (text, so that json()
             // reads back booleans and strings as themselves).
             let statement = try db.cachedStatement(
@@ -58,7 +62,7 @@ extension SmartStore {
                     Dictionary(chunk.map { (String($0.key), JSONValue.string($0.value.jsonString)) }) { first, _ in first })
                 try statement.execute(
                     arguments: StatementArguments(databaseValues: [
-                        ("$.\"" + field + "\"").databaseValue, now.databaseValue, now.databaseValue, texts.jsonString.databaseValue,
+                        Self.jsonPath(field).databaseValue, now.databaseValue, now.databaseValue, texts.jsonString.databaseValue,
                     ]))
                 changed += db.changesCount
             }
@@ -70,11 +74,10 @@ extension SmartStore {
     private func settingField(_ field: String, in soupName: String, groups: [(value: JSONValue?, entryIds: [Int64])]) throws
         -> @Sendable (Database) throws -> Int
     {
-        try Identifiers.validatePath(field)
-        guard !field.contains("."), !field.hasPrefix("_soup") else { throw SmartStoreError.invalidPath(field) }
+        try Self.validateField(field)
         return { db in
             let soup = try self.requireSoup(db, named: soupName)
-            let indexed = soup.indexSpecs.contains { $0.path == field || $0.path.hasPrefix(field + ".") }
+            let indexed = Self.isIndexed(field, in: soup)
             let now = Self.now()
             var changed = 0
             for (value, entryIds) in groups {
@@ -85,6 +88,23 @@ extension SmartStore {
             }
             return changed
         }
+    }
+
+    /// One top-level field, not a bookkeeping one.
+    private static func validateField(_ field: String) throws {
+        try Identifiers.validatePath(field)
+        guard !field.contains("."), !field.hasPrefix("_soup") else { throw SmartStoreError.invalidPath(field) }
+    }
+
+    /// Whether an index spec involves `field` (then index columns and full-text rows must follow).
+    private static func isIndexed(_ field: String, in soup: Soup) -> Bool {
+        soup.indexSpecs.contains { $0.path == field || $0.path.hasPrefix(field + ".") }
+    }
+
+    /// The field's JSON path, bound as an argument with the field quoted inside it: no text of
+    /// the caller reaches the SQL.
+    private static func jsonPath(_ field: String) -> String {
+        "$.\"" + field + "\""
     }
 
     private static func setIndexedField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64)
@@ -106,8 +126,7 @@ extension SmartStore {
     private static func setField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64) throws
         -> Int
     {
-        // The JSON path is bound, the field quoted inside it: no text of the caller reaches the SQL.
-        let path = "$.\"" + field + "\""
+        let path = jsonPath(field)
         var changed = 0
         let change = value == nil ? "json_remove(soup, ?)" : "json_set(soup, ?, json(?))"
         // One text per soup and kind of change, so the statement is prepared once and cached.
