@@ -216,6 +216,20 @@ import Testing
         let twice = Self.record("001Q", "Held twice", date: "2026-01-01T00:00:00.000+0000")
         #expect(try !takesScannedPath([twice]))
         try ingestBoth([twice])
+        // A sequence at the end of the id range (a store file is outside data): no trap, the
+        // SQL path answers as it would.
+        for store in [scanned, viaSQL] {
+            try store.write { db in try db.execute(sql: "UPDATE sqlite_sequence SET seq = 9223372036854775806 WHERE name = 'TABLE_1'") }
+        }
+        let late = [
+            Self.record("001L", "Late", date: "2026-01-01T00:00:00.000+0000"),
+            Self.record("001M", "Later", date: "2026-01-01T00:00:00.000+0000"),
+        ]
+        #expect(try !takesScannedPath(late))
+        let outcomes = [(scanned, false), (viaSQL, true)].map { store, spaced in
+            Result { try store.ingestPage(Self.page(late, spaced: spaced), into: "accounts", setFields: Self.bookkeeping) }
+        }
+        #expect(String(describing: outcomes[0]) == String(describing: outcomes[1]))
     }
 
     /// A timestamp in a text column goes the scanned way; in a numeric column (where SQLite's

@@ -141,7 +141,8 @@ struct ScannedPageIngest {
     }
 
     /// Writes the records found; nothing has been written before this point. `nil` (nothing
-    /// written) when a record matches several entries: the SQL path counts those its own way.
+    /// written) when a record matches several entries (the SQL path counts those its own way)
+    /// or new entry ids would pass the end of the range.
     private func write(_ found: [Found], bytes: UnsafeBufferPointer<UInt8>, columns: [String], setKeys: [String]) throws
         -> PageIngestResult?
     {
@@ -154,6 +155,9 @@ struct ScannedPageIngest {
             sql: "UPDATE \(table) SET soup = ?, lastModified = ?\(columns.map { ", \($0) = ?" }.joined()) WHERE id = ?")
         let now = SmartStore.now()
         let base = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) ?? 0
+        // New ids are base + position + 1: a store whose sequence is near the end of the range
+        // (the file is outside data) is left to the SQL path and SQLite's own error.
+        guard base >= 0, base <= Int64.max - Int64(found.count) else { return nil }
         // What follows the entry id in every document: the members json_set would append, in its order.
         var suffix = Array(",\"_soupLastModifiedDate\":\(now)".utf8)
         for key in setKeys {
