@@ -23,11 +23,12 @@ final class ServerProcess: Sendable {
         self.process = process
     }
 
-    static func start(database: String, token: String, accounts: Int) async throws -> ServerProcess {
+    static func start(database: String, token: String, accounts: Int, mobileId: Bool = false) async throws -> ServerProcess {
         guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate msync-bench itself") }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve-org", "--database", database, "--token", token, "--accounts", String(accounts)]
+        process.arguments =
+            ["serve-org", "--database", database, "--token", token, "--accounts", String(accounts)] + (mobileId ? ["--mobile-id"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -75,6 +76,7 @@ struct ServeOrgCommand: AsyncParsableCommand {
     @Option(help: "A SQLite file or a postgres:// URL.") var database: String
     @Option(help: "The bearer token.") var token: String
     @Option(help: "Accounts to insert first.") var accounts = 0
+    @Flag(help: "Give Account the external-id field idempotent creates upsert by.") var mobileId = false
 
     func run() async throws {
         // Ends with the benchmark that started it, whichever way that one ends (a failed
@@ -84,7 +86,9 @@ struct ServeOrgCommand: AsyncParsableCommand {
             while getppid() == parent { sleep(1) }
             Foundation.exit(0)
         }
-        let localForce = try await LocalForce(database: try await DatabaseLocation.open(database, connections: 16), token: token)
+        let localForce = try await LocalForce(
+            schema: try SyncBench.schema(mobileId: mobileId), database: try await DatabaseLocation.open(database, connections: 16),
+            token: token)
         try await SyncBench.seed(localForce, accounts: accounts)
         let server = try await LocalForceServer.start(localForce)
         FileHandle.standardOutput.write(Data("LocalForce listening on \(server.baseURL.absoluteString)\n".utf8))

@@ -19,17 +19,19 @@ struct SyncBench {
 
     static let token = "bench-token"
 
-    static func start(accounts: Int, folder: URL, placement: ServerPlacement) async throws -> SyncBench {
+    /// Starts the server and opens the store; `mobileId`: Account gets ``mobileIdField``.
+    static func start(accounts: Int, folder: URL, placement: ServerPlacement, mobileId: Bool = false) async throws -> SyncBench {
         let database = folder.appendingPathComponent("org.sqlite").path
         var inProcess: LocalForceServer?
         var child: ServerProcess?
         switch placement {
         case .inProcess:
-            let localForce = try await LocalForce(database: try SQLiteDatabase(path: database), token: token)
+            let localForce = try await LocalForce(
+                schema: try schema(mobileId: mobileId), database: try SQLiteDatabase(path: database), token: token)
             try await seed(localForce, accounts: accounts)
             inProcess = try await LocalForceServer.start(localForce)
         case .child:
-            child = try await ServerProcess.start(database: database, token: token, accounts: accounts)
+            child = try await ServerProcess.start(database: database, token: token, accounts: accounts, mobileId: mobileId)
         }
         guard let baseURL = inProcess?.baseURL ?? child?.baseURL else { throw BenchError("no server") }
         let client = RestClient(instanceURL: baseURL, tokenProvider: StaticAccessToken(token))
@@ -45,6 +47,16 @@ struct SyncBench {
         return SyncBench(
             baseURL: baseURL, client: client, store: store, manager: try SyncManager(store: store, client: client), folder: folder,
             inProcess: inProcess, child: child)
+    }
+
+    /// An external-id field of Account that idempotent creates upsert by.
+    static let mobileIdField = "Mobile_Id__c"
+
+    /// The standard schema, with ``mobileIdField`` on Account when asked.
+    static func schema(mobileId: Bool) throws -> Schema {
+        guard mobileId else { return .standard }
+        let file = #"{"fields": {"Account": [{"name": "\#(mobileIdField)", "type": "string", "externalId": true, "unique": true}]}}"#
+        return try SchemaFile.load(Data(file.utf8))
     }
 
     /// Inserts `accounts` Accounts of about 300 bytes each.

@@ -152,7 +152,8 @@ struct SyncDownBenchmark: AsyncParsableCommand {
 }
 
 /// `msync-bench sync-up`: locally created records through the collection target, against the
-/// single-record target as baseline.
+/// single-record target as baseline; then again with idempotent creates (upserts by an
+/// external-id field, so no create is stamped first), against the same baseline.
 struct SyncUpBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync-up", abstract: "Sync up of locally created records.")
 
@@ -162,7 +163,7 @@ struct SyncUpBenchmark: AsyncParsableCommand {
     func run() async throws {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bench = try await SyncBench.start(accounts: 0, folder: folder, placement: server)
+        let bench = try await SyncBench.start(accounts: 0, folder: folder, placement: server, mobileId: true)
         func createLocally(_ prefix: String) throws {
             for index in 0..<records {
                 try bench.store.createLocally(
@@ -176,20 +177,26 @@ struct SyncUpBenchmark: AsyncParsableCommand {
             _ = try await bench.manager.syncUp(target: SingleRecordSyncUpTarget(), options: options, soupName: "accounts")
         }
         let baselineRequests = bench.client.requestCount - requests
-        try createLocally("Collection")
-        bench.resetPeakMemory()
-        requests = bench.client.requestCount
-        var state: SyncState?
-        let seconds = try await BenchReport.asyncTime {
-            state = try await bench.manager.syncUp(target: CollectionSyncUpTarget(), options: options, soupName: "accounts")
+        let targets = [
+            ("sync-up", CollectionSyncUpTarget()),
+            ("sync-up-idempotent", CollectionSyncUpTarget(idempotencyFieldName: SyncBench.mobileIdField)),
+        ]
+        for (scenario, target) in targets {
+            try createLocally(scenario)
+            bench.resetPeakMemory()
+            requests = bench.client.requestCount
+            var state: SyncState?
+            let seconds = try await BenchReport.asyncTime {
+                state = try await bench.manager.syncUp(target: target, options: options, soupName: "accounts")
+            }
+            guard state?.status == .done, state?.failedRecordCount == 0 else { throw BenchError("sync up failed: \(state?.error ?? "")") }
+            BenchReport.throughput(
+                scenario: scenario, records: records, seconds: seconds, baselineSeconds: baselineSeconds,
+                extra: bench.memoryReport.merging([
+                    "requests": .int(Int64(bench.client.requestCount - requests)),
+                    "baseline_requests": .int(Int64(baselineRequests)), "baseline": "single-record target",
+                ]) { $1 })
         }
-        guard state?.status == .done, state?.failedRecordCount == 0 else { throw BenchError("sync up failed: \(state?.error ?? "")") }
-        BenchReport.throughput(
-            scenario: "sync-up", records: records, seconds: seconds, baselineSeconds: baselineSeconds,
-            extra: bench.memoryReport.merging([
-                "requests": .int(Int64(bench.client.requestCount - requests)),
-                "baseline_requests": .int(Int64(baselineRequests)), "baseline": "single-record target",
-            ]) { $1 })
         await bench.stop()
     }
 }
