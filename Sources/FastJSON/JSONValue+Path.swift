@@ -7,7 +7,9 @@ extension JSONValue {
     ///
     /// - Returns: `nil` when the path is missing, `.null` when it is present with a null value.
     public func value(atPath path: String) -> JSONValue? {
-        project(path.split(separator: ".", omittingEmptySubsequences: false)[...])
+        // Most index paths are one member name: looked up without splitting the path.
+        if case .object(let members) = self, !path.utf8.contains(UInt8(ascii: ".")) { return members[path] }
+        return project(path.split(separator: ".", omittingEmptySubsequences: false)[...])
     }
 
     private func project(_ components: ArraySlice<Substring>) -> JSONValue? {

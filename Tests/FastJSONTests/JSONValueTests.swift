@@ -34,6 +34,20 @@ import Testing
         #expect(value.value(atPath: "missing") == nil)
         #expect(value.value(atPath: "e.b.c") == nil)
     }
+
+    /// One-member paths take a shortcut on objects: the same answers as the general walk.
+    @Test func oneMemberPaths() throws {
+        let object = try JSONValue(parsing: #"{"":1,"a":{"b":2},"list":[1,[2]],"n":null}"#)
+        #expect(object.value(atPath: "") == 1)
+        #expect(object.value(atPath: "a") == ["b": 2])
+        #expect(object.value(atPath: "list") == [1, [2]]) // the member itself, not flattened
+        #expect(object.value(atPath: "n") == .some(.null))
+        #expect(object.value(atPath: "b") == nil)
+        let array = try JSONValue(parsing: #"[{"a":1},{"a":[2,3]},{},4]"#)
+        #expect(array.value(atPath: "a") == [1, 2, 3])
+        #expect(array.value(atPath: "z") == nil)
+        #expect(JSONValue.int(3).value(atPath: "a") == nil)
+    }
 }
 
 @Suite struct JSONTopLevelScannerTests {

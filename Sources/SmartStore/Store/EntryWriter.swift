@@ -11,6 +11,9 @@ struct EntryWriter {
     private var nextId: Int64?
     private let columnSpecs: [IndexSpec]
     private let ftsSpecs: [IndexSpec]
+    /// The insert and update statements, built once per transaction rather than per entry.
+    private let insertSQL: String
+    private let updateSQL: String
 
     init(db: Database, soup: Soup, now: Int64 = SmartStore.now()) {
         self.db = db
@@ -18,6 +21,12 @@ struct EntryWriter {
         self.now = now
         self.columnSpecs = soup.columnSpecs
         self.ftsSpecs = soup.fullTextSpecs
+        let columns = columnSpecs.compactMap(\.columnName)
+        self.insertSQL =
+            "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
+            + columns.map { ", " + $0 }.joined() + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
+        self.updateSQL =
+            "UPDATE \(soup.tableName) SET soup = ?, lastModified = ?" + columns.map { ", \($0) = ?" }.joined() + " WHERE id = ?"
     }
 
     private static func entryObject(_ entry: JSONValue) throws -> [String: JSONValue] {
@@ -50,13 +59,10 @@ struct EntryWriter {
         members["_soupEntryId"] = .int(id)
         members["_soupLastModifiedDate"] = .int(now)
         let saved = JSONValue.object(members)
-        let columns = columnSpecs.compactMap(\.columnName)
-        let sql =
-            "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
-            + columns.map { ", " + $0 }.joined() + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
         var arguments: [DatabaseValue] = [id.databaseValue, saved.jsonString.databaseValue, now.databaseValue, now.databaseValue]
+        arguments.reserveCapacity(4 + columnSpecs.count)
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try db.cachedStatement(sql: insertSQL)
         statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
         try writeFullText(saved, id: id)
@@ -71,12 +77,11 @@ struct EntryWriter {
         members["_soupEntryId"] = .int(id)
         members["_soupLastModifiedDate"] = .int(now)
         let saved = JSONValue.object(members)
-        let columns = columnSpecs.compactMap(\.columnName)
-        let sql = "UPDATE \(soup.tableName) SET soup = ?, lastModified = ?" + columns.map { ", \($0) = ?" }.joined() + " WHERE id = ?"
         var arguments: [DatabaseValue] = [saved.jsonString.databaseValue, now.databaseValue]
+        arguments.reserveCapacity(3 + columnSpecs.count)
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
         arguments.append(id.databaseValue)
-        let statement = try db.cachedStatement(sql: sql)
+        let statement = try db.cachedStatement(sql: updateSQL)
         statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
         guard db.changesCount > 0 else { throw SmartStoreError.entryNotFound(soup: soup.name, id: id) }
