@@ -164,8 +164,9 @@ extension BatchedSyncUpTarget {
                 continue
             }
         }
-        try await store.upsert(saved, in: sync.soupName)
-        try await store.delete(deleted, from: sync.soupName)
+        // Each call is a write transaction of its own: none for nothing to write.
+        if !saved.isEmpty { try await store.upsert(saved, in: sync.soupName) }
+        if !deleted.isEmpty { try await store.delete(deleted, from: sync.soupName) }
         done += sent.size
         if done < total, let context {
             sync.progress = done * 100 / total
