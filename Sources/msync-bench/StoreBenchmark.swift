@@ -111,8 +111,7 @@ struct StoreBenchmark: ParsableCommand {
         ]
         // The bare read first (it also brings the baseline's rows into the OS cache), and one
         // untimed pass of ours over the same samples for the store's file: this machine's OS
-        // drops cached file pages within minutes, so a file written long before is read from disk
-        // (measured at 1M: ours 1283 µs a page without this pass, the warmed baseline 480 µs).
+        // drops cached file pages within minutes, so a file written long before is read from disk.
         // Then ours and the baseline's are sampled in turn.
         for read in reads {
             let bareRead = try BenchReport.medianMicroseconds(samples: samples, try read.baseline(.bytesRead))

@@ -35,7 +35,7 @@ import Testing
         #expect(value.value(atPath: "e.b.c") == nil)
     }
 
-    /// One-member paths take a shortcut on objects: the same answers as the general walk.
+    /// One-member paths take a shortcut on objects; paths with dots still walk.
     @Test func oneMemberPaths() throws {
         let object = try JSONValue(parsing: #"{"":1,"a":{"b":2},"list":[1,[2]],"n":null}"#)
         #expect(object.value(atPath: "") == 1)
@@ -43,6 +43,8 @@ import Testing
         #expect(object.value(atPath: "list") == [1, [2]]) // the member itself, not flattened
         #expect(object.value(atPath: "n") == .some(.null))
         #expect(object.value(atPath: "b") == nil)
+        #expect(object.value(atPath: "a.") == nil && object.value(atPath: ".") == nil && object.value(atPath: "a..b") == nil)
+        #expect(try JSONValue(parsing: #"{"a":{"":5}}"#).value(atPath: "a.") == 5)
         let array = try JSONValue(parsing: #"[{"a":1},{"a":[2,3]},{},4]"#)
         #expect(array.value(atPath: "a") == [1, 2, 3])
         #expect(array.value(atPath: "z") == nil)

@@ -105,8 +105,8 @@ extension BatchedSyncUpTarget {
                     }
                 }
             }
-            try await store.delete(copies, from: sync.soupName)
-            try await store.upsert(settled, in: sync.soupName)
+            if !copies.isEmpty { try await store.delete(copies, from: sync.soupName) }
+            if !settled.isEmpty { try await store.upsert(settled, in: sync.soupName) }
             records.removeAll { done.contains($0["_soupEntryId"]?.int64Value ?? -1) }
         }
         return try await reconciler.stamp(records, where: isCreate, fields: fields)

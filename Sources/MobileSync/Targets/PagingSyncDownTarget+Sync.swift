@@ -120,7 +120,7 @@ extension PagingSyncDownTarget {
             members.merge(clean) { $1 }
             writes.append(.object(members))
         }
-        try await store.upsert(writes, in: sync.soupName)
-        try await store.delete(duplicates, from: sync.soupName)
+        if !writes.isEmpty { try await store.upsert(writes, in: sync.soupName) }
+        if !duplicates.isEmpty { try await store.delete(duplicates, from: sync.soupName) }
     }
 }

@@ -11,9 +11,22 @@ struct EntryWriter {
     private var nextId: Int64?
     private let columnSpecs: [IndexSpec]
     private let ftsSpecs: [IndexSpec]
-    /// The insert and update statements, built once per transaction rather than per entry.
-    private let insertSQL: String
-    private let updateSQL: String
+    /// The insert, update and full-text statements, built on first use once per transaction
+    /// rather than per entry (a writer made only for a lookup builds none).
+    private lazy var insertSQL: String = {
+        let columns = columnSpecs.compactMap(\.columnName)
+        return "INSERT INTO \(soup.tableName) (id, soup, created, lastModified" + columns.map { ", " + $0 }.joined()
+            + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
+    }()
+    private lazy var updateSQL: String = {
+        let columns = columnSpecs.compactMap(\.columnName)
+        return "UPDATE \(soup.tableName) SET soup = ?, lastModified = ?" + columns.map { ", \($0) = ?" }.joined() + " WHERE id = ?"
+    }()
+    private lazy var fullTextSQL: String? = soup.ftsTableName.map { fts in
+        let columns = ftsSpecs.compactMap(\.columnName)
+        return "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
+            + String(repeating: ", ?", count: columns.count) + ")"
+    }
 
     init(db: Database, soup: Soup, now: Int64 = SmartStore.now()) {
         self.db = db
@@ -21,12 +34,6 @@ struct EntryWriter {
         self.now = now
         self.columnSpecs = soup.columnSpecs
         self.ftsSpecs = soup.fullTextSpecs
-        let columns = columnSpecs.compactMap(\.columnName)
-        self.insertSQL =
-            "INSERT INTO \(soup.tableName) (id, soup, created, lastModified"
-            + columns.map { ", " + $0 }.joined() + ") VALUES (?, ?, ?, ?" + String(repeating: ", ?", count: columns.count) + ")"
-        self.updateSQL =
-            "UPDATE \(soup.tableName) SET soup = ?, lastModified = ?" + columns.map { ", \($0) = ?" }.joined() + " WHERE id = ?"
     }
 
     private static func entryObject(_ entry: JSONValue) throws -> [String: JSONValue] {
@@ -124,14 +131,10 @@ struct EntryWriter {
     }
 
     /// Keeps the FTS5 row of the entry in step (FTS5 supports `INSERT OR REPLACE` by rowid).
-    private func writeFullText(_ saved: JSONValue, id: Int64) throws {
-        guard let fts = soup.ftsTableName else { return }
-        let columns = ftsSpecs.compactMap(\.columnName)
+    private mutating func writeFullText(_ saved: JSONValue, id: Int64) throws {
+        guard let sql = fullTextSQL else { return }
         var arguments: [DatabaseValue] = [id.databaseValue]
         arguments += ftsSpecs.map { ProjectedValue.databaseValue(saved.value(atPath: $0.path)) }
-        let sql =
-            "INSERT OR REPLACE INTO \(fts) (rowid, \(columns.joined(separator: ", "))) VALUES (?"
-            + String(repeating: ", ?", count: columns.count) + ")"
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()
