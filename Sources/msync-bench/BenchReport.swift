@@ -22,8 +22,13 @@ enum BenchReport {
         for sample in 0..<samples {
             durations.append(try time { try body(sample) } * 1e6)
         }
-        durations.sort()
-        return durations[durations.count / 2]
+        return median(durations)
+    }
+
+    /// The middle value (the upper one of an even count); `samples` is validated positive.
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
     }
 
     /// The medians of two operations sampled in turn, the order swapped at every sample, so
@@ -41,9 +46,7 @@ enum BenchReport {
                 mine.append(try time { try ours(sample) } * 1e6)
             }
         }
-        mine.sort()
-        theirs.sort()
-        return (mine[mine.count / 2], theirs[theirs.count / 2])
+        return (median(mine), median(theirs))
     }
 
     static func rounded(_ value: Double, _ digits: Double = 1000) -> JSONValue {

@@ -138,8 +138,9 @@ struct StoreBenchmark: ParsableCommand {
         }
     }
 
-    /// The write scenarios; returns the API store and its baseline, read next. Records are made one batch at a time, outside the timed calls, so the heap
-    /// never holds them all (at a million records that was gigabytes, and what the reads measured).
+    /// The write scenarios; returns the API store and its baseline, read next. Records are made
+    /// one batch at a time, outside the timed calls, so the heap never holds them all (at a
+    /// million records that was gigabytes).
     private func writeScenarios(folder: URL) throws -> (SmartStore, Baseline) {
         let batches = stride(from: 0, to: records, by: batchSize).map { $0..<min($0 + batchSize, records) }
         let pageRanges = stride(from: 0, to: records, by: pageSize).map { $0..<min($0 + pageSize, records) }

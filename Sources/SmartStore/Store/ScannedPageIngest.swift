@@ -104,11 +104,10 @@ struct ScannedPageIngest {
                     case .removed: columns.append(.value(.null))
                     case .read(let path):
                         guard let value = range(path) else { return nil }
-                        let inner = value.isEmpty ? value : value.dropFirst().dropLast()
                         if value.isEmpty {
                             columns.append(.value(.null))
-                        } else if bytes[value.lowerBound] == UInt8(ascii: "\""), !bytes[inner].contains(UInt8(ascii: "\\")) {
-                            columns.append(.text(inner))
+                        } else if bytes[value.lowerBound] == UInt8(ascii: "\""), !bytes[value].contains(UInt8(ascii: "\\")) {
+                            columns.append(.text(value.dropFirst().dropLast()))
                         } else {
                             columns.append(.value(Self.extracted(UnsafeBufferPointer(rebasing: bytes[value]))))
                         }
