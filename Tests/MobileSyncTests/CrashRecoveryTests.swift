@@ -112,6 +112,70 @@ import Testing
         }
     }
 
+    /// LEAVE_IF_CHANGED: a crash after the server committed an update but before the client
+    /// recorded it leaves the record dirty with its old date, while the server's moved. Each
+    /// copy is reopened, some records are edited again, and synced up: nothing is taken for a
+    /// conflict or left dirty, and the server ends with the last edits.
+    @Test func leaveIfChangedUpdatesAfterACrash() async throws {
+        let folder = temporaryFolder("crash-leave")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let world = try await CrashWorld(folder: folder)
+        try await world.createAccounts(100, prefix: "Server")
+        let manager = try SyncManager(store: world.store, client: world.client)
+        let leave = SyncOptions(mergeMode: .leaveIfChanged)
+        _ = try await manager.syncDown(
+            target: try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Account"), options: leave, soupName: "accounts",
+            name: "down")
+        let entries = try await world.store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 100))
+        try await Task.sleep(for: .milliseconds(1050)) // a later second than the sync down's dates
+        for (index, entry) in entries.enumerated() {
+            guard let entryId = entry["_soupEntryId"]?.int64Value else { continue }
+            if index < 60 {
+                _ = try await world.store.updateLocally(["Name": .string("Edited \(index)")], entryId: entryId, in: "accounts")
+            } else if index < 80 {
+                _ = try await world.store.deleteLocally(entryId: entryId, in: "accounts")
+            }
+        }
+        let snapshots = CrashWorld.Snapshots()
+        await world.server.localForce.faults.observe { request, moment in
+            guard moment == .processed, request.method != "GET", request.segments.contains("composite") else { return }
+            snapshots.take(world, "\(moment) \(request.method) \(request.segments.joined(separator: "/"))")
+        }
+        let options = SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"])
+        for (label, target) in [
+            ("collection", CollectionSyncUpTarget(maxBatchSize: 25) as any SyncUpTarget), ("batch", BatchSyncUpTarget()),
+        ] {
+            _ = try await manager.createSyncUp(target: target, options: options, soupName: "accounts", name: "up-\(label)")
+        }
+        let up = try await manager.reSync(named: "up-collection")
+        await world.server.localForce.faults.observe(nil)
+        #expect(up.status == .done && up.failedRecordCount == 0 && snapshots.errors.isEmpty, "\(snapshots.errors)")
+        #expect(snapshots.all.count >= 3, "\(snapshots.all.map(\.label))")
+        await world.stop()
+
+        for (index, snapshot) in snapshots.all.enumerated() {
+            for name in ["up-collection", "up-batch"] {
+                let reopened = try await CrashWorld(
+                    folder: folder.appendingPathComponent("run-\(index)-\(name)"), reopening: snapshot)
+                let manager = try SyncManager(store: reopened.store, client: reopened.client)
+                try await Task.sleep(for: .milliseconds(1050)) // conditional updates compare whole seconds
+                for entry in try await reopened.store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 100)).prefix(10) {
+                    guard let entryId = entry["_soupEntryId"]?.int64Value, entry["__locally_deleted__"] != true else { continue }
+                    _ = try await reopened.store.updateLocally(
+                        ["Name": .string("Again \(entryId)")], entryId: entryId, in: "accounts")
+                }
+                let resynced = try await manager.reSync(named: name)
+                #expect(resynced.status == .done && resynced.failedRecordCount == 0, "\(snapshot.label): \(resynced.error)")
+                let dirty = try await reopened.store.dirtyEntryIds(soup: "accounts")
+                #expect(dirty.isEmpty, "crash at \(snapshot.label), rerun by \(name): \(dirty.count) left dirty")
+                let local = try reopened.localNames()
+                #expect(local.names == (try await reopened.serverNames()), "crash at \(snapshot.label), rerun by \(name)")
+                #expect(local.entries == 80)
+                await reopened.stop()
+            }
+        }
+    }
+
     /// Cancelling the task that runs a sync down, at each page boundary, stops it (STOPPED with
     /// the pages so far kept); a resync completes it without duplicates.
     @Test func cancellingAtEachPageBoundary() async throws {

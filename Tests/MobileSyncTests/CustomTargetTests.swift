@@ -143,4 +143,51 @@ import Testing
             #expect(try harness.localRecords()[ids[0]] == nil)
         }
     }
+
+    /// A target that runs the whole sync up itself: each dirty record is updated with
+    /// `If-Unmodified-Since` its local date (LEAVE_IF_CHANGED done by hand), then given the
+    /// server's date through ``SyncContext/serverModificationDates(of:target:)``.
+    struct ConditionalUpdates: SyncUpTarget {
+        var json: JSONValue { ["type": "conditionalUpdates"] }
+        var idFieldName: String { "Id" }
+        var modificationDateFieldName: String { "LastModifiedDate" }
+
+        func syncUp(_ sync: inout SyncState, context: SyncContext) async throws {
+            let soup = sync.soupName
+            for record in try await context.store.retrieve(try await context.dirtyEntryIds(soup: soup), from: soup) {
+                guard let id = record["Id"]?.stringValue, let entryId = record["_soupEntryId"]?.int64Value else { continue }
+                let since = record["LastModifiedDate"]?.stringValue.flatMap(SalesforceTime.parse)
+                let fields: [String: JSONValue] = ["Name": record["Name"] ?? .null]
+                do {
+                    try await context.client.update("Account", id: id, fields: .object(fields), ifUnmodifiedSince: since)
+                } catch RestError.http(412, _, _) {
+                    continue
+                }
+                let dates = await context.serverModificationDates(
+                    of: [WrittenRecord(objectType: "Account", serverId: id, sentFields: fields)], target: self)
+                try await context.store.modify(entryId, in: soup) { entry in
+                    entry["__local__"] = false
+                    entry["__locally_updated__"] = false
+                    if let date = dates[id] { entry["LastModifiedDate"] = date }
+                }
+            }
+        }
+    }
+
+    @Test func aTargetOfItsOwnLearnsTheServerDates() async throws {
+        try await withHarness { harness in
+            let ids = try await harness.createAccounts(1)
+            _ = try await harness.manager.syncDown(
+                target: try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Account"), soupName: "accounts")
+            for edit in 1...3 {
+                try await Task.sleep(for: .milliseconds(1050)) // If-Unmodified-Since compares whole seconds
+                _ = try await harness.store.updateLocally(
+                    ["Name": .string("edit \(edit)")], entryId: harness.localEntryId(ids[0]), in: "accounts")
+                let sync = try await harness.manager.syncUp(target: ConditionalUpdates(), soupName: "accounts")
+                #expect(sync.status == .done, "\(sync.error)")
+                #expect(try await harness.client.retrieve("Account", id: ids[0], fields: ["Name"])["Name"] == .string("edit \(edit)"))
+                #expect(try harness.localRecords()[ids[0]]?["__local__"] == false)
+            }
+        }
+    }
 }

@@ -33,8 +33,9 @@ import Testing
             let sync = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts") { progress.record($0) }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 4", "DONE 100 4"])
             #expect(sync.status == .done && sync.failedRecordCount == 0)
-            // One create, one update, one delete call; before the create, the server's time (its Date header).
-            #expect(harness.client.requestCount - requestsBefore == 4)
+            // One create, one update, one delete call; before the create, the server's time (its Date header);
+            // after them, the user's id and one read of what the batch wrote (its modification dates).
+            #expect(harness.client.requestCount - requestsBefore == 6)
             let records = try harness.localRecords()
             let newId = try #require(records.values.first { $0["Name"] == "Fresh" }?["Id"]?.stringValue)
             #expect(
@@ -218,8 +219,9 @@ import Testing
                 progress.record($0)
             }
             #expect(progress.trace == ["RUNNING 0 -1", "RUNNING 0 500", "RUNNING 40 500", "RUNNING 80 500", "DONE 100 500"])
-            // Three create calls; the server's time is read once, before the first.
-            #expect(harness.client.requestCount - before == 4 && sync.status == .done, "\(sync.error)")
+            // Three create calls, each followed by a read of what it wrote; the server's time is read
+            // once, before the first, and the user's id once, before the first read.
+            #expect(harness.client.requestCount - before == 8 && sync.status == .done, "\(sync.error)")
             #expect(try await harness.client.query("SELECT COUNT() FROM Account").totalSize == 500)
             #expect(
                 try harness.localRecords().values.allSatisfy { $0["__local__"] == false && !LocalFields.isLocalId($0["Id"]?.stringValue) })

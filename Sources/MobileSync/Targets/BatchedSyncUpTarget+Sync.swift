@@ -1,4 +1,6 @@
 import FastJSON
+import Locking
+import SalesforceREST
 import SmartStore
 
 /// A batch whose request is under way.
@@ -39,6 +41,9 @@ extension BatchedSyncUpTarget {
                         try await apply(sent, to: &sync, done: &done, of: ids.count, context: context)
                     }
                     records = try await reconcileCreates(records, sync: &sync, context: context, clock: clock)
+                }
+                if sync.options.mergeMode != .overwrite {
+                    records = try await stampUpdates(records, options: sync.options, soup: soup, context: context)
                 }
                 let (toSend, options) = (records, sync.options)
                 // A task of its own: the request is on the wire while the previous batch is applied.
@@ -112,6 +117,37 @@ extension BatchedSyncUpTarget {
         return try await reconciler.stamp(records, where: isCreate, fields: fields)
     }
 
+    /// Records an attempt in each update about to be sent, after settling those an earlier run
+    /// left (see ``UpdateAttempt/stamping(_:objectType:idFieldName:modificationDateFieldName:sentFields:confirmation:)``).
+    private func stampUpdates(_ batch: [JSONValue], options: SyncOptions, soup: String, context: SyncContext) async throws
+        -> [JSONValue]
+    {
+        let fields = updateFields(options: options) ?? []
+        let stamped = await UpdateAttempt.stamping(
+            batch, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName, sentFields: { $0.fields(fields) },
+            confirmation: WriteConfirmation(target: self, client: context.client))
+        try await stamped.write(in: soup, store: context.store, modificationDateFieldName: modificationDateFieldName)
+        return stamped.records
+    }
+
+    /// What the server holds after the batch's successful creates and updates, by server id
+    /// (see ``WriteConfirmation``).
+    private func confirmations(_ sent: SentBatch, _ outcomes: [SyncUpOutcome], options: SyncOptions, client: RestClient) async
+        -> [String: WriteConfirmation.Verdict]
+    {
+        var writes: [WrittenRecord] = []
+        for (record, outcome) in zip(sent.records, outcomes) {
+            guard case .synced(let synced) = outcome, let id = synced[idFieldName]?.stringValue, !LocalFields.isLocalId(id) else {
+                continue
+            }
+            let item = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
+            guard let type = item.objectType else { continue }
+            let list = item.action == .create ? createFields(options: options) : updateFields(options: options)
+            writes.append(WrittenRecord(objectType: type, serverId: id, sentFields: item.fields(list ?? [])))
+        }
+        return await WriteConfirmation(target: self, client: client).verdicts(writes)
+    }
+
     /// A record whose create landed as server record `id`: clean if it still holds what was
     /// sent, else dirty, as an update (edited since) or a delete (deleted locally since).
     private func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, fields: [String]) -> JSONValue {
@@ -141,33 +177,45 @@ extension BatchedSyncUpTarget {
     ) async throws {
         guard let store = context?.store ?? store else { return }
         let outcomes = try await sent.outcomes.value
-        let current = try await Self.currentRecords(sent.records, soup: sync.soupName, store: store)
-        var deleted: [Int64] = []
-        var saved: [JSONValue] = []
-        for (record, outcome) in zip(sent.records, outcomes) {
-            guard let entryId = record["_soupEntryId"]?.int64Value else { continue }
+        // On the way out of a failed sync the server is not asked: attempts stay for the next run.
+        var confirmed: [String: WriteConfirmation.Verdict] = [:]
+        if let context { confirmed = await confirmations(sent, outcomes, options: sync.options, client: context.client) }
+        var changes: [Int64: (sent: JSONValue, outcome: SyncUpOutcome)] = [:]
+        for (record, outcome) in zip(sent.records, outcomes) where outcome != .leftDirty(error: nil) {
+            if let entryId = record["_soupEntryId"]?.int64Value { changes[entryId] = (record, outcome) }
+        }
+        guard !changes.isEmpty else { return try await advance(&sync, done: &done, by: sent.size, of: total, context: context) }
+        let (idField, dateField, changed, verdicts) = (sent.idFieldName, modificationDateFieldName, changes, confirmed)
+        let failed = Locked(0)
+        // Read, merged and written in one transaction: an edit landing meanwhile is not lost.
+        try await store.modify(changed.keys.sorted(), in: sync.soupName) { entry in
+            guard let now = entry, let entryId = now["_soupEntryId"]?.int64Value, let (record, outcome) = changed[entryId] else { return }
             switch outcome {
             case .synced(let synced):
-                guard let now = current[entryId] else { continue }
-                saved.append(
+                let merged =
                     SyncUpMerge.isUnchanged(now, since: record)
-                        ? synced : SyncUpMerge.editedDuringSync(now, synced: synced, sent: record, idFieldName: sent.idFieldName))
+                    ? synced : SyncUpMerge.editedDuringSync(now, synced: synced, sent: record, idFieldName: idField)
+                entry = SyncUpMerge.settled(
+                    merged, verdict: synced[idField]?.stringValue.flatMap { verdicts[$0] }, sent: record, now: now,
+                    modificationDateFieldName: dateField)
             case .deleted:
-                deleted.append(entryId)
+                entry = nil
             case .leftDirty(let error?):
-                guard var failed = current[entryId] else { continue }
-                failed[LocalFields.lastError] = .string(error.jsonString)
-                failed[LocalFields.createAttempt] = nil // the server answered: nothing was created
-                saved.append(failed)
-                sync.failedRecordCount += 1
+                entry?[LocalFields.lastError] = .string(error.jsonString)
+                entry?[LocalFields.createAttempt] = nil // the server answered: nothing was created
+                failed.withLock { $0 += 1 }
             case .leftDirty(nil):
-                continue
+                break
             }
         }
-        // Each call is a write transaction of its own: none for nothing to write.
-        if !saved.isEmpty { try await store.upsert(saved, in: sync.soupName) }
-        if !deleted.isEmpty { try await store.delete(deleted, from: sync.soupName) }
-        done += sent.size
+        sync.failedRecordCount += failed.current
+        try await advance(&sync, done: &done, by: sent.size, of: total, context: context)
+    }
+
+    /// Counts a batch as done and saves progress, unless it was the last batch or the sync is
+    /// ending on an error (`context` nil).
+    private func advance(_ sync: inout SyncState, done: inout Int, by size: Int, of total: Int, context: SyncContext?) async throws {
+        done += size
         if done < total, let context {
             sync.progress = done * 100 / total
             try await context.save(&sync)
@@ -193,6 +241,28 @@ enum SyncUpMerge {
             sent[field] = nil
         }
         return now == sent
+    }
+
+    /// The record an outcome leaves, with what reading the server back said (`verdict`; nil:
+    /// not known): the server's modification date where the server holds the write and nothing
+    /// changed the local date meanwhile; the update attempt removed once answered, kept (as it
+    /// was sent) otherwise, for the next sync up to settle.
+    static func settled(
+        _ record: JSONValue, verdict: WriteConfirmation.Verdict?, sent: JSONValue, now: JSONValue, modificationDateFieldName: String
+    ) -> JSONValue {
+        var settled = record
+        switch verdict {
+        case .adopt(let date, _)?:
+            if !modificationDateFieldName.isEmpty, now[modificationDateFieldName] == sent[modificationDateFieldName] {
+                settled[modificationDateFieldName] = date
+            }
+            settled[LocalFields.updateAttempt] = nil
+        case .superseded?:
+            settled[LocalFields.updateAttempt] = nil
+        case nil:
+            settled[LocalFields.updateAttempt] = now[LocalFields.updateAttempt]
+        }
+        return settled
     }
 
     /// A record edited while its change was on the wire: the edit stays, dirty, on top of what

@@ -73,6 +73,8 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
 
     /// The create field list, else the options' field list.
     public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
+    /// The update field list, else the options' field list.
+    public func updateFields(options: SyncOptions) -> [String]? { updateFieldlist ?? options.fieldlist }
 
     private func fieldlist(_ specific: [String]?, _ options: SyncOptions) throws -> [String] {
         guard let list = specific ?? options.fieldlist else { throw SyncError.invalidTarget("No fields specified") }

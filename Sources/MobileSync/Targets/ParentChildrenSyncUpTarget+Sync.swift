@@ -12,14 +12,24 @@ extension ParentChildrenSyncUpTarget {
         let parentIds = try await context.dirtyTreeIds(parent: parent, children: children).sorted()
         sync.totalSize = parentIds.count
         try await context.save(&sync)
-        for (index, parentId) in parentIds.enumerated() {
-            try await context.checkStop()
-            guard let tree = try await loadTree(parentId, store: context.store) else { continue }
-            sync.failedRecordCount += try await syncTree(tree.parent, tree.children, options: sync.options, context: context, pass: 1)
-            if index + 1 < parentIds.count {
-                sync.progress = (index + 1) * 100 / parentIds.count
-                try await context.save(&sync)
+        let confirmations = TreeConfirmations(target: self, context: context)
+        do {
+            for (index, parentId) in parentIds.enumerated() {
+                try await context.checkStop()
+                guard let tree = try await loadTree(parentId, store: context.store) else { continue }
+                sync.failedRecordCount += try await syncTree(
+                    tree.parent, tree.children, options: sync.options, context: context, pass: 1, confirmations: confirmations)
+                if confirmations.count >= TreeConfirmations.batchSize { try await confirmations.flush() }
+                if index + 1 < parentIds.count {
+                    sync.progress = (index + 1) * 100 / parentIds.count
+                    try await context.save(&sync)
+                }
             }
+            try await confirmations.flush()
+        } catch {
+            // Whatever ended the sync, what the server holds of the trees written is recorded.
+            try? await confirmations.flush()
+            throw error
         }
     }
 
@@ -39,9 +49,14 @@ extension ParentChildrenSyncUpTarget {
     /// a child first, then its parent, at most three passes): plan, send, apply. Returns how
     /// many records failed.
     private func syncTree(
-        _ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext, pass: Int
+        _ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext, pass: Int,
+        confirmations: TreeConfirmations
     ) async throws -> Int {
         let store = context.store
+        var (parentEntry, childEntries) = (parentEntry, childEntries)
+        if options.mergeMode != .overwrite {
+            (parentEntry, childEntries) = try await stampUpdates(parentEntry, childEntries, options: options, context: context)
+        }
         let parentRecord = SyncUpRecord(
             record: parentEntry, idFieldName: parent.idFieldName, modificationDateFieldName: parent.modificationDateFieldName)
         // Records the check found deleted on the server (and deleted locally): no request for them.
@@ -63,7 +78,7 @@ extension ParentChildrenSyncUpTarget {
         let responses = try await sendTree(
             plan.subrequests, parentCreated: plan.parent.action == .create, parentIdField: children.parentIdFieldName,
             allOrNone: plan.allOrNone, client: context.client)
-        let outcome = plan.outcome(of: responses)
+        let outcome = confirmations.add(plan.outcome(of: responses), plan: plan, options: options)
         try await store.upsert(outcome.parentUpserts + outcome.parentErrors, in: parent.soupName)
         try await store.delete(outcome.parentDeletes, from: parent.soupName)
         try await store.delete(outcome.childDeletes, from: children.soupName)
@@ -72,9 +87,30 @@ extension ParentChildrenSyncUpTarget {
             return outcome.failed
                 + (try await recreate(
                     plan.parentEntryId, parentAgain: outcome.recreateParent, children: outcome.recreateChildren, childIds: plan.childIds,
-                    options: options, context: context, pass: pass))
+                    options: options, context: context, pass: pass, confirmations: confirmations))
         }
         return outcome.failed
+    }
+
+    /// Records an attempt in each update of the tree about to be sent, after settling those an
+    /// earlier run left (see ``UpdateAttempt``), in the parent's and the children's soups.
+    private func stampUpdates(_ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext)
+        async throws -> (JSONValue, [JSONValue])
+    {
+        var result: [[JSONValue]] = []
+        for (entries, isChild) in [([parentEntry], false), (childEntries, true)] {
+            let info = TreeSide(self, isChild: isChild)
+            let stamped = await UpdateAttempt.stamping(
+                entries, objectType: info.objectType, idFieldName: info.idFieldName,
+                modificationDateFieldName: info.modificationDateFieldName,
+                sentFields: { (try? fields($0, creating: false, isChild: isChild, options: options)) ?? [:] },
+                confirmation: WriteConfirmation(
+                    target: self, client: context.client, idFieldName: info.idFieldName,
+                    modificationDateFieldName: info.modificationDateFieldName))
+            try await stamped.write(in: info.soupName, store: context.store, modificationDateFieldName: info.modificationDateFieldName)
+            result.append(stamped.records)
+        }
+        return (result[0].first ?? parentEntry, result[1])
     }
 
     /// Sends a tree's subrequests, 25 per composite request (Salesforce's limit): the first
@@ -113,7 +149,7 @@ extension ParentChildrenSyncUpTarget {
     /// runs the tree once more.
     private func recreate(
         _ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64], options: SyncOptions, context: SyncContext,
-        pass: Int
+        pass: Int, confirmations: TreeConfirmations
     ) async throws -> Int {
         let (store, client) = (context.store, context.client)
         let (info, childInfo) = (self.parent, self.children)
@@ -131,6 +167,11 @@ extension ParentChildrenSyncUpTarget {
                 do {
                     let id = try await client.create(childInfo.objectType, fields: .object(sent))
                     try await store.upsert(record.cleaned(id: id), in: childInfo.soupName)
+                    if let entryId = kid["_soupEntryId"]?.int64Value {
+                        confirmations.note(
+                            entryId: entryId, serverId: id, sent: sent.filter { $0.key != childInfo.parentIdFieldName },
+                            date: kid[childInfo.modificationDateFieldName], isChild: true)
+                    }
                 } catch RestError.http(_, let errors, _) {
                     let body = JSONValue.array(errors.map(\.json))
                     guard TreePlan.isOwnError(body) else { continue }
@@ -169,7 +210,8 @@ extension ParentChildrenSyncUpTarget {
         }
         let savedParent = try await store.upsert(parent, in: info.soupName)
         let savedKids = try await store.upsert(kids, in: childInfo.soupName)
-        return try await syncTree(savedParent, savedKids, options: options, context: context, pass: pass + 1)
+        return try await syncTree(
+            savedParent, savedKids, options: options, context: context, pass: pass + 1, confirmations: confirmations)
     }
 
     /// LEAVE_IF_CHANGED: whether no record of the tree changed on the server since it was synced

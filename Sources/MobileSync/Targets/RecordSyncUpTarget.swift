@@ -63,6 +63,8 @@ public protocol RecordSyncUpTarget: BatchedSyncUpTarget {
 extension RecordSyncUpTarget {
     /// The field list for creates, kept in the create attempt that recognises a lost create.
     public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
+    /// The field list for updates, compared with the server's version after the write.
+    public func updateFields(options: SyncOptions) -> [String]? { updateFieldlist ?? options.fieldlist }
 
     /// Updates: true without a request, since they are sent with `If-Unmodified-Since` and the
     /// server makes the same check atomically. Deletes (which take no condition): reads the

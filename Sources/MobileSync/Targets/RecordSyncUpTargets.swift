@@ -98,6 +98,8 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
 
     /// The createFieldlist, else the options' field list.
     public func createFields(options: SyncOptions) -> [String]? { createFieldlist ?? options.fieldlist }
+    /// The update field list, else the options' field list.
+    public func updateFields(options: SyncOptions) -> [String]? { updateFieldlist ?? options.fieldlist }
 
     /// Runs the SDK's action table over the records; the changes go up in `/composite` calls of
     /// ``maxBatchSize``.

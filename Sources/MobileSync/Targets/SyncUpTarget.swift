@@ -37,6 +37,15 @@ public protocol SyncUpTarget: Sendable {
     /// The soups this target writes besides the sync's own (`[]` by default): runs that share a
     /// soup run one at a time, in the order they were submitted.
     var additionalSoupNames: [String] { get }
+
+    /// The server's current version of records of one type, by id, with at least `fields`; ids
+    /// the server does not have are absent. After each batch a sync up reads what it wrote, to
+    /// learn the modification date its own write gave each record (see <doc:Guarantees>).
+    ///
+    /// The default reads them through sObject Collections' retrieve, 2,000 ids a request. A
+    /// target whose server is not Salesforce's REST API overrides it, or returns `[:]` when it
+    /// cannot tell (the records then keep the dates they had, as before the write).
+    func serverRecords(_ objectType: String, ids: [String], fields: [String], client: RestClient) async throws -> [String: JSONValue]
 }
 
 extension SyncUpTarget {
@@ -63,6 +72,8 @@ public protocol BatchedSyncUpTarget: SyncUpTarget {
     var createsAreIdempotent: Bool { get }
     /// The fields sent when creating (used to recognise a create whose response was lost).
     func createFields(options: SyncOptions) -> [String]?
+    /// The fields sent when updating (used to recognise the server's version as the update's).
+    func updateFields(options: SyncOptions) -> [String]?
     /// The entries to sync up, in the order to send them: the SDK's `getIdsOfRecordsToSyncUp`.
     /// The default is every dirty entry of the soup (``SyncContext/dirtyEntryIds(soup:)``); a
     /// target that syncs a chosen subset returns fewer. Entries returned that are not dirty
@@ -75,6 +86,8 @@ extension BatchedSyncUpTarget {
     public var createsAreIdempotent: Bool { false }
     /// The options' field list.
     public func createFields(options: SyncOptions) -> [String]? { options.fieldlist }
+    /// The options' field list.
+    public func updateFields(options: SyncOptions) -> [String]? { options.fieldlist }
     /// Every dirty entry of the soup, in entry-id order.
     public func entryIdsToSyncUp(soupName: String, context: SyncContext) async throws -> [Int64] {
         try await context.dirtyEntryIds(soup: soupName)
@@ -129,6 +142,7 @@ struct SyncUpRecord {
         copy[LocalFields.locallyDeleted] = false
         copy[LocalFields.lastError] = nil
         copy[LocalFields.createAttempt] = nil
+        copy[LocalFields.updateAttempt] = nil
         return copy
     }
 
