@@ -46,6 +46,8 @@ public final class SmartStore: Sendable {
     /// Plain read-only connections for single-statement reads of a file store (see
     /// ``ReadConnections``); `nil` for in-memory and read-only stores.
     let readers: ReadConnections?
+    /// Where ``tryLock(_:)`` takes the store's named locks (see ``lockFilePath(forStoreAt:)``).
+    let lockFile: LockFile
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -85,6 +87,7 @@ public final class SmartStore: Sendable {
         }
         self.path = path
         self.lease = lease
+        lockFile = LockFile.shared(path: Self.lockFilePath(forStoreAt: path), create: true) ?? .local()
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -121,6 +124,8 @@ public final class SmartStore: Sendable {
         self.path = path
         self.lease = lease
         readers = nil
+        // Read, never created: with no lock file, no process holds a lock on this store.
+        lockFile = LockFile.shared(path: Self.lockFilePath(forStoreAt: path), create: false) ?? .local()
     }
 
     /// Creates a store that lives in memory only (tests, caches).
@@ -129,6 +134,7 @@ public final class SmartStore: Sendable {
         path = nil
         lease = nil
         readers = nil
+        lockFile = .local()
         try open(resumeLongOperations: false)
     }
 

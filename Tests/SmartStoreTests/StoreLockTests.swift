@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SmartStore
+
+/// Named store locks: exclusive within a process and across processes, released when the
+/// holder lets go or dies. The other process is a Python one taking POSIX locks with
+/// `fcntl.lockf` on the same byte: the operating system's semantics, not ours, are checked.
+@Suite struct StoreLockTests {
+    @Test func allOrNoneWithinAProcess() throws {
+        let directory = TemporaryDirectory()
+        let store = try SmartStore(path: directory.path("store.sqlite"))
+        let first = try #require(store.tryLock(["soup:a", "sync:1"]))
+        #expect(store.isLocked("soup:a") && store.isLocked("sync:1") && !store.isLocked("soup:b"))
+        // One held name is enough to refuse the lot, and nothing of the lot is taken.
+        #expect(store.tryLock(["soup:b", "soup:a"]) == nil)
+        #expect(!store.isLocked("soup:b"))
+        // Another instance on the same file shares the locks.
+        let other = try SmartStore(path: directory.path("store.sqlite"))
+        #expect(other.tryLock(["sync:1"]) == nil && other.isLocked("soup:a"))
+        first.release()
+        first.release()
+        #expect(!store.isLocked("soup:a"))
+        let second = try #require(other.tryLock(["soup:a"]))
+        #expect(store.isLocked("soup:a"))
+        second.release()
+        // A lock let go without release() is released.
+        do { _ = store.tryLock(["soup:c"]) }
+        #expect(!store.isLocked("soup:c"))
+        #expect(FileManager.default.fileExists(atPath: SmartStore.lockFilePath(forStoreAt: directory.path("store.sqlite"))))
+    }
+
+    @Test func inMemoryStoresHaveTheirOwnLocks() throws {
+        let (one, two) = (try SmartStore(), try SmartStore())
+        let held = try #require(one.tryLock(["soup:a"]))
+        #expect(one.tryLock(["soup:a"]) == nil && two.tryLock(["soup:a"]) != nil)
+        held.release()
+    }
+
+    /// A Python process holds `name`'s byte until its standard input closes.
+    static func holder(_ lockFile: String, _ name: String) throws -> (Process, Pipe, Pipe) {
+        let script = """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(sys.argv[2]))
+            print("held", flush=True)
+            sys.stdin.read()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, lockFile, String(LockFile.offset(of: name))]
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        return (process, input, output)
+    }
+
+    @Test func anotherProcessExcludesAndItsDeathReleases() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let store = try SmartStore(path: path)
+        let (process, input, output) = try Self.holder(SmartStore.lockFilePath(forStoreAt: path), "soup:accounts")
+        let said = await ChildProcess.read(output.fileHandleForReading) { $0.contains("held") }
+        #expect(said.contains("held"))
+        #expect(store.isLocked("soup:accounts") && !store.isLocked("soup:contacts"))
+        #expect(store.tryLock(["soup:contacts", "soup:accounts"]) == nil)
+        // A read-only opener sees it too.
+        #expect(try SmartStore(readOnlyAt: path).isLocked("soup:accounts"))
+        // Killed: the operating system releases its lock.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(!store.isLocked("soup:accounts"))
+        let mine = try #require(store.tryLock(["soup:accounts"]))
+        // Now the other process is refused.
+        let (second, secondInput, secondOutput) = try Self.holder(SmartStore.lockFilePath(forStoreAt: path), "soup:accounts")
+        try? secondInput.fileHandleForWriting.close()
+        second.waitUntilExit()
+        #expect(second.terminationStatus != 0)
+        _ = secondOutput
+        mine.release()
+    }
+}
