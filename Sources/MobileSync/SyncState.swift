@@ -13,6 +13,9 @@ public struct SyncState: Sendable, Equatable {
         case stopped = "STOPPED"
         /// Running now.
         case running = "RUNNING"
+        /// Waiting for another process's sync of one of its soups to end (not an SDK status:
+        /// see ``SyncManager/OtherProcessPolicy``).
+        case waiting = "WAITING"
         /// The last run finished.
         case done = "DONE"
         /// The last run failed; ``SyncState/error`` says why.
@@ -31,7 +34,7 @@ public struct SyncState: Sendable, Equatable {
     public var options: SyncOptions
     /// The soup the sync reads or writes (the parents' soup for parent/children targets).
     public var soupName: String
-    /// NEW, RUNNING, then DONE, FAILED or STOPPED.
+    /// NEW, RUNNING (after WAITING, while another process syncs its soup), then DONE, FAILED or STOPPED.
     public var status: Status
     /// 0…100.
     public var progress: Int
@@ -60,6 +63,8 @@ public struct SyncState: Sendable, Equatable {
     public var hasFailed: Bool { status == .failed }
     /// Whether the sync is running now (RUNNING).
     public var isRunning: Bool { status == .running }
+    /// Whether the sync waits for another process's sync of one of its soups (WAITING).
+    public var isWaiting: Bool { status == .waiting }
     /// Whether the last run was stopped (STOPPED; a resync resumes it).
     public var isStopped: Bool { status == .stopped }
 

@@ -7,6 +7,8 @@ final class ProgressPrinter: Sendable {
     private let isTerminal = isatty(STDOUT_FILENO) != 0
     /// The last plain line printed; its lock also keeps lines from different tasks whole.
     private let lastLine = Locked("")
+    /// Whether a bar is drawn on the terminal's current line (no newline after it yet).
+    private let barOpen = Locked(false)
 
     func update(_ label: String, _ state: SyncState) {
         lastLine.withLock { lastLine in
@@ -18,6 +20,7 @@ final class ProgressPrinter: Sendable {
                 // Back to the line's start and erase it (ESC [2K): a shorter line leaves nothing behind.
                 let line = "\r\u{1B}[2K\(label) \(bar) \(state.progress)% of \(total) [\(state.status.rawValue)]"
                 FileHandle.standardOutput.write(Data(line.utf8))
+                barOpen.withLock { $0 = !state.isStoppedOrFinished }
                 if state.isStoppedOrFinished { FileHandle.standardOutput.write(Data("\n".utf8)) }
             } else {
                 let line = "\(label): \(state.status.rawValue) \(state.progress)% of \(total)"
@@ -29,6 +32,17 @@ final class ProgressPrinter: Sendable {
     }
 
     func line(_ text: String) {
-        lastLine.withLock { _ in print(text) }
+        lastLine.withLock { _ in
+            endLine()
+            print(text)
+        }
+    }
+
+    /// Ends a bar left on the terminal's current line, so what follows starts on a line of its own.
+    func endLine() {
+        barOpen.withLock { open in
+            if open { FileHandle.standardOutput.write(Data("\n".utf8)) }
+            open = false
+        }
     }
 }

@@ -40,11 +40,17 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the final sync states as JSON.")
     var json = false
 
+    @Option(
+        name: .customLong("wait"),
+        help: "Seconds a sync waits while another process syncs one of its soups (0: fail at once).")
+    var waitSeconds: Int = 60
+
     @Argument(help: "Sync names to run (default: every sync of --syncs, in file order).")
     var names: [String] = []
 
     func validate() throws {
         if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
+        if !(0...86_400).contains(waitSeconds) { throw ValidationError("--wait takes 0 to 86400 seconds") }
     }
 
     func run() async throws {
@@ -58,7 +64,8 @@ struct SyncCommand: AsyncParsableCommand {
             try smartStore.apply(config)
         }
         let client = try await server.client()
-        let manager = try SyncManager(store: smartStore, client: client)
+        let manager = try SyncManager(
+            store: smartStore, client: client, otherProcesses: waitSeconds == 0 ? .fail : .wait(timeout: .seconds(waitSeconds)))
         var order = names
         var rejected = 0
         if let syncs {
@@ -69,12 +76,17 @@ struct SyncCommand: AsyncParsableCommand {
             if order.isEmpty { order = config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) } }
         }
         let printer = ProgressPrinter()
+        // Ctrl-C or SIGTERM: the running sync stops the documented way (STOPPED, resumed by the
+        // next run) and no further sync starts; a second Ctrl-C ends the process at once.
+        let interruption = await Interruption(printer: printer) { await manager.stop() }
+        defer { interruption.cancel() }
         var results: [SyncState] = []
-        for name in order {
+        for name in order where interruption.signal == nil {
             let state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state) } }
             results.append(state)
             if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
         }
+        printer.endLine()
         if json {
             let states: [JSONValue] = results.map { state in
                 [
@@ -86,6 +98,10 @@ struct SyncCommand: AsyncParsableCommand {
                 ]
             }
             print(JSONValue.array(states).jsonString)
+        }
+        if let code = interruption.exitCode {
+            FileHandle.standardError.write(Data("interrupted: stopped; the next msync sync resumes\n".utf8))
+            throw ExitCode(code)
         }
         // Non-zero when anything asked for did not happen: a rejected config entry, a failed sync,
         // or nothing run at all.

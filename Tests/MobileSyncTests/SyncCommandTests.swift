@@ -1,5 +1,7 @@
 import FastJSON
 import Foundation
+import MobileSync
+import SmartStore
 import TestSupport
 import Testing
 
@@ -44,5 +46,95 @@ import Testing
         let (failedStatus, failedText) = try await Self.run(common + ["--syncs", syncs.path])
         #expect(failedStatus != 0)
         #expect(failedText.contains("broken: FAILED") && failedText.contains("INVALID_FIELD"))
+    }
+
+    /// Runs `arguments` of msync on a pseudo-terminal, types Ctrl-C once the output contains
+    /// `interruptAfter` (twice when `twice`), and returns the exit status and what the
+    /// terminal showed.
+    static func runOnATerminal(_ arguments: [String], interruptAfter marker: String, twice: Bool = false) async throws -> (Int32, String) {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let binary = try #require(
+            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
+                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let script = """
+            import os, pty, select, sys, time
+            marker, twice, argv = sys.argv[1].encode(), sys.argv[2] == "1", sys.argv[3:]
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(argv[0], argv)
+            out, sent, deadline = b"", 0, time.time() + 120
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.05)
+                if ready:
+                    try:
+                        data = os.read(fd, 65536)
+                    except OSError:
+                        break
+                    if not data:
+                        break
+                    out += data
+                if sent == 0 and marker in out:
+                    os.write(fd, b"\\x03")
+                    sent = 1
+                elif sent == 1 and twice:
+                    time.sleep(0.05)
+                    os.write(fd, b"\\x03")
+                    sent = 2
+            else:
+                os.kill(pid, 9)
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.buffer.write(out)
+            print("\\nEXIT %d" % os.waitstatus_to_exitcode(status))
+            """
+        let (_, output) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, marker, twice ? "1" : "0", binary.path] + arguments,
+            timeout: .seconds(180))
+        let status = output.components(separatedBy: "\nEXIT ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (status ?? -1, output.components(separatedBy: "\nEXIT ").dropLast().joined(separator: "\nEXIT "))
+    }
+
+    /// Ctrl-C during `msync sync` on a terminal: the sync ends STOPPED, the progress line is
+    /// ended, the exit status is 130; the next run resumes it. A second Ctrl-C ends it at once.
+    @Test func ctrlCStopsTheSync() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        try await harness.createAccounts(3000)
+        await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-sigint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storeConfig = folder.appendingPathComponent("userstore.json")
+        let syncs = folder.appendingPathComponent("usersyncs.json")
+        try Data(
+            #"{"soups":[{"soupName":"accounts","indexes":[{"path":"Id","type":"string"},{"path":"__local__","type":"string"}]}]}"#.utf8
+        )
+        .write(to: storeConfig)
+        try Data(
+            #"""
+            {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}
+            """#.utf8
+        ).write(to: syncs)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let arguments = [
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+            "--store-config", storeConfig.path, "--syncs", syncs.path,
+        ]
+        let (status, screen) = try await Self.runOnATerminal(arguments, interruptAfter: "13% of 3000")
+        #expect(status == 130, "\(screen)")
+        // The bar was redrawn in place and ended STOPPED, on a line of its own.
+        let lastBar = try #require(screen.components(separatedBy: "\r").last { $0.contains("accounts ") })
+        #expect(lastBar.contains("[STOPPED]") && lastBar.contains("\n"), "\(screen.suffix(300))")
+        let stopped = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
+        #expect(stopped.status == .stopped && stopped.progress < 100 && stopped.maxTimeStamp > 0, "\(stopped)")
+        // The next run resumes at the boundary and completes.
+        await harness.localForce.faults.configure(rate: 0, latency: .zero)
+        let (again, text) = try await Self.run(arguments + ["--json"])
+        #expect(again == 0, "\(text)")
+        let resumed = try SmartStore(readOnlyAt: store)
+        #expect(try await resumed.count(.all(soup: "accounts", pageSize: 1)) == 3000)
+        // A second Ctrl-C does not wait for the sync to stop.
+        await harness.localForce.faults.configure(rate: 0, latency: .seconds(5))
+        let (killed, _) = try await Self.runOnATerminal(arguments, interruptAfter: "RUNNING", twice: true)
+        #expect(killed == 130)
     }
 }

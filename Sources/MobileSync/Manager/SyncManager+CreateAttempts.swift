@@ -28,6 +28,11 @@ extension SyncManager {
         if syncUpSoups.values.contains(soupName) {
             throw SyncError.invalidSyncState("Cannot settle a create attempt while a sync up of soup \(soupName) runs")
         }
+        // A sync of the soup in another process may have the attempt on the wire.
+        guard let lock = store.tryLock(["soup:\(soupName)"]) else {
+            throw SyncError.invalidSyncState("Cannot settle a create attempt while another process syncs soup \(soupName)")
+        }
+        defer { lock.release() }
         if let serverId, let holder = try store.lookupSoupEntryId(soup: soupName, path: idFieldName, value: .string(serverId)),
             holder != entryId
         {

@@ -1,3 +1,5 @@
+import SmartStore
+
 extension SyncManager {
     /// Removes the sync's records that no longer exist on the server (or no longer match its
     /// target), through its target's ``SyncDownTarget/cleanGhosts(_:context:)``. Only clean
@@ -6,7 +8,8 @@ extension SyncManager {
     ///
     /// The cleanup runs like a sync: refused while its sync runs (and that sync is refused
     /// while it runs), refused once the manager stops, stopped by ``stop()`` between pages
-    /// (throwing ``SyncError/stopped``), and waited for by ``isStopped``. It leaves the sync's
+    /// (throwing ``SyncError/stopped``), and waited for by ``isStopped``. Like a sync, it waits
+    /// for other processes' syncs of its soups (``otherProcesses``). It leaves the sync's
     /// state as its last run left it.
     @discardableResult
     public func cleanResyncGhosts(id: Int64) async throws -> Int {
@@ -17,8 +20,16 @@ extension SyncManager {
         let target = try targets.syncDownTarget(sync.target)
         try begin(id, running: "cleanResyncGhosts")
         defer { finish(id) }
-        let ticket = await waitForSoups([sync.soupName] + target.additionalSoupNames)
+        let soups = [sync.soupName] + target.additionalSoupNames
+        let ticket = await waitForSoups(soups)
         defer { leaveSoups(ticket) }
+        let locks: [StoreLock]
+        switch try await processLocks(syncId: nil, soups: soups, label: "soup \(soups.joined(separator: ", "))", waiting: {}) {
+        case .acquired(let taken): locks = taken
+        case .stopped: throw SyncError.stopped
+        case .busy(let message, _): throw SyncError.runningInAnotherProcess(message)
+        }
+        defer { for lock in locks { lock.release() } }
         try checkStop()
         return try await target.cleanGhosts(sync, context: SyncContext(manager: self, onUpdate: nil, isCleanup: true))
     }

@@ -39,7 +39,7 @@ extension SyncManager {
     }
 
     /// Forgets `manager` as its store's manager (a user switch retires it): the next
-    /// ``shared(for:client:targets:)`` makes a new one. The retired manager keeps working for
+    /// ``shared(for:client:targets:otherProcesses:)`` makes a new one. The retired manager keeps working for
     /// whoever holds it.
     static func retire(_ manager: SyncManager) {
         let key = registryKey(manager.store)
@@ -56,12 +56,15 @@ extension SyncManager {
     ///   - store: the store; another `SmartStore` instance on the same file gets the same manager.
     ///   - client: the client of a new manager (an existing one keeps its own).
     ///   - targets: the registry of a new manager; nil: one with the built-in types.
-    public static func shared(for store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws -> SyncManager {
+    ///   - otherProcesses: a new manager's policy towards other processes' syncs.
+    public static func shared(
+        for store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil, otherProcesses: OtherProcessPolicy = .default
+    ) throws -> SyncManager {
         let key = registryKey(store)
         while true {
             if let existing = registry.withLock({ $0[key]?.manager }) { return existing }
             do {
-                return try SyncManager(store: store, client: client, targets: targets)
+                return try SyncManager(store: store, client: client, targets: targets, otherProcesses: otherProcesses)
             } catch SyncError.invalidSyncState where registry.withLock({ $0[key]?.manager }) != nil {
                 // Another task made the store's manager meanwhile: take it.
                 continue

@@ -11,7 +11,8 @@ public import SmartStore
 /// let state = try await manager.syncDown(target: target, soupName: "accounts", name: "accounts") { print($0.progress) }
 /// ```
 ///
-/// Creating a manager turns syncs a crash left RUNNING into STOPPED. Stop is cooperative:
+/// Creating a manager turns syncs a crash left RUNNING into STOPPED (not those another live
+/// process is running: see ``OtherProcessPolicy``). Stop is cooperative:
 /// running syncs stop between pages or batches and end STOPPED; `restart` resumes them.
 /// Cancelling the task that runs a sync stops that sync the same way.
 ///
@@ -52,22 +53,29 @@ public actor SyncManager {
     /// Runs waiting for their turn, by ticket.
     private var waitingTickets: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextTicket = 0
+    /// What a sync does when another process runs it or syncs one of its soups.
+    public nonisolated let otherProcesses: OtherProcessPolicy
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
     /// A store has one manager per process: this throws ``SyncError/invalidSyncState(_:)`` while
-    /// another manager of the same store file is alive. ``shared(for:client:targets:)`` returns
+    /// another manager of the same store file is alive. ``shared(for:client:targets:otherProcesses:)`` returns
     /// that one instead.
     ///
     /// - Parameters:
     ///   - store: the store whose soups the syncs read and write.
     ///   - client: the client the syncs talk to the server through.
     ///   - targets: the registry for target JSON; nil: a new one with the built-in types.
+    ///   - otherProcesses: what a sync does while another process runs it or syncs one of its
+    ///     soups (by default it waits, at most a minute).
     /// - Throws: the store's error when `syncs_soup` cannot be registered or read.
-    public init(store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil) throws {
+    public init(
+        store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil, otherProcesses: OtherProcessPolicy = .default
+    ) throws {
         self.store = store
         self.client = client
         self.targets = targets ?? SyncTargetRegistry()
+        self.otherProcesses = otherProcesses
         // Crash recovery and registration together: a second manager must not take this one's
         // running syncs for crashed ones, nor be handed out before its recovery ran.
         try Self.register(self, for: store) { try Self.setUpSyncsSoup(store) }
@@ -75,11 +83,16 @@ public actor SyncManager {
 
     private static func setUpSyncsSoup(_ store: SmartStore) throws {
         try store.registerSoup(soupName, indexSpecs: [IndexSpec("type", .json1), IndexSpec("name", .json1), IndexSpec("status", .json1)])
-        // Crash recovery: nothing runs before this manager exists.
-        for document in try store.query(.exact(soup: soupName, path: "status", key: "RUNNING", pageSize: 10_000)) {
-            var sync = try SyncState(document: document)
-            sync.status = .stopped
-            try store.upsert(sync.document, in: soupName)
+        // Crash recovery: a sync left RUNNING (or WAITING) whose lock no live process holds was
+        // running in a process that died; one another process is running keeps its state.
+        for status in [SyncState.Status.running, .waiting] {
+            for document in try store.query(.exact(soup: soupName, path: "status", key: .string(status.rawValue), pageSize: 10_000)) {
+                var sync = try SyncState(document: document)
+                guard let lock = store.tryLock(["sync:\(sync.id)"]) else { continue }
+                defer { lock.release() }
+                sync.status = .stopped
+                try store.upsert(sync.document, in: soupName)
+            }
         }
     }
 
@@ -197,14 +210,9 @@ public actor SyncManager {
     /// (`>=` its boundary after a stop), a sync up sends what is dirty now.
     @discardableResult
     public func reSync(id: Int64, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
-        var sync = try require(id)
+        let sync = try require(id)
         if active.contains(id) { throw SyncError.stillRunning(id: id) }
-        if sync.status == .stopped && sync.kind == .syncDown {
-            // Refetch records at the boundary a stop may have cut through.
-            sync.maxTimeStamp = max(sync.maxTimeStamp, 0) - 1
-        }
-        sync.totalSize = -1
-        return try await run(sync, onUpdate: onUpdate)
+        return try await run(sync, resuming: true, onUpdate: onUpdate)
     }
 
     /// Runs the named sync again.
@@ -215,25 +223,38 @@ public actor SyncManager {
     }
 
     /// Runs a sync with the target given (its first run: a custom target need not be
-    /// registered), else the one its JSON resolves to through ``targets``.
+    /// registered), else the one its JSON resolves to through ``targets``. The sync waits for
+    /// its turn in this process, then for other processes (``otherProcesses``), and starts from
+    /// its state as stored then (another process may have run it meanwhile); `resuming`: a
+    /// resync, which refetches a stopped sync down's boundary.
     private func run(
-        _ initial: SyncState, down: (any SyncDownTarget)? = nil, up: (any SyncUpTarget)? = nil,
+        _ initial: SyncState, down: (any SyncDownTarget)? = nil, up: (any SyncUpTarget)? = nil, resuming: Bool = false,
         onUpdate: (@Sendable (SyncState) -> Void)?
     ) async throws -> SyncState {
         try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil)
         defer { finish(initial.id) }
         let down = initial.kind == .syncDown ? (down ?? (try? targets.syncDownTarget(initial.target))) : nil
         let up = initial.kind == .syncUp ? (up ?? (try? targets.syncUpTarget(initial.target))) : nil
-        let ticket = await waitForSoups([initial.soupName] + (down?.additionalSoupNames ?? up?.additionalSoupNames ?? []))
+        let soups = [initial.soupName] + (down?.additionalSoupNames ?? up?.additionalSoupNames ?? [])
+        let ticket = await waitForSoups(soups)
         defer { leaveSoups(ticket) }
-        if state != .acceptingSyncs || Task.isCancelled {
-            // Stopped or cancelled while it waited for its turn: it never ran.
-            var stopped = initial
-            stopped.status = .stopped
-            try await save(&stopped, onUpdate: onUpdate)
-            return stopped
+        let locks = try await lockAgainstOtherProcesses(initial, soups: soups, onUpdate: onUpdate)
+        defer { for lock in locks ?? [] { lock.release() } }
+        var sync = (try? syncStatus(id: initial.id)) ?? initial
+        if locks == nil || state != .acceptingSyncs || Task.isCancelled {
+            // Stopped or cancelled while it waited for its turn: it never ran. Only the holder
+            // of the sync's lock writes its state (another process may be running it).
+            sync.status = .stopped
+            if locks != nil { try await save(&sync, onUpdate: onUpdate) }
+            return sync
         }
-        var sync = initial
+        if resuming {
+            if sync.status == .stopped && sync.kind == .syncDown {
+                // Refetch records at the boundary a stop may have cut through.
+                sync.maxTimeStamp = max(sync.maxTimeStamp, 0) - 1
+            }
+            sync.totalSize = -1
+        }
         sync.status = .running
         sync.progress = 0
         sync.startTime = Self.now()
@@ -262,6 +283,41 @@ public actor SyncManager {
         sync.endTime = Self.now()
         try await save(&sync, onUpdate: onUpdate)
         return sync
+    }
+
+    /// Takes the sync's lock and its soups' for this run (see ``OtherProcessPolicy``); nil when
+    /// a stop or a cancellation ended the wait, with the sync's state STOPPED if this process
+    /// held its lock by then.
+    ///
+    /// - Throws: ``SyncError/runningInAnotherProcess(_:)``, the state put back as it was.
+    private func lockAgainstOtherProcesses(_ initial: SyncState, soups: [String], onUpdate: (@Sendable (SyncState) -> Void)?)
+        async throws -> [StoreLock]?
+    {
+        var before: SyncState?
+        let label = "sync \(initial.name ?? String(initial.id)) of soup \(soups.joined(separator: ", "))"
+        let outcome = try await processLocks(syncId: initial.id, soups: soups, label: label) {
+            var waiting = (try? syncStatus(id: initial.id)) ?? initial
+            before = waiting
+            waiting.status = .waiting
+            try await save(&waiting, onUpdate: onUpdate)
+        }
+        switch outcome {
+        case .acquired(let locks):
+            return locks
+        case .stopped(let own):
+            defer { own?.release() }
+            if own != nil, var stopped = (try? syncStatus(id: initial.id)) ?? before {
+                stopped.status = .stopped
+                try await save(&stopped, onUpdate: onUpdate)
+            }
+            return nil
+        case .busy(let message, let own):
+            defer { own?.release() }
+            if own != nil, var restored = before {
+                try await save(&restored, onUpdate: onUpdate)
+            }
+            throw SyncError.runningInAnotherProcess(message)
+        }
     }
 
     /// Marks a sync (or its ghost cleanup, `running` names it) active, unless the manager is
