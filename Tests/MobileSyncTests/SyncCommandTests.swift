@@ -9,12 +9,16 @@ import Testing
 
 /// `msync sync` runs named syncs from config files, prints states as JSON, fails on FAILED syncs.
 @Suite struct SyncCommandTests {
-    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+    /// The msync binary this test run built.
+    static func binary() throws -> URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
+        return try #require(
             ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        return try await ChildProcess.run(binary, arguments)
+    }
+
+    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+        try await ChildProcess.run(try binary(), arguments)
     }
 
     @Test func syncCommand() async throws {
@@ -52,10 +56,7 @@ import Testing
     /// `interruptAfter` (twice when `twice`), and returns the exit status and what the
     /// terminal showed.
     static func runOnATerminal(_ arguments: [String], interruptAfter marker: String, twice: Bool = false) async throws -> (Int32, String) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try binary()
         let script = """
             import os, pty, select, sys, time
             marker, twice, argv = sys.argv[1].encode(), sys.argv[2] == "1", sys.argv[3:]

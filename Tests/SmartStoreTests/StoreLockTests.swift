@@ -38,48 +38,26 @@ import Testing
         held.release()
     }
 
-    /// A Python process holds `name`'s byte until its standard input closes.
-    static func holder(_ lockFile: String, _ name: String) throws -> (Process, Pipe, Pipe) {
-        let script = """
-            import fcntl, os, sys
-            fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(sys.argv[2]))
-            print("held", flush=True)
-            sys.stdin.read()
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, lockFile, String(LockFile.offset(of: name))]
-        let (input, output) = (Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        return (process, input, output)
-    }
-
     @Test func anotherProcessExcludesAndItsDeathReleases() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path("store.sqlite")
         let store = try SmartStore(path: path)
-        let (process, input, output) = try Self.holder(SmartStore.lockFilePath(forStoreAt: path), "soup:accounts")
-        let said = await ChildProcess.read(output.fileHandleForReading) { $0.contains("held") }
-        #expect(said.contains("held"))
+        let lockFile = SmartStore.lockFilePath(forStoreAt: path)
+        let holder = try await LockHolder(path: lockFile, offsets: [LockFile.offset(of: "soup:accounts")])
         #expect(store.isLocked("soup:accounts") && !store.isLocked("soup:contacts"))
         #expect(store.tryLock(["soup:contacts", "soup:accounts"]) == nil)
         // A read-only opener sees it too.
         #expect(try SmartStore(readOnlyAt: path).isLocked("soup:accounts"))
         // Killed: the operating system releases its lock.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        holder.kill()
         #expect(!store.isLocked("soup:accounts"))
         let mine = try #require(store.tryLock(["soup:accounts"]))
         // Now the other process is refused.
-        let (second, secondInput, secondOutput) = try Self.holder(SmartStore.lockFilePath(forStoreAt: path), "soup:accounts")
-        try? secondInput.fileHandleForWriting.close()
-        second.waitUntilExit()
-        #expect(second.terminationStatus != 0)
-        _ = secondOutput
+        await #expect(throws: LockHolder.LockHolderError.self) {
+            _ = try await LockHolder(path: lockFile, offsets: [LockFile.offset(of: "soup:accounts")])
+        }
         mine.release()
+        let again = try await LockHolder(path: lockFile, offsets: [LockFile.offset(of: "soup:accounts")])
+        again.release()
     }
 }

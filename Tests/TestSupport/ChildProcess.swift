@@ -48,3 +48,60 @@ public enum ChildProcess {
         }
     }
 }
+
+/// Another process holding POSIX byte-range locks (`fcntl.lockf` in Python) on a file until
+/// ``release()`` or until it is killed: what a store's lock file sees when another process
+/// syncs it.
+public final class LockHolder: Sendable {
+    private let process: Process
+    private let input: Pipe
+
+    /// Starts the holder and returns once it holds every byte at `offsets` of `path`; throws
+    /// when it could not take them (another holder has one).
+    public init(path: String, offsets: [Int64]) async throws {
+        let script = """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+            for offset in sys.argv[2:]:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, int(offset))
+            print("held", flush=True)
+            sys.stdin.read()
+            """
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path] + offsets.map(String.init)
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let said = await ChildProcess.read(output.fileHandleForReading) { $0.contains("held") || $0.contains("Error") }
+        guard said.contains("held") else {
+            process.waitUntilExit()
+            throw LockHolderError(output: said)
+        }
+    }
+
+    /// The holder's output when it could not take its locks.
+    public struct LockHolderError: Error {
+        public let output: String
+    }
+
+    /// Ends the holder (its locks go with it) and waits for it to exit.
+    public func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Kills the holder (SIGKILL) and waits for it to exit: the operating system releases its locks.
+    public func kill() {
+        killNow(process.processIdentifier)
+        process.waitUntilExit()
+    }
+}
+
+/// Sends SIGKILL to `pid`.
+public func killNow(_ pid: Int32) {
+    kill(pid, SIGKILL)
+}
