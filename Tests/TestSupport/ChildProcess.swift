@@ -85,6 +85,7 @@ public final class LockHolder: Sendable {
 
     /// The holder's output when it could not take its locks.
     public struct LockHolderError: Error {
+        /// What the holder printed.
         public let output: String
     }
 
