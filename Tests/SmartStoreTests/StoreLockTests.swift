@@ -11,6 +11,9 @@ import Testing
     @Test func allOrNoneWithinAProcess() throws {
         let directory = TemporaryDirectory()
         let store = try SmartStore(path: directory.path("store.sqlite"))
+        // No lock taken yet: no lock file, and nothing is locked.
+        #expect(!store.isLocked("soup:a"))
+        #expect(!FileManager.default.fileExists(atPath: SmartStore.lockFilePath(forStoreAt: directory.path("store.sqlite"))))
         let first = try #require(store.tryLock(["soup:a", "sync:1"]))
         #expect(store.isLocked("soup:a") && store.isLocked("sync:1") && !store.isLocked("soup:b"))
         // One held name is enough to refuse the lot, and nothing of the lot is taken.

@@ -38,21 +38,21 @@ final class LockFile: Sendable {
 
     /// The process's lock file at `path` (symbolic links resolved), opened on first use and
     /// kept open. `create`: created (mode 0644) when missing and opened for writing, so locks
-    /// can be taken; otherwise opened read-only, for ``isLocked(_:)``. nil when it cannot be
-    /// opened (a read-only folder; or no file, and then no process holds a lock there).
+    /// can be taken (where it cannot be, in a read-only folder, the locks hold within the
+    /// process); otherwise opened read-only, for ``isLocked(_:)``, and nil when there is no
+    /// file yet: then no process holds a lock there.
     static func shared(path: String, create: Bool) -> LockFile? {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return files.withLock { files in
             if let file = files[key] {
                 guard create, !file.state.withLock({ $0.writable }) else { return file }
                 let descriptor = open(key, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-                guard descriptor >= 0 else { return nil }
                 // The read-only descriptor stays open: closing it would drop the process's locks.
-                file.state.withLock { $0 = State(descriptor: descriptor, writable: true, held: $0.held) }
+                file.state.withLock { $0 = State(descriptor: max(descriptor, $0.descriptor), writable: true, held: $0.held) }
                 return file
             }
             let descriptor = open(key, create ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC), 0o644)
-            guard descriptor >= 0 else { return nil }
+            guard descriptor >= 0 || create else { return nil }
             let file = LockFile(descriptor: descriptor, writable: create)
             files[key] = file
             return file

@@ -94,6 +94,8 @@ struct AlterSoupOperation: Sendable {
         case .dropOldTable:
             try db.execute(sql: "DROP TABLE IF EXISTS \(oldTable)")
             try db.execute(sql: "DROP TABLE IF EXISTS \(oldTable)_fts")
+            // The old table's triggers went with it: the new one gets its shadows' triggers.
+            if let soup = try StoreSchema.loadSoup(db, named: details.soupName) { try ShadowSchema.reinstall(db, soup: soup) }
             try db.execute(sql: "DELETE FROM long_operations_status WHERE id = ?", arguments: [rowId])
             return
         }

@@ -74,6 +74,7 @@ extension SmartStore {
         try db.execute(sql: "DROP TABLE IF EXISTS \(soup.tableName)_fts")
         try db.execute(sql: "DELETE FROM soup_attrs WHERE soupName = ?", arguments: [name])
         try db.execute(sql: "DELETE FROM soup_index_map WHERE soupName = ?", arguments: [name])
+        try ShadowSchema.forget(db, soupName: name)
         cache.invalidate()
     }
 }

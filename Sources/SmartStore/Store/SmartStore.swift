@@ -46,8 +46,11 @@ public final class SmartStore: Sendable {
     /// Plain read-only connections for single-statement reads of a file store (see
     /// ``ReadConnections``); `nil` for in-memory and read-only stores.
     let readers: ReadConnections?
-    /// Where ``tryLock(_:)`` takes the store's named locks (see ``lockFilePath(forStoreAt:)``).
-    let lockFile: LockFile
+    /// An in-memory store's locks (a file store's are in a file, opened when first needed:
+    /// see ``lockFile(forTaking:)``).
+    let memoryLocks: LockFile?
+    /// Whether the store was opened read-only: its lock file is read, never created.
+    let isReadOnly: Bool
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -87,7 +90,8 @@ public final class SmartStore: Sendable {
         }
         self.path = path
         self.lease = lease
-        lockFile = LockFile.shared(path: Self.lockFilePath(forStoreAt: path), create: true) ?? .local()
+        memoryLocks = nil
+        isReadOnly = false
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -124,8 +128,8 @@ public final class SmartStore: Sendable {
         self.path = path
         self.lease = lease
         readers = nil
-        // Read, never created: with no lock file, no process holds a lock on this store.
-        lockFile = LockFile.shared(path: Self.lockFilePath(forStoreAt: path), create: false) ?? .local()
+        memoryLocks = nil
+        isReadOnly = true
     }
 
     /// Creates a store that lives in memory only (tests, caches).
@@ -134,7 +138,8 @@ public final class SmartStore: Sendable {
         path = nil
         lease = nil
         readers = nil
-        lockFile = .local()
+        memoryLocks = .local()
+        isReadOnly = false
         try open(resumeLongOperations: false)
     }
 
