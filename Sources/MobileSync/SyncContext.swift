@@ -49,6 +49,12 @@ public struct SyncContext: Sendable {
         sync = try await manager.saved(sync, onUpdate: onUpdate)
     }
 
+    /// Records conflicts a target found (after writing them in the store) so that the manager's
+    /// ``SyncManager/conflictUpdates()`` listeners hear of them.
+    func report(_ conflicts: [SyncConflict]) async {
+        await manager.report(conflicts)
+    }
+
     /// Throws ``SyncError/stopped`` when ``SyncManager/stop()`` was called or the task running
     /// the sync was cancelled. Call it between pages and batches: the sync then ends STOPPED,
     /// and a resync picks it up.

@@ -22,6 +22,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case entryNotFound(soup: String, entryId: Int64)
     /// The entry has no create attempt to settle.
     case noCreateAttempt(soup: String, entryId: Int64)
+    /// The entry is not in conflict (nothing to resolve), or the record given for it is another entry's.
+    case noConflict(soup: String, entryId: Int64)
     /// Another process runs this sync or syncs one of its soups (``SyncManager/OtherProcessPolicy``
     /// said not to wait, or the wait timed out); `what` names the sync and soups.
     case runningInAnotherProcess(String)
@@ -37,6 +39,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSyncState(let message), .invalidConfig(let message), .invalidTarget(let message): message
         case .entryNotFound(let soup, let entryId): "No entry \(entryId) in soup \(soup)"
         case .noCreateAttempt(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no create attempt to settle"
+        case .noConflict(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no conflict to resolve"
         case .runningInAnotherProcess(let what): "Another process is syncing \(what)"
         }
     }

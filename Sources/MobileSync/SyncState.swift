@@ -50,6 +50,11 @@ public struct SyncState: Sendable, Equatable {
     public var error: String
     /// Records whose sync up failed in the last run (the SDK only leaves `__last_error__` on them).
     public var failedRecordCount: Int
+    /// Records the last run left alone because they changed on both sides (``SyncConflict``):
+    /// not sent, or not merged, until resolved. Not counted in ``failedRecordCount``. A
+    /// parent/children sync up counts the records of a tree it did not send because one of
+    /// them is in conflict.
+    public var conflictCount: Int = 0
     /// Pages received in the last run (sync downs).
     public var pagesFetched: Int = 0
     /// Records received in the last run (sync downs).
@@ -76,6 +81,7 @@ public struct SyncState: Sendable, Equatable {
             "maxTimeStamp": .int(maxTimeStamp), "startTime": .int(startTime), "endTime": .int(endTime), "error": .string(error),
             "failedRecordCount": .int(Int64(failedRecordCount)), "pagesFetched": .int(Int64(pagesFetched)),
             "recordsFetched": .int(Int64(recordsFetched)), "recordsDeleted": .int(Int64(recordsDeleted)),
+            "conflictCount": .int(Int64(conflictCount)),
         ]
         if let name { document["name"] = .string(name) }
         if id > 0 { document["_soupEntryId"] = .int(id) }
@@ -125,6 +131,7 @@ public struct SyncState: Sendable, Equatable {
         self.pagesFetched = Int(document["pagesFetched"]?.int64Value ?? 0)
         self.recordsFetched = Int(document["recordsFetched"]?.int64Value ?? 0)
         self.recordsDeleted = Int(document["recordsDeleted"]?.int64Value ?? 0)
+        self.conflictCount = Int(document["conflictCount"]?.int64Value ?? 0)
     }
 
     /// Whether the sync is finished (DONE or FAILED) or stopped.
@@ -136,13 +143,19 @@ public enum MergeMode: String, Sendable {
     /// The incoming side wins.
     case overwrite = "OVERWRITE"
     /// Records changed on the receiving side are left alone: a sync down keeps locally modified
-    /// (`__local__`) records, a sync up leaves records changed on the server since dirty.
+    /// (`__local__`) records, a sync up leaves records changed on the server since dirty, as a
+    /// ``SyncConflict``.
     case leaveIfChanged = "LEAVE_IF_CHANGED"
+    /// Field by field, against the record's base (its state as last synced): a field changed on
+    /// one side only takes that side's value, and only fields changed on both sides to
+    /// different values are a ``SyncConflict``; a delete against a change, either way, is one
+    /// too. A sync up sends only the fields changed locally. Not in the SDK.
+    case mergeFields = "MERGE_FIELDS"
 }
 
 /// Options of a sync (`{"mergeMode": …, "fieldlist": […]}`).
 public struct SyncOptions: Sendable, Equatable {
-    /// OVERWRITE (the default) or LEAVE_IF_CHANGED.
+    /// OVERWRITE (the default), LEAVE_IF_CHANGED or MERGE_FIELDS.
     public var mergeMode: MergeMode
     /// Fields sent on sync up (when the target has no create/update lists).
     public var fieldlist: [String]?

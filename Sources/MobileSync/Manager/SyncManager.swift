@@ -46,8 +46,10 @@ public actor SyncManager {
     /// lost ones.
     private(set) var syncUpSoups: [Int64: String] = [:]
     private var listeners: [UUID: AsyncStream<SyncState>.Continuation] = [:]
+    /// The streams of ``conflictUpdates()``.
+    var conflictListeners: [UUID: AsyncStream<SyncConflict>.Continuation] = [:]
     /// Per soup, the runs that write it, in submission order: the first runs.
-    private var soupQueues: [String: [Int]] = [:]
+    private(set) var soupQueues: [String: [Int]] = [:]
     /// The soups each queued run writes, by ticket.
     private var ticketSoups: [Int: Set<String>] = [:]
     /// Runs waiting for their turn, by ticket.
@@ -78,11 +80,29 @@ public actor SyncManager {
         self.otherProcesses = otherProcesses
         // Crash recovery and registration together: a second manager must not take this one's
         // running syncs for crashed ones, nor be handed out before its recovery ran.
-        try Self.register(self, for: store) { try Self.setUpSyncsSoup(store) }
+        try Self.register(self, for: store) { [targets = self.targets] in try Self.setUpSyncsSoup(store, targets: targets) }
     }
 
-    private static func setUpSyncsSoup(_ store: SmartStore) throws {
+    /// From now on, each record of these soups keeps its base (its state as last synced) while
+    /// it is dirty: the state it had when `__local__` was set, kept by the store itself however
+    /// the record was edited (``SyncConflict``, MERGE_FIELDS). Soups the store lacks are skipped.
+    static func keepBases(of soups: [String], in store: SmartStore) throws {
+        for soup in Set(soups) where try store.hasSoup(soup) {
+            try store.captureShadow(ConflictShadows.base, inSoup: soup, whenFlagSet: LocalFields.local)
+        }
+    }
+
+    private static func setUpSyncsSoup(_ store: SmartStore, targets: SyncTargetRegistry) throws {
         try store.registerSoup(soupName, indexSpecs: [IndexSpec("type", .json1), IndexSpec("name", .json1), IndexSpec("status", .json1)])
+        // Bases for the soups of existing syncs (stores made before bases were kept, alters).
+        let documents = try store.query(.all(soup: soupName, orderPath: "_soupEntryId", pageSize: 100_000))
+        for sync in documents.compactMap({ try? SyncState(document: $0) }) {
+            let extra =
+                sync.kind == .syncDown
+                ? (try? targets.syncDownTarget(sync.target))?.additionalSoupNames
+                : (try? targets.syncUpTarget(sync.target))?.additionalSoupNames
+            try keepBases(of: [sync.soupName] + (extra ?? []), in: store)
+        }
         // Crash recovery: a sync left RUNNING (or WAITING) whose lock no live process holds was
         // running in a process that died; one another process is running keeps its state.
         for status in [SyncState.Status.running, .waiting] {
@@ -135,19 +155,24 @@ public actor SyncManager {
     public func createSyncDown(target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil)
         throws -> SyncState
     {
-        try create(SyncState(kind: .syncDown, name: name, target: target.json, options: options, soupName: soupName))
+        try create(
+            SyncState(kind: .syncDown, name: name, target: target.json, options: options, soupName: soupName),
+            soups: [soupName] + target.additionalSoupNames)
     }
 
     /// Creates a sync up (status NEW) without running it.
     public func createSyncUp(target: any SyncUpTarget, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil) throws
         -> SyncState
     {
-        try create(SyncState(kind: .syncUp, name: name, target: target.json, options: options, soupName: soupName))
+        try create(
+            SyncState(kind: .syncUp, name: name, target: target.json, options: options, soupName: soupName),
+            soups: [soupName] + target.additionalSoupNames)
     }
 
-    private func create(_ sync: SyncState) throws -> SyncState {
+    private func create(_ sync: SyncState, soups: [String]) throws -> SyncState {
         if let name = sync.name, try hasSync(named: name) { throw SyncError.duplicateName(name) }
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
+        try Self.keepBases(of: soups, in: store)
         var created = sync
         announce(&created, saved: try store.upsert(sync.document, in: Self.soupName), onUpdate: nil)
         return created
@@ -260,6 +285,7 @@ public actor SyncManager {
         sync.startTime = Self.now()
         sync.error = ""
         sync.failedRecordCount = 0
+        sync.conflictCount = 0
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try await save(&sync, onUpdate: onUpdate)
         do {

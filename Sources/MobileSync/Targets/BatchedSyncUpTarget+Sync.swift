@@ -1,15 +1,6 @@
 import FastJSON
-import Locking
 import SalesforceREST
 import SmartStore
-
-/// A batch whose request is under way.
-struct SentBatch {
-    let records: [JSONValue]
-    let size: Int
-    let idFieldName: String
-    let outcomes: Task<[SyncUpOutcome], any Error>
-}
 
 extension BatchedSyncUpTarget {
     /// Sends dirty records in batches, in entry-id order (numeric, unlike the SDK's Android),
@@ -34,6 +25,14 @@ extension BatchedSyncUpTarget {
                 try await context.checkStop()
                 let batch = Array(ids[start..<min(ids.count, start + batchSize)])
                 var records = try await store.retrieve(batch, from: soup)
+                // Records in conflict wait for ``SyncManager/resolveConflict(entryId:soupName:keeping:)``,
+                // unless this sync overwrites the server whatever changed there.
+                let held =
+                    sync.options.mergeMode == .overwrite ? [:] : try await store.shadows(ConflictShadows.conflict, of: batch, in: soup)
+                if !held.isEmpty {
+                    records.removeAll { held[$0["_soupEntryId"]?.int64Value ?? -1] != nil }
+                    sync.conflictCount += held.count
+                }
                 if !createsAreIdempotent {
                     if records.contains(where: { $0[LocalFields.createAttempt] != nil }), let sent = inFlight {
                         // Adoption must not mistake the batch in flight's creates for earlier ones.
@@ -45,12 +44,17 @@ extension BatchedSyncUpTarget {
                 if sync.options.mergeMode != .overwrite {
                     records = try await stampUpdates(records, options: sync.options, soup: soup, context: context)
                 }
-                let (toSend, options) = (records, sync.options)
+                let options = sync.options
+                let plans: [SyncUpPlan] =
+                    options.mergeMode == .mergeFields
+                    ? try await mergePlans(records, options: options, soup: soup, context: context)
+                    : records.map { .send(payload: $0, merged: nil) }
+                let payload = plans.compactMap(\.payload)
                 // A task of its own: the request is on the wire while the previous batch is applied.
                 let sending = SentBatch(
-                    records: toSend, size: batch.count, idFieldName: idFieldName,
+                    records: records, plans: plans, size: batch.count, idFieldName: idFieldName,
                     outcomes: Task.detached {
-                        try await self.syncUp(toSend, options: options, client: client)
+                        payload.isEmpty ? [] : try await self.syncUp(payload, options: options, client: client)
                     })
                 let previous = inFlight
                 inFlight = sending // first, so a failure applying the previous batch still applies this one
@@ -130,24 +134,6 @@ extension BatchedSyncUpTarget {
         return stamped.records
     }
 
-    /// What the server holds after the batch's successful creates and updates, by server id
-    /// (see ``WriteConfirmation``).
-    private func confirmations(_ sent: SentBatch, _ outcomes: [SyncUpOutcome], options: SyncOptions, client: RestClient) async
-        -> [String: WriteConfirmation.Verdict]
-    {
-        var writes: [WrittenRecord] = []
-        for (record, outcome) in zip(sent.records, outcomes) {
-            guard case .synced(let synced) = outcome, let id = synced[idFieldName]?.stringValue, !LocalFields.isLocalId(id) else {
-                continue
-            }
-            let item = SyncUpRecord(record: record, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
-            guard let type = item.objectType else { continue }
-            let list = item.action == .create ? createFields(options: options) : updateFields(options: options)
-            writes.append(WrittenRecord(objectType: type, serverId: id, sentFields: item.fields(list ?? [])))
-        }
-        return await WriteConfirmation(target: self, client: client).verdicts(writes)
-    }
-
     /// A record whose create landed as server record `id`: clean if it still holds what was
     /// sent, else dirty, as an update (edited since) or a delete (deleted locally since).
     private func adopted(_ record: JSONValue, id: String, modificationDate: JSONValue?, fields: [String]) -> JSONValue {
@@ -164,119 +150,11 @@ extension BatchedSyncUpTarget {
         return adopted
     }
 
-    /// Waits for a batch's outcomes and stores them; saves progress unless it was the last batch.
-    ///
-    /// Outcomes are applied to the records as they are now: a record edited while its request
-    /// was on the wire keeps the edit and stays dirty (a create it made becomes an update of
-    /// the new server record); one removed from the soup meanwhile is not brought back.
-    ///
-    /// `context` nil: the sync is ending on an error; the outcomes are stored (in `store`) and
-    /// no progress is saved.
-    private func apply(
-        _ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int, context: SyncContext?, store: SmartStore? = nil
-    ) async throws {
-        guard let store = context?.store ?? store else { return }
-        let outcomes = try await sent.outcomes.value
-        // On the way out of a failed sync the server is not asked: attempts stay for the next run.
-        var confirmed: [String: WriteConfirmation.Verdict] = [:]
-        if let context { confirmed = await confirmations(sent, outcomes, options: sync.options, client: context.client) }
-        var changes: [Int64: (sent: JSONValue, outcome: SyncUpOutcome)] = [:]
-        for (record, outcome) in zip(sent.records, outcomes) where outcome != .leftDirty(error: nil) {
-            if let entryId = record["_soupEntryId"]?.int64Value { changes[entryId] = (record, outcome) }
-        }
-        guard !changes.isEmpty else { return try await advance(&sync, done: &done, by: sent.size, of: total, context: context) }
-        let (idField, dateField, changed, verdicts) = (sent.idFieldName, modificationDateFieldName, changes, confirmed)
-        let failed = Locked(0)
-        // Read, merged and written in one transaction: an edit landing meanwhile is not lost.
-        try await store.modify(changed.keys.sorted(), in: sync.soupName) { entry in
-            guard let now = entry, let entryId = now["_soupEntryId"]?.int64Value, let (record, outcome) = changed[entryId] else { return }
-            switch outcome {
-            case .synced(let synced):
-                let merged =
-                    SyncUpMerge.isUnchanged(now, since: record)
-                    ? synced : SyncUpMerge.editedDuringSync(now, synced: synced, sent: record, idFieldName: idField)
-                entry = SyncUpMerge.settled(
-                    merged, verdict: synced[idField]?.stringValue.flatMap { verdicts[$0] }, sent: record, now: now,
-                    modificationDateFieldName: dateField)
-            case .deleted:
-                entry = nil
-            case .leftDirty(let error?):
-                entry?[LocalFields.lastError] = .string(error.jsonString)
-                entry?[LocalFields.createAttempt] = nil // the server answered: nothing was created
-                failed.withLock { $0 += 1 }
-            case .leftDirty(nil):
-                break
-            }
-        }
-        sync.failedRecordCount += failed.current
-        try await advance(&sync, done: &done, by: sent.size, of: total, context: context)
-    }
-
-    /// Counts a batch as done and saves progress, unless it was the last batch or the sync is
-    /// ending on an error (`context` nil).
-    private func advance(_ sync: inout SyncState, done: inout Int, by size: Int, of total: Int, context: SyncContext?) async throws {
-        done += size
-        if done < total, let context {
-            sync.progress = done * 100 / total
-            try await context.save(&sync)
-        }
-    }
-
     /// The records of a batch as the soup holds them now, by entry id.
     private static func currentRecords(_ records: [JSONValue], soup: String, store: SmartStore) async throws -> [Int64: JSONValue] {
         let stored = try await store.retrieve(records.compactMap { $0["_soupEntryId"]?.int64Value }, from: soup)
         return Dictionary(
             stored.compactMap { record in record["_soupEntryId"]?.int64Value.map { ($0, record) } }, uniquingKeysWith: { first, _ in first }
         )
-    }
-}
-
-/// How an outcome meets a record edited while its change was on the wire.
-enum SyncUpMerge {
-    /// Whether a record is as it was sent (bookkeeping the sync itself writes aside).
-    static func isUnchanged(_ now: JSONValue, since sent: JSONValue) -> Bool {
-        var (now, sent) = (now, sent)
-        for field in ["_soupLastModifiedDate", LocalFields.createAttempt] {
-            now[field] = nil
-            sent[field] = nil
-        }
-        return now == sent
-    }
-
-    /// The record an outcome leaves, with what reading the server back said (`verdict`; nil:
-    /// not known): the server's modification date where the server holds the write and nothing
-    /// changed the local date meanwhile; the update attempt removed once answered, kept (as it
-    /// was sent) otherwise, for the next sync up to settle.
-    static func settled(
-        _ record: JSONValue, verdict: WriteConfirmation.Verdict?, sent: JSONValue, now: JSONValue, modificationDateFieldName: String
-    ) -> JSONValue {
-        var settled = record
-        switch verdict {
-        case .adopt(let date, _)?:
-            if !modificationDateFieldName.isEmpty, now[modificationDateFieldName] == sent[modificationDateFieldName] {
-                settled[modificationDateFieldName] = date
-            }
-            settled[LocalFields.updateAttempt] = nil
-        case .superseded?:
-            settled[LocalFields.updateAttempt] = nil
-        case nil:
-            settled[LocalFields.updateAttempt] = now[LocalFields.updateAttempt]
-        }
-        return settled
-    }
-
-    /// A record edited while its change was on the wire: the edit stays, dirty, on top of what
-    /// the server now holds (the server id of a create; a create becomes an update).
-    static func editedDuringSync(_ now: JSONValue, synced: JSONValue, sent: JSONValue, idFieldName: String) -> JSONValue {
-        var merged = now
-        merged[idFieldName] = synced[idFieldName]
-        if SyncUpRecord(record: sent, idFieldName: idFieldName, modificationDateFieldName: "").action == .create {
-            merged[LocalFields.locallyCreated] = false
-            merged[LocalFields.locallyUpdated] = true
-            merged[LocalFields.local] = true
-        }
-        merged[LocalFields.createAttempt] = nil
-        merged[LocalFields.lastError] = nil
-        return merged
     }
 }

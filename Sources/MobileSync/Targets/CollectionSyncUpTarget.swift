@@ -6,9 +6,11 @@ import SalesforceWire
 /// upserts and deletes each in one call (the SDK's default target since 10.1).
 ///
 /// `LEAVE_IF_CHANGED` compares each record's local `LastModifiedDate` with the server's (one
-/// collection retrieve per type); records changed on the server since are left dirty. The
-/// check and the write are two calls: a change landing between them is overwritten (the SDK
-/// has the same window; Collections accept no `If-Unmodified-Since`).
+/// collection retrieve per type); records changed on the server since are left dirty, as
+/// conflicts. The check and the write are two calls: a change landing between them is
+/// overwritten (the SDK has the same window; Collections accept no `If-Unmodified-Since`).
+/// MERGE_FIELDS sends only the fields changed locally, so that window only reaches a field
+/// changed on both sides.
 public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
     /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
@@ -110,11 +112,11 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
                 if options.mergeMode == .leaveIfChanged, let id = item.id, let server = serverDates[id] {
                     // Changed on the server since we synced it down: leave it alone.
                     if let server, let local = item.lastModified, server > local {
-                        outcomes[index] = .leftDirty(error: nil)
+                        outcomes[index] = .conflict(item.action == .delete ? .deletedLocally : .changedOnBothSides)
                         continue
                     }
                     if server == nil && item.action == .update { // deleted on the server
-                        outcomes[index] = .leftDirty(error: nil)
+                        outcomes[index] = .conflict(.deletedOnServer)
                         continue
                     }
                 }
@@ -139,7 +141,7 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
             let bodies = updates.map { index in body(items[index], fields: updateList, includeId: true) }
             for (index, result) in zip(updates, try await client.updateRecords(bodies)) {
                 if !result.success, result.errors.first?.meansRecordDoesNotExist == true {
-                    if options.mergeMode == .overwrite { recreate.append(index) } else { outcomes[index] = .leftDirty(error: nil) }
+                    if options.mergeMode == .overwrite { recreate.append(index) } else { outcomes[index] = .conflict(.deletedOnServer) }
                     continue
                 }
                 outcomes[index] = outcome(items[index], result, newId: nil)

@@ -18,7 +18,7 @@ struct RecordChange {
 
 /// The SDK's action table for record-at-a-time targets (``RecordSyncUpTarget``,
 /// ``BatchSyncUpTarget``): per record, the change its flags ask for, then the outcome of the
-/// server's answer. LEAVE_IF_CHANGED updates are made conditional (`If-Unmodified-Since`)
+/// server's answer. LEAVE_IF_CHANGED and MERGE_FIELDS updates are made conditional (`If-Unmodified-Since`)
 /// instead of the SDK's read-then-write; deletes cannot be conditional in the REST API, so the
 /// target's `isNewerThanServer` reads the server date first, and a change landing in between is
 /// lost (documented).
@@ -47,7 +47,7 @@ struct RecordActions {
             if options.mergeMode == .leaveIfChanged, item.action == .update || item.action == .delete,
                 try await !isNewerThanServer(item.record)
             {
-                outcomes[index] = .leftDirty(error: nil)
+                outcomes[index] = .conflict(item.action == .delete ? .deletedLocally : .changedOnBothSides)
                 continue
             }
             switch item.action {
@@ -66,7 +66,7 @@ struct RecordActions {
                     changes.append((index, RecordChange(kind: .create, objectType: type, id: nil, fields: body)))
                 }
             case .update:
-                let since = options.mergeMode == .leaveIfChanged ? item.lastModified : nil
+                let since = options.mergeMode != .overwrite ? item.lastModified : nil
                 let body = item.fields(try fields(updateFieldlist, options))
                 changes.append((index, RecordChange(kind: .update, objectType: type, id: item.id, fields: body, unmodifiedSince: since)))
             }
@@ -79,12 +79,12 @@ struct RecordActions {
             case (.delete, 200..<300), (.delete, 404):
                 outcomes[index] = .deleted
             case (.update, 412):
-                outcomes[index] = .leftDirty(error: nil) // changed on the server: LEAVE_IF_CHANGED
+                outcomes[index] = .conflict(.changedOnBothSides) // changed on the server since
             case (.update, 404) where options.mergeMode == .overwrite:
                 let body = item.fields(try fields(createFieldlist ?? updateFieldlist, options))
                 recreate.append((index, RecordChange(kind: .create, objectType: change.objectType, id: nil, fields: body)))
             case (.update, 404):
-                outcomes[index] = .leftDirty(error: nil)
+                outcomes[index] = .conflict(.deletedOnServer)
             case (_, 200..<300):
                 outcomes[index] = .synced(item.cleaned(id: result.body["id"]?.stringValue))
             default:

@@ -10,6 +10,9 @@ public enum SyncUpOutcome: Sendable, Equatable {
     case deleted
     /// Not synced and still dirty; `error` (Salesforce errors as JSON) is stored in `__last_error__`.
     case leftDirty(error: JSONValue?)
+    /// Not synced: changed on the server too (LEAVE_IF_CHANGED, MERGE_FIELDS). The sync reads
+    /// the server's version and records a ``SyncConflict``.
+    case conflict(SyncConflict.Kind)
 }
 
 /// Where a sync up sends dirty records, and how. Targets are values, persisted as JSON in the

@@ -1,0 +1,52 @@
+import FastJSON
+import Foundation
+import SalesforceWire
+
+/// The shadows Mobile Sync keeps beside a record (see `SmartStore.captureShadow`): its `base`
+/// and, while it is in conflict, the `conflict` document.
+enum ConflictShadows {
+    /// The record as last synced, kept automatically when `__local__` is set.
+    static let base = "base"
+    /// `{"kind": …, "fields": […], "server": {…} | null, "detectedAt": ms}` while in conflict.
+    static let conflict = "conflict"
+    /// The `errorCode` of the `__last_error__` item a conflicting record carries.
+    static let errorCode = "SYNC_CONFLICT"
+
+    /// The conflict document of a record.
+    static func document(kind: SyncConflict.Kind, fields: [String], server: JSONValue?, at time: Int64) -> JSONValue {
+        [
+            "kind": .string(kind.rawValue), "fields": .array(fields.map(JSONValue.string)), "server": server ?? .null,
+            "detectedAt": .int(time),
+        ]
+    }
+
+    /// The `__last_error__` text of a conflicting record: one `SYNC_CONFLICT` item naming the
+    /// kind and the fields.
+    static func lastError(kind: SyncConflict.Kind, fields: [String]) -> JSONValue {
+        let message: String =
+            switch kind {
+            case .changedOnBothSides:
+                fields.isEmpty
+                    ? "Changed here and on the server since it was synced."
+                    : "Changed here and on the server to different values: \(fields.joined(separator: ", "))."
+            case .deletedOnServer: "Changed here, deleted on the server."
+            case .deletedLocally: "Deleted here, changed on the server."
+            }
+        let item = SalesforceErrorItem(
+            code: errorCode, message: "\(kind.rawValue): \(message) Settle it with SyncManager.resolveConflict.", fields: fields)
+        return .string(JSONValue.array([item.json]).jsonString)
+    }
+
+    /// A stored conflict, read back.
+    static func conflict(soupName: String, entryId: Int64, local: JSONValue, shadows: [String: JSONValue]) -> SyncConflict? {
+        guard let document = shadows[conflict], let kind = document["kind"]?.stringValue.flatMap(SyncConflict.Kind.init(rawValue:))
+        else { return nil }
+        var server = document["server"]
+        if server?.isNull == true { server = .none } // deleted on the server (JSON null is a value here)
+        return SyncConflict(
+            soupName: soupName, entryId: entryId, kind: kind, fields: document["fields"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            local: local, server: server, base: shadows[base], detectedAt: document["detectedAt"]?.int64Value ?? 0)
+    }
+
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
