@@ -1,4 +1,5 @@
 public import FastJSON
+import Locking
 public import SalesforceREST
 import SalesforceWire
 public import SmartStore
@@ -32,6 +33,9 @@ public struct SyncContext: Sendable {
     /// Whether this run is a ghost cleanup: ``save(_:)`` then only checks for a stop, since the
     /// sync's state describes its last run, not the cleanup.
     let isCleanup: Bool
+    /// Conflicts ``saveRecords(_:in:idFieldName:modificationDateFieldName:for:)`` found, added to
+    /// the sync's ``SyncState/conflictCount`` when the run ends.
+    let conflictTally = Locked(0)
 
     init(manager: SyncManager, onUpdate: (@Sendable (SyncState) -> Void)?, isCleanup: Bool = false) {
         self.client = manager.client
@@ -65,7 +69,9 @@ public struct SyncContext: Sendable {
     /// Writes records received from the server into `soup`, as the SDK's
     /// `saveRecordsToLocalStore`: each one clean (the four local flags false, no
     /// `__last_error__`), marked with the sync's id, matched to an existing entry by
-    /// `idFieldName`; records dirty locally are skipped in LEAVE_IF_CHANGED mode.
+    /// `idFieldName`; records dirty locally are skipped in LEAVE_IF_CHANGED mode, and merged
+    /// field by field in MERGE_FIELDS mode (conflicts are counted in the sync's
+    /// ``SyncState/conflictCount`` when it ends).
     ///
     /// - Returns: the latest `modificationDateFieldName` of the records (epoch ms), or nil when
     ///   there are none or one lacks a readable date (the SDK's rule: such a page does not
@@ -78,8 +84,15 @@ public struct SyncContext: Sendable {
         guard !records.isEmpty else { return nil }
         let result = try await store.ingestPage(
             JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: idFieldName, timestampPath: modificationDateFieldName,
-            skipDirty: sync.options.mergeMode == .leaveIfChanged, setFields: LocalFields.clean(syncId: sync.id),
+            skipDirty: sync.options.mergeMode.keepsLocalChanges, setFields: LocalFields.clean(syncId: sync.id),
             removeFields: [LocalFields.lastError])
+        if sync.options.mergeMode == .mergeFields {
+            let conflicts = try await SyncDownMerge(
+                store: store, soup: soup, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName, syncId: sync.id
+            ).merge(records)
+            conflictTally.withLock { $0 += conflicts.count }
+            await report(conflicts)
+        }
         guard result.recordsWithoutTimestamp == 0 else { return nil }
         return result.maxTimestamp.flatMap(SalesforceTime.parse)
     }

@@ -151,6 +151,9 @@ public enum MergeMode: String, Sendable {
     /// different values are a ``SyncConflict``; a delete against a change, either way, is one
     /// too. A sync up sends only the fields changed locally. Not in the SDK.
     case mergeFields = "MERGE_FIELDS"
+
+    /// Whether a sync leaves local changes alone (every mode but OVERWRITE).
+    var keepsLocalChanges: Bool { self != .overwrite }
 }
 
 /// Options of a sync (`{"mergeMode": …, "fieldlist": […]}`).

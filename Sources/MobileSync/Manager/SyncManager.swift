@@ -288,8 +288,8 @@ public actor SyncManager {
         sync.conflictCount = 0
         (sync.pagesFetched, sync.recordsFetched, sync.recordsDeleted) = (0, 0, 0)
         try await save(&sync, onUpdate: onUpdate)
+        let context = SyncContext(manager: self, onUpdate: onUpdate)
         do {
-            let context = SyncContext(manager: self, onUpdate: onUpdate)
             switch sync.kind {
             // A target whose JSON did not resolve above throws its error here.
             case .syncDown: try await (down ?? targets.syncDownTarget(sync.target)).syncDown(&sync, context: context)
@@ -306,6 +306,7 @@ public actor SyncManager {
             sync.status = .failed
             sync.error = "\(error)"
         }
+        sync.conflictCount += context.conflictTally.current
         sync.endTime = Self.now()
         try await save(&sync, onUpdate: onUpdate)
         return sync

@@ -27,9 +27,17 @@ extension BriefcaseSyncDownTarget {
                 let records = try await self.records(ids, of: info, client: client)
                 let result = try await context.store.ingestPage(
                     JSONValue.array(records).jsonBytes, into: info.soupName, recordsPath: "", idPath: info.idFieldName,
-                    timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
+                    timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges,
                     setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
                 sync.recordsFetched += result.received
+                if sync.options.mergeMode == .mergeFields {
+                    let conflicts = try await SyncDownMerge(
+                        store: context.store, soup: info.soupName, idFieldName: info.idFieldName,
+                        modificationDateFieldName: info.modificationDateFieldName, syncId: sync.id
+                    ).merge(records)
+                    sync.conflictCount += conflicts.count
+                    await context.report(conflicts)
+                }
                 if let latest = result.maxTimestamp.flatMap(SalesforceTime.parse) { maxTimeStamp = max(maxTimeStamp, latest) }
             }
             relayToken = page.relayToken

@@ -29,7 +29,7 @@ extension FetchingSyncDownTarget {
                 continuation == nil
                 ? nil
                 : fetch(client: client, maxTimeStamp: boundary, continuation: continuation)
-            let result = try await ingest(page, into: &sync, store: context.store, skipUnchanged: false)
+            let result = try await ingest(page, into: &sync, context: context, skipUnchanged: false)
             fetched += result.received
             // As the SDK: a page with a record lacking the date does not advance the boundary.
             if result.recordsWithoutTimestamp == 0, let latest = result.maxTimestamp.flatMap(SalesforceTime.parse) {
@@ -57,23 +57,32 @@ extension FetchingSyncDownTarget {
             guard let page = try await fetchLateCommits(client: context.client, maxTimeStamp: boundary, continuation: continuation) else {
                 return
             }
-            let result = try await ingest(page, into: &sync, store: context.store, skipUnchanged: true)
+            let result = try await ingest(page, into: &sync, context: context, skipUnchanged: true)
             sync.recordsFetched += result.written - result.received
             continuation = page.next
         } while continuation != nil
     }
 
-    /// Writes one page into the sync's soup, clean and marked with the sync's id.
-    private func ingest(_ page: SyncDownPage, into sync: inout SyncState, store: SmartStore, skipUnchanged: Bool) async throws
+    /// Writes one page into the sync's soup, clean and marked with the sync's id; in
+    /// MERGE_FIELDS mode, then merges the page's records dirty here (see ``SyncDownMerge``).
+    private func ingest(_ page: SyncDownPage, into sync: inout SyncState, context: SyncContext, skipUnchanged: Bool) async throws
         -> PageIngestResult
     {
-        let result = try await store.ingestPage(
+        let result = try await context.store.ingestPage(
             page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: idFieldName,
-            timestampPath: modificationDateFieldName, skipDirty: sync.options.mergeMode == .leaveIfChanged,
+            timestampPath: modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges,
             skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil,
             setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
         sync.pagesFetched += 1
         sync.recordsFetched += result.received
+        if sync.options.mergeMode == .mergeFields {
+            let merge = SyncDownMerge(
+                store: context.store, soup: sync.soupName, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName,
+                syncId: sync.id)
+            let conflicts = try await merge.merge(try SyncDownMerge.records(in: page.body, at: page.recordsPath))
+            sync.conflictCount += conflicts.count
+            await context.report(conflicts)
+        }
         return result
     }
 }

@@ -44,7 +44,7 @@ extension PagingSyncDownTarget {
     private func pass(_ sync: inout SyncState, context: SyncContext) async throws -> Bool {
         let ranges = PagingRanges(
             store: context.store, soup: sync.soupName, keyField: keyField, syncId: sync.id,
-            keepDirty: sync.options.mergeMode == .leaveIfChanged)
+            keepDirty: sync.options.mergeMode.keepsLocalChanges)
         let client = context.client
         var shifted = false
         var previous: PagingKey?
@@ -112,7 +112,7 @@ extension PagingSyncDownTarget {
             let matches = local[key] ?? []
             duplicates += matches.dropFirst().compactMap { $0["_soupEntryId"]?.int64Value }
             if let existing = matches.first {
-                if existing[LocalFields.local]?.boolValue == true && sync.options.mergeMode == .leaveIfChanged { continue }
+                if existing[LocalFields.local]?.boolValue == true && sync.options.mergeMode.keepsLocalChanges { continue }
                 let unchanged = members.allSatisfy { existing[$0.key] == $0.value } && clean.allSatisfy { existing[$0.key] == $0.value }
                 if unchanged { continue }
                 members["_soupEntryId"] = existing["_soupEntryId"]
