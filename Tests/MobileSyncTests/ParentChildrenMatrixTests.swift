@@ -134,12 +134,15 @@ import Testing
             }
             let dirtyBefore = try Self.dirty(store)
 
-            // LEAVE_IF_CHANGED: a tree goes through only when nothing in it changed remotely (a
-            // remote delete matched by a local delete excepted); otherwise it is left as it was.
+            // LEAVE_IF_CHANGED: a tree goes through only when no record it sends changed remotely (a
+            // remote delete matched by a local delete excepted), nor a child its parent's local
+            // delete would take along; otherwise it is left as it was, its records in conflict.
             let lic = try await harness.manager.syncUp(
                 target: model.up, options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "parents")
             #expect(lic.status == .done && lic.failedRecordCount == 0, "\(lic.error)")
             let dirtyAfterLIC = try Self.dirty(store)
+            let errors = try Self.lastErrors(store)
+            var held = 0
             for (index, (combination, tree)) in zip(Self.combinations, trees).enumerated() where combination.isDirty {
                 // Remote state of each record: unchanged, updated, or missing (a master-detail parent delete takes its children).
                 let cascaded = model.type == .masterDetail && combination.parentRemote == .delete
@@ -148,21 +151,33 @@ import Testing
                     remote == .none || (remote == .delete && (local == .delete || (isChild && childrenGoWithParent)))
                 }
                 let changedRemote: Change = cascaded ? .delete : combination.childRemote
-                let blocked =
-                    !(ok(remote: combination.parentRemote, local: combination.parentLocal, isChild: false)
-                    && ok(remote: changedRemote, local: combination.childLocal, isChild: true)
-                    && ok(remote: cascaded ? .delete : .none, local: .none, isChild: true))
+                // Only records the tree sends count; a clean child counts when the parent's delete takes it.
+                let parentBlocks = combination.parentLocal != .none
+                    && !ok(remote: combination.parentRemote, local: combination.parentLocal, isChild: false)
+                let childBlocks =
+                    combination.childLocal != .none
+                    ? !ok(remote: changedRemote, local: combination.childLocal, isChild: true)
+                    : childrenGoWithParent && changedRemote == .update
+                let blocked = parentBlocks || childBlocks
                 let ids = [tree.parent, tree.changed, tree.untouched]
                 if blocked {
                     #expect(
                         ids.allSatisfy { dirtyBefore[$0] == dirtyAfterLIC[$0] },
                         "LIC \(model.type) #\(index) \(combination): left as it was")
+                    // Never silent: each record held back says why, and is counted.
+                    let dirtyIds = ids.filter { dirtyBefore[$0] == true }
+                    held += dirtyIds.count
+                    #expect(
+                        dirtyIds.allSatisfy { errors[$0]?.contains("SYNC_CONFLICT") == true },
+                        "LIC \(model.type) #\(index) \(combination): held without a reason")
                 } else {
                     #expect(
                         ids.allSatisfy { dirtyAfterLIC[$0] == nil || dirtyAfterLIC[$0] == false },
                         "LIC \(model.type) #\(index) \(combination): synced")
                 }
             }
+
+            #expect(lic.conflictCount == held, "LIC \(model.type): \(lic.conflictCount) counted, \(held) held")
 
             // OVERWRITE: everything goes through; what the server lost comes back.
             let overwrite = try await harness.manager.syncUp(target: model.up, soupName: "parents")
@@ -234,6 +249,17 @@ import Testing
         for soup in ["parents", "children"] {
             for entry in try store.query(.all(soup: soup, pageSize: 100_000)) {
                 if let id = entry["Id"]?.stringValue { result[id] = entry["__local__"] == true }
+            }
+        }
+        return result
+    }
+
+    /// `__last_error__` of every record, by Id.
+    static func lastErrors(_ store: SmartStore) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for soup in ["parents", "children"] {
+            for entry in try store.query(.all(soup: soup, pageSize: 100_000)) {
+                if let id = entry["Id"]?.stringValue { result[id] = entry["__last_error__"]?.stringValue }
             }
         }
         return result

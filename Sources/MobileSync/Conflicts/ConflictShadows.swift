@@ -37,6 +37,14 @@ enum ConflictShadows {
         return .string(JSONValue.array([item.json]).jsonString)
     }
 
+    /// The `__last_error__` text of a record of a parent/children tree held back because
+    /// another record of the tree is in conflict (the tree goes up whole or not at all).
+    static func heldInTree() -> JSONValue {
+        let item = SalesforceErrorItem(
+            code: errorCode, message: "HELD_BY_TREE: Not sent: another record of its parent/children tree is in conflict.")
+        return .string(JSONValue.array([item.json]).jsonString)
+    }
+
     /// A stored conflict, read back.
     static func conflict(soupName: String, entryId: Int64, local: JSONValue, shadows: [String: JSONValue]) -> SyncConflict? {
         guard let document = shadows[conflict], let kind = document["kind"]?.stringValue.flatMap(SyncConflict.Kind.init(rawValue:))

@@ -18,7 +18,8 @@ extension ParentChildrenSyncUpTarget {
                 try await context.checkStop()
                 guard let tree = try await loadTree(parentId, store: context.store) else { continue }
                 sync.failedRecordCount += try await syncTree(
-                    tree.parent, tree.children, options: sync.options, context: context, pass: 1, confirmations: confirmations)
+                    tree.parent, tree.children, options: sync.options, context: context, pass: 1, confirmations: confirmations,
+                    conflicts: &sync.conflictCount)
                 if confirmations.count >= TreeConfirmations.batchSize { try await confirmations.flush() }
                 if index + 1 < parentIds.count {
                     sync.progress = (index + 1) * 100 / parentIds.count
@@ -50,10 +51,14 @@ extension ParentChildrenSyncUpTarget {
     /// many records failed.
     private func syncTree(
         _ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext, pass: Int,
-        confirmations: TreeConfirmations
+        confirmations: TreeConfirmations, conflicts: inout Int
     ) async throws -> Int {
         let store = context.store
         var (parentEntry, childEntries) = (parentEntry, childEntries)
+        if options.mergeMode.keepsLocalChanges, try await hasUnresolvedConflict(parentEntry, childEntries, context: context) {
+            conflicts += try await holdTree(parentEntry, childEntries, found: [], options: options, context: context)
+            return 0
+        }
         if options.mergeMode != .overwrite {
             (parentEntry, childEntries) = try await stampUpdates(parentEntry, childEntries, options: options, context: context)
         }
@@ -61,12 +66,16 @@ extension ParentChildrenSyncUpTarget {
             record: parentEntry, idFieldName: parent.idFieldName, modificationDateFieldName: parent.modificationDateFieldName)
         // Records the check found deleted on the server (and deleted locally): no request for them.
         var knownGone: Set<String> = []
-        if options.mergeMode == .leaveIfChanged, parentRecord.action != .create, parentRecord.action != .deleteLocalOnly {
+        if options.mergeMode.keepsLocalChanges, parentRecord.action != .create, parentRecord.action != .deleteLocalOnly {
             let kids = childEntries.map {
                 SyncUpRecord(record: $0, idFieldName: children.idFieldName, modificationDateFieldName: children.modificationDateFieldName)
             }
-            guard let missing = try await treeIsUnchangedOnServer(parentRecord, kids, client: context.client) else { return 0 }
-            knownGone = missing
+            let check = try await treeChangesOnServer(parentRecord, kids, client: context.client)
+            guard check.conflicts.isEmpty else {
+                conflicts += try await holdTree(parentEntry, childEntries, found: check.conflicts, options: options, context: context)
+                return 0
+            }
+            knownGone = check.missing
         }
         let plan = try TreePlan(
             parent: parentEntry, children: childEntries, target: self, options: options, knownGone: knownGone,
@@ -87,7 +96,7 @@ extension ParentChildrenSyncUpTarget {
             return outcome.failed
                 + (try await recreate(
                     plan.parentEntryId, parentAgain: outcome.recreateParent, children: outcome.recreateChildren, childIds: plan.childIds,
-                    options: options, context: context, pass: pass, confirmations: confirmations))
+                    options: options, context: context, pass: pass, confirmations: confirmations, conflicts: &conflicts))
         }
         return outcome.failed
     }
@@ -149,7 +158,7 @@ extension ParentChildrenSyncUpTarget {
     /// runs the tree once more.
     private func recreate(
         _ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64], options: SyncOptions, context: SyncContext,
-        pass: Int, confirmations: TreeConfirmations
+        pass: Int, confirmations: TreeConfirmations, conflicts: inout Int
     ) async throws -> Int {
         let (store, client) = (context.store, context.client)
         let (info, childInfo) = (self.parent, self.children)
@@ -211,16 +220,21 @@ extension ParentChildrenSyncUpTarget {
         let savedParent = try await store.upsert(parent, in: info.soupName)
         let savedKids = try await store.upsert(kids, in: childInfo.soupName)
         return try await syncTree(
-            savedParent, savedKids, options: options, context: context, pass: pass + 1, confirmations: confirmations)
+            savedParent, savedKids, options: options, context: context, pass: pass + 1, confirmations: confirmations,
+            conflicts: &conflicts)
     }
 
-    /// LEAVE_IF_CHANGED: whether no record of the tree changed on the server since it was synced
-    /// down. A remote delete only matches a local delete — or, under a MASTER_DETAIL parent
-    /// deleted locally, the cascade that delete brings anyway. Children created locally do not count.
-    /// Returns nil when something changed, else the ids of records deleted on both sides.
-    private func treeIsUnchangedOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], client: RestClient) async throws -> Set<String>? {
+    /// LEAVE_IF_CHANGED and MERGE_FIELDS: which records of the tree the server changed since
+    /// they were synced down, among those the tree sends (a clean record changed there is not
+    /// sent, so it is no conflict; but under a MASTER_DETAIL parent deleted here, a child changed
+    /// there is, as the parent's delete would take it along). A remote delete only matches a
+    /// local delete, or the cascade that delete brings anyway. Children created locally do not
+    /// count. Also returns the ids of records deleted on both sides.
+    func treeChangesOnServer(_ parent: SyncUpRecord, _ kids: [SyncUpRecord], client: RestClient) async throws
+        -> (missing: Set<String>, conflicts: [TreeConflict])
+    {
         let (info, childInfo) = (self.parent, self.children)
-        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return [] }
+        guard let parentId = parent.id, !LocalFields.isLocalId(parentId) else { return ([], []) }
         let parentDates = try await remoteDates(
             info.objectType, idField: info.idFieldName, dateField: info.modificationDateFieldName, ids: [parentId], client: client)
         let serverIds = kids.compactMap { kid in kid.id.flatMap { LocalFields.isLocalId($0) || kid.action == .deleteLocalOnly ? nil : $0 } }
@@ -228,19 +242,28 @@ extension ParentChildrenSyncUpTarget {
             childInfo.objectType, idField: childInfo.idFieldName, dateField: childInfo.modificationDateFieldName, ids: serverIds,
             client: client)
         let cascading = relationshipType == .masterDetail && parent.action == .delete
-        func unchanged(_ local: SyncUpRecord, _ remote: Int64??, deletedWithParent: Bool) -> Bool {
-            guard let remote else { return local.action == .delete || deletedWithParent }
-            guard let localDate = local.lastModified, let remoteDate = remote else { return true }
-            return localDate >= remoteDate
+        /// How a record changed on the server, if it did.
+        func change(_ local: SyncUpRecord, _ remote: Int64??, deletedWithParent: Bool) -> SyncConflict.Kind? {
+            guard let remote else { return local.action == .delete || deletedWithParent || local.action == .none ? nil : .deletedOnServer }
+            guard let localDate = local.lastModified, let remoteDate = remote, remoteDate > localDate else { return nil }
+            return local.action == .delete || deletedWithParent ? .deletedLocally : .changedOnBothSides
         }
-        guard unchanged(parent, parentDates[parentId], deletedWithParent: false) else { return nil }
+        var conflicts: [TreeConflict] = []
+        if parent.action != .none, let kind = change(parent, parentDates[parentId], deletedWithParent: false) {
+            conflicts.append(TreeConflict(record: parent, isChild: false, kind: kind))
+        }
         var missing: Set<String> = parentDates[parentId] == nil ? [parentId] : []
         for kid in kids {
             guard let id = kid.id, serverIds.contains(id) else { continue }
-            guard unchanged(kid, childDates[id], deletedWithParent: cascading) else { return nil }
             if childDates[id] == nil { missing.insert(id) }
+            guard let kind = change(kid, childDates[id], deletedWithParent: cascading) else { continue }
+            if kid.action != .none {
+                conflicts.append(TreeConflict(record: kid, isChild: true, kind: kind))
+            } else if cascading, !conflicts.contains(where: { !$0.isChild }) {
+                conflicts.append(TreeConflict(record: parent, isChild: false, kind: .deletedLocally))
+            }
         }
-        return missing
+        return (missing, conflicts)
     }
 
     /// Modification dates on the server of these ids (absent: deleted; nil date: none).
