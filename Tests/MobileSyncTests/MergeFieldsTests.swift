@@ -134,4 +134,54 @@ import Testing
             #expect(local[ids[2]]?["Description"] == "server")
         }
     }
+
+    /// Parent/children: a tree whose parent changed on both sides on different fields, and a
+    /// child changed here, merges and goes up; a tree whose parent changed on both sides on the
+    /// same field is held, its parent in conflict and its dirty child held with it, both counted.
+    @Test func parentChildrenTrees() async throws {
+        try await withHarness { harness in
+            let (accounts, contacts) = try await ParentChildrenSyncDownTests.trees(harness, count: 2, contacts: 2)
+            let down = try await harness.manager.syncDown(
+                target: ParentChildrenSyncDownTests.target(), options: SyncOptions(mergeMode: .mergeFields), soupName: "accounts")
+            #expect(down.status == .done)
+            try await Task.sleep(for: .milliseconds(1050))
+            for tree in 0..<2 {
+                try await harness.store.updateLocally(
+                    ["Name": .string("Tree \(tree) local")], entryId: try harness.localEntryId(accounts[tree]), in: "accounts")
+                let child = try #require(
+                    try await harness.store.lookupSoupEntryId(soup: "contacts", path: "Id", value: .string(contacts[tree][0])))
+                try await harness.store.updateLocally(["LastName": .string("C\(tree) local")], entryId: child, in: "contacts")
+                try await harness.client.update("Contact", id: contacts[tree][1], fields: ["LastName": .string("C\(tree) server")])
+            }
+            try await harness.client.update("Account", id: accounts[0], fields: ["Description": "server"])
+            try await harness.client.update("Account", id: accounts[1], fields: ["Name": "Tree 1 server"])
+            let up = try await harness.manager.syncUp(
+                target: ParentChildrenSyncUpTests.accountsTarget(), options: SyncOptions(mergeMode: .mergeFields), soupName: "accounts")
+            #expect(up.status == .done && up.failedRecordCount == 0 && up.conflictCount == 2, "\(up)")
+            // Tree 0 merged: both changes on the server and here, nothing dirty.
+            let account = try await harness.client.retrieve("Account", id: accounts[0], fields: ["Name", "Description"])
+            #expect(account["Name"] == "Tree 0 local" && account["Description"] == "server")
+            #expect(try harness.localRecords()[accounts[0]]?["Description"] == "server")
+            #expect(try await harness.client.retrieve("Contact", id: contacts[0][0], fields: ["LastName"])["LastName"] == "C0 local")
+            #expect(try await harness.client.retrieve("Contact", id: contacts[0][1], fields: ["LastName"])["LastName"] == "C0 server")
+            // Tree 1 held: the parent in conflict on Name, the child with it; nothing of it sent.
+            let conflict = try #require(try await harness.manager.conflicts(soup: "accounts").first)
+            #expect(conflict.kind == .changedOnBothSides && conflict.fields == ["Name"] && conflict.server?["Name"] == "Tree 1 server")
+            #expect(try await harness.client.retrieve("Contact", id: contacts[1][0], fields: ["LastName"])["LastName"] == "C1-0")
+            let heldChild = try #require(
+                try await harness.store.query(.exact(soup: "contacts", path: "Id", key: .string(contacts[1][0]), pageSize: 1)).first)
+            #expect(heldChild["__local__"] == true && heldChild["__last_error__"]?.stringValue?.contains("HELD_BY_TREE") == true)
+            #expect(try await harness.store.dirtyEntryIds(soup: "contacts").count == 1)
+            // Resolved with a merge: the tree goes up.
+            var merged = conflict.local
+            merged["Name"] = "Tree 1 merged"
+            try await harness.manager.resolveConflict(entryId: conflict.entryId, soupName: "accounts", keeping: .merged(merged))
+            let again = try await harness.manager.syncUp(
+                target: ParentChildrenSyncUpTests.accountsTarget(), options: SyncOptions(mergeMode: .mergeFields), soupName: "accounts")
+            #expect(again.conflictCount == 0 && again.failedRecordCount == 0, "\(again)")
+            #expect(try await harness.client.retrieve("Account", id: accounts[1], fields: ["Name"])["Name"] == "Tree 1 merged")
+            #expect(try await harness.client.retrieve("Contact", id: contacts[1][0], fields: ["LastName"])["LastName"] == "C1 local")
+            #expect(try await harness.store.dirtyEntryIds(soup: "contacts").isEmpty)
+        }
+    }
 }

@@ -152,7 +152,8 @@ import Testing
                 }
                 let changedRemote: Change = cascaded ? .delete : combination.childRemote
                 // Only records the tree sends count; a clean child counts when the parent's delete takes it.
-                let parentBlocks = combination.parentLocal != .none
+                let parentBlocks =
+                    combination.parentLocal != .none
                     && !ok(remote: combination.parentRemote, local: combination.parentLocal, isChild: false)
                 let childBlocks =
                     combination.childLocal != .none

@@ -27,13 +27,17 @@ extension ParentChildrenSyncUpTarget {
         for isChild in [false, true] {
             let side = TreeSide(self, isChild: isChild)
             let entries = isChild ? childEntries : [parentEntry]
-            let list = (isChild ? (childrenUpdateFieldlist ?? childrenCreateFieldlist) : (updateFieldlist ?? createFieldlist)) ?? options.fieldlist ?? []
+            let list =
+                (isChild ? (childrenUpdateFieldlist ?? childrenCreateFieldlist) : (updateFieldlist ?? createFieldlist)) ?? options.fieldlist
+                ?? []
             let conflicts = found.filter { $0.isChild == isChild }
             var servers: [String: JSONValue] = [:]
             let unread = conflicts.filter { $0.server == nil && $0.kind != .deletedOnServer }.compactMap(\.record.id)
             if !unread.isEmpty {
                 let fields = [side.idFieldName, side.modificationDateFieldName, WriteConfirmation.lastModifiedById] + list
-                servers = try await serverRecords(side.objectType, ids: unread, fields: Array(Set(fields.filter { !$0.isEmpty && !$0.contains(".") })).sorted(), client: context.client)
+                servers = try await serverRecords(
+                    side.objectType, ids: unread, fields: Array(Set(fields.filter { !$0.isEmpty && !$0.contains(".") })).sorted(),
+                    client: context.client)
             }
             var byEntry: [Int64: (kind: SyncConflict.Kind, fields: [String], server: JSONValue?)] = [:]
             for conflict in conflicts {
@@ -55,7 +59,8 @@ extension ParentChildrenSyncUpTarget {
                 }
                 var fields = known
                 if fields.isEmpty, kind == .changedOnBothSides, let server {
-                    fields = ThreeWayMerge.conflictingFields(base: edit.shadows[ConflictShadows.base], local: now, server: server, fields: list)
+                    fields = ThreeWayMerge.conflictingFields(
+                        base: edit.shadows[ConflictShadows.base], local: now, server: server, fields: list)
                 }
                 let at = ConflictShadows.now()
                 edit.entry?[LocalFields.lastError] = ConflictShadows.lastError(kind: kind, fields: fields)
@@ -79,5 +84,69 @@ extension ParentChildrenSyncUpTarget {
         let store = context.store
         if try await !store.shadows(ConflictShadows.conflict, of: parentIds, in: parent.soupName).isEmpty { return true }
         return try await !store.shadows(ConflictShadows.conflict, of: childIds, in: children.soupName).isEmpty
+    }
+}
+
+extension ParentChildrenSyncUpTarget {
+    /// MERGE_FIELDS: each record of the tree the server changed is merged with the server's
+    /// version first (``MergePlanner``); the merged records are written (dirty, on top of the
+    /// server's version, which becomes their base) and the tree then goes up as if nothing had
+    /// changed there, each update conditional on that version. Returns the tree as written, or
+    /// the records that conflict (nothing written then).
+    func mergeTree(_ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext) async throws
+        -> (parent: JSONValue, children: [JSONValue], conflicts: [TreeConflict])
+    {
+        var result: [[JSONValue]] = [[parentEntry], childEntries]
+        var conflicts: [TreeConflict] = []
+        var writes: [(side: TreeSide, records: [Int64: (merged: JSONValue, base: JSONValue?)])] = []
+        for isChild in [false, true] {
+            let side = TreeSide(self, isChild: isChild)
+            let entries = result[isChild ? 1 : 0]
+            let list =
+                (isChild ? (childrenUpdateFieldlist ?? childrenCreateFieldlist) : (updateFieldlist ?? createFieldlist)) ?? options.fieldlist
+                ?? []
+            let items = entries.map {
+                SyncUpRecord(record: $0, idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName)
+            }
+            let ids = items.filter { $0.action == .update || $0.action == .delete }.compactMap(\.id).filter { !LocalFields.isLocalId($0) }
+            guard !ids.isEmpty else { continue }
+            let servers = try await serverRecords(
+                side.objectType, ids: ids,
+                fields: MergePlanner.serverFields(
+                    idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName, list: list),
+                client: context.client)
+            let bases = try await context.store.shadows(
+                ConflictShadows.base, of: entries.compactMap { $0["_soupEntryId"]?.int64Value }, in: side.soupName)
+            var written: [Int64: (merged: JSONValue, base: JSONValue?)] = [:]
+            for (index, item) in items.enumerated() {
+                guard let entryId = item.record["_soupEntryId"]?.int64Value else { continue }
+                let theirs = item.id.flatMap { servers[$0] }
+                switch MergePlanner.plan(item, base: bases[entryId], server: theirs, list: list) {
+                case .conflict(let kind, let fields, let server):
+                    conflicts.append(TreeConflict(record: item, isChild: isChild, kind: kind, fields: fields, server: .some(server)))
+                case .send(_, let merged?) where merged != item.record:
+                    var base = item.record
+                    for (field, value) in theirs?.objectValue ?? [:] where field != "attributes" { base[field] = value }
+                    written[entryId] = (merged, theirs == nil ? nil : base)
+                    result[isChild ? 1 : 0][index] = merged
+                case .settled(let clean):
+                    written[entryId] = (clean, nil)
+                    result[isChild ? 1 : 0][index] = clean
+                default:
+                    continue
+                }
+            }
+            writes.append((side, written))
+        }
+        guard conflicts.isEmpty else { return (parentEntry, childEntries, conflicts) }
+        for (side, records) in writes where !records.isEmpty {
+            let found = records
+            try await context.store.modify(found.keys.sorted(), in: side.soupName, shadows: [ConflictShadows.base]) { edit in
+                guard let entryId = edit.entry?["_soupEntryId"]?.int64Value, let (merged, base) = found[entryId] else { return }
+                edit.entry = merged
+                if let base, LocalFields.isDirty(merged) { edit.shadows[ConflictShadows.base] = base }
+            }
+        }
+        return (result[0].first ?? parentEntry, result[1], [])
     }
 }

@@ -59,6 +59,14 @@ extension ParentChildrenSyncUpTarget {
             conflicts += try await holdTree(parentEntry, childEntries, found: [], options: options, context: context)
             return 0
         }
+        if options.mergeMode == .mergeFields {
+            let merged = try await mergeTree(parentEntry, childEntries, options: options, context: context)
+            guard merged.conflicts.isEmpty else {
+                conflicts += try await holdTree(parentEntry, childEntries, found: merged.conflicts, options: options, context: context)
+                return 0
+            }
+            (parentEntry, childEntries) = (merged.parent, merged.children)
+        }
         if options.mergeMode != .overwrite {
             (parentEntry, childEntries) = try await stampUpdates(parentEntry, childEntries, options: options, context: context)
         }

@@ -107,8 +107,9 @@ struct TreePlan {
         }
     }
 
-    /// LEAVE_IF_CHANGED sends the tree all or none, so a change landing after the check rolls it back whole.
-    var allOrNone: Bool { mergeMode == .leaveIfChanged }
+    /// LEAVE_IF_CHANGED and MERGE_FIELDS send the tree all or none, so a change landing after the
+    /// check rolls it back whole.
+    var allOrNone: Bool { mergeMode.keepsLocalChanges }
 
     private mutating func request(
         _ reference: String, _ method: String, _ url: String, body: [String: JSONValue]? = nil, since: Int64? = nil
