@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 public import SmartStore
 
 #if canImport(Combine)
@@ -47,12 +48,18 @@ extension SyncManager {
     /// Each conflict a sync of this manager finds from now on (``conflictUpdates()`` as a
     /// publisher): Combine's on Apple platforms, OpenCombine's elsewhere. It never fails.
     public nonisolated var conflictsPublisher: AnyPublisher<SyncConflict, Never> {
-        // Combine's and OpenCombine's subjects serialise `send`, which may come from any thread.
-        nonisolated(unsafe) let subject = PassthroughSubject<SyncConflict, Never>()
-        let task = Task {
-            for await conflict in await self.conflictUpdates() { subject.send(conflict) }
-        }
-        return subject.handleEvents(receiveCancel: { task.cancel() }).eraseToAnyPublisher()
+        Deferred {
+            // Combine's and OpenCombine's subjects serialise `send`, which may come from any thread.
+            nonisolated(unsafe) let subject = PassthroughSubject<SyncConflict, Never>()
+            let task = Locked<Task<Void, Never>?>(nil)
+            return subject.handleEvents(
+                receiveSubscription: { _ in
+                    task.withLock {
+                        $0 = Task { for await conflict in await self.conflictUpdates() { subject.send(conflict) } }
+                    }
+                },
+                receiveCancel: { task.withLock { $0?.cancel() } })
+        }.eraseToAnyPublisher()
     }
 
     private func removeConflictListener(_ id: UUID) { conflictListeners[id] = nil }

@@ -13,6 +13,10 @@ extension SmartStore {
     /// }
     /// ```
     ///
+    /// Commits made by another process on the same file (an app extension, another `msync`)
+    /// are seen within a second: while any live query of a file store runs, the store reads
+    /// SQLite's `data_version` every quarter of a second; with none, nothing is polled.
+    ///
     /// The sequence ends when the task iterating it is cancelled; it throws the query's error
     /// (``SmartStoreError/invalidSmartSQL(_:)``, ``SmartStoreError/unknownSoup(_:)``…).
     public func observe(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) -> AsyncThrowingStream<[JSONValue], any Error>
@@ -24,7 +28,9 @@ extension SmartStore {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
         let values = ValueObservation.tracking(work).removeDuplicates().values(in: writer, bufferingPolicy: .bufferingNewest(1))
+        let watcher = changeWatcher
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            watcher?.subscribe()
             let task = Task {
                 do {
                     for try await rows in values { continuation.yield(rows) }
@@ -33,7 +39,10 @@ extension SmartStore {
                     continuation.finish(throwing: self.mapped(error))
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            continuation.onTermination = { _ in
+                task.cancel()
+                watcher?.unsubscribe()
+            }
         }
     }
 

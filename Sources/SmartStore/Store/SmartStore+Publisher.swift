@@ -1,3 +1,6 @@
+public import FastJSON
+import Locking
+
 #if canImport(Combine)
     public import Combine
 #else
@@ -26,6 +29,43 @@ extension SmartStore {
                 }
             }
         }
+    }
+}
+
+extension SmartStore {
+    /// A live Smart SQL query as a publisher (``observe(smartSql:pageSize:arguments:)``): its
+    /// first `pageSize` rows when subscribed, then again after each change, another process's
+    /// commits included. Combine's on Apple platforms, OpenCombine's elsewhere. It fails with
+    /// the query's error; cancelling the subscription ends the query.
+    ///
+    /// ```swift
+    /// cancellable = store.observePublisher(smartSql: "select {accounts:Name} from {accounts}", pageSize: 100)
+    ///     .receive(on: RunLoop.main)
+    ///     .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows) })
+    /// ```
+    public func observePublisher(smartSql: String, pageSize: Int, arguments: [JSONValue]? = nil)
+        -> AnyPublisher<[JSONValue], any Error>
+    {
+        Deferred {
+            // Combine's and OpenCombine's subjects serialise what is sent to them, from any thread.
+            nonisolated(unsafe) let subject = PassthroughSubject<[JSONValue], any Error>()
+            let task = Locked<Task<Void, Never>?>(nil)
+            return subject.handleEvents(
+                receiveSubscription: { _ in
+                    let rows = self.observe(smartSql: smartSql, pageSize: pageSize, arguments: arguments)
+                    task.withLock {
+                        $0 = Task {
+                            do {
+                                for try await page in rows { subject.send(page) }
+                                subject.send(completion: .finished)
+                            } catch {
+                                subject.send(completion: .failure(error))
+                            }
+                        }
+                    }
+                },
+                receiveCancel: { task.withLock { $0?.cancel() } })
+        }.eraseToAnyPublisher()
     }
 }
 

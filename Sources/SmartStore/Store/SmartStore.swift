@@ -51,6 +51,8 @@ public final class SmartStore: Sendable {
     let memoryLocks: LockFile?
     /// Whether the store was opened read-only: its lock file is read, never created.
     let isReadOnly: Bool
+    /// Wakes live queries on other processes' commits (file stores opened for writing only).
+    let changeWatcher: ChangeWatcher?
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -92,6 +94,7 @@ public final class SmartStore: Sendable {
         self.lease = lease
         memoryLocks = nil
         isReadOnly = false
+        changeWatcher = ChangeWatcher(writer: writer)
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -130,6 +133,7 @@ public final class SmartStore: Sendable {
         readers = nil
         memoryLocks = nil
         isReadOnly = true
+        changeWatcher = nil
     }
 
     /// Creates a store that lives in memory only (tests, caches).
@@ -140,6 +144,7 @@ public final class SmartStore: Sendable {
         readers = nil
         memoryLocks = .local()
         isReadOnly = false
+        changeWatcher = nil
         try open(resumeLongOperations: false)
     }
 
