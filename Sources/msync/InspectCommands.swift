@@ -33,7 +33,7 @@ struct SoupsCommand: AsyncParsableCommand {
 struct SyncsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "syncs",
-        abstract: "List a store's syncs: name, type, target, status, progress, last maxTimeStamp, failures.",
+        abstract: "List a store's syncs: name, type, target, status, progress, last maxTimeStamp, failures, conflicts.",
         discussion: """
             The store is opened read-only, so this also shows the progress of a sync that another \\
             process is running on the same store.
@@ -48,7 +48,7 @@ struct SyncsCommand: AsyncParsableCommand {
     }
 
     /// The columns of ``row(_:)``.
-    static let columns = ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "error"]
+    static let columns = ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "conflicts", "error"]
 
     /// A sync state as `msync syncs` and the inspector show it.
     static func row(_ sync: SyncState) -> [JSONValue] {
@@ -57,7 +57,7 @@ struct SyncsCommand: AsyncParsableCommand {
             .string(summary(of: sync.target)), .string(sync.soupName), .string(sync.status.rawValue),
             .string(sync.totalSize < 0 ? "\(sync.progress)%" : "\(sync.progress)% of \(sync.totalSize)"),
             sync.maxTimeStamp < 0 ? .null : .string(date(sync.maxTimeStamp)), .int(Int64(sync.failedRecordCount)),
-            sync.error.isEmpty ? .null : .string(sync.error),
+            .int(Int64(sync.conflictCount)), sync.error.isEmpty ? .null : .string(sync.error),
         ]
     }
 

@@ -28,7 +28,7 @@ import Testing
         let (syncsStatus, syncs) = try await SyncCommandTests.run(["syncs", "--store", store, "--format", "csv"])
         #expect(syncsStatus == 0, "\(syncs)")
         let lines = syncs.split(separator: "\r\n").map(String.init)
-        #expect(lines.first == "id,name,type,target,soup,status,progress,maxTimeStamp,failed,error")
+        #expect(lines.first == "id,name,type,target,soup,status,progress,maxTimeStamp,failed,conflicts,error")
         #expect(lines.contains { $0.contains(",accounts,syncDown,\"soql: SELECT Id, Name, Industry") && $0.contains(",DONE,") })
         #expect(lines.contains { $0.contains(",accounts-up,syncUp,") && $0.contains(",DONE,100% of ") })
 

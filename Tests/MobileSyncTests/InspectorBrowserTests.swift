@@ -47,6 +47,17 @@ import Testing
             let ids = first.compactMap { $0["Id"]?.stringValue }
             let entryIds = first.compactMap { $0["_soupEntryId"]?.int64Value }
             try #require(ids.count == 10 && entryIds.count == 10)
+            // One in conflict: renamed here and on the server, then a LEAVE_IF_CHANGED sync up.
+            try await store.updateLocally(["Name": "Changed here"], entryId: entryIds[8], in: "accounts")
+            try await Task.sleep(for: .milliseconds(1050))
+            try await org.update("Account", id: ids[8], fields: ["Name": "Changed on the server"])
+            do {
+                let manager = try SyncManager(store: store, client: org)
+                let up = try await manager.syncUp(
+                    target: CollectionSyncUpTarget(), options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]),
+                    soupName: "accounts")
+                #expect(up.conflictCount == 1, "\(up)")
+            }
             _ = try await org.updateRecords(
                 ids[0..<3].map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Shipping"] })
             _ = try await org.deleteRecords(Array(ids[3..<5]))
@@ -99,8 +110,9 @@ import Testing
             ["python3", Self.script.path, String(pageURL), shots, String(failedEntry), "everything", syncCommand.jsonString],
             timeout: .seconds(240))
         #expect(status == 0, "\(text)")
-        #expect(text.contains("browser: loaded, queried, opened a record, watched a sync, compared with the org"), "\(text)")
-        for view in ["soups", "query", "record", "org", "syncs"] {
+        #expect(
+            text.contains("browser: loaded, queried, opened a record, showed a conflict, watched a sync, compared with the org"), "\(text)")
+        for view in ["soups", "query", "record", "org", "syncs", "conflicts", "conflict-record"] {
             #expect(FileManager.default.fileExists(atPath: shots + "/inspector-\(view).png"), "\(view)")
         }
     }

@@ -96,6 +96,17 @@ def main():
         last_error = wait.until(expected_conditions.visibility_of_element_located((By.ID, "record-last-error")))
         assert "Last error" in last_error.text, last_error.text
 
+        # The conflicts: listed, and a click opens the record with its three versions.
+        driver.find_element(By.ID, "tab-conflicts").click()
+        conflict_row = wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#conflicts-table tr.link")))
+        assert "CHANGED_ON_BOTH_SIDES" in conflict_row.text and "Name" in conflict_row.text, conflict_row.text
+        driver.save_screenshot(os.path.join(shots, "inspector-conflicts.png"))
+        driver.execute_script("document.querySelector('#conflicts-table tr.link').click()")
+        wait.until(expected_conditions.visibility_of_element_located((By.ID, "record-conflict")))
+        versions = driver.find_element(By.ID, "record-conflict-table").text
+        assert "Changed here" in versions and "Changed on the server" in versions, versions
+        driver.save_screenshot(os.path.join(shots, "inspector-conflict-record.png"))
+
         # The org side by side.
         driver.find_element(By.ID, "tab-org").click()
         driver.find_element(By.ID, "compare-run").click()
@@ -128,7 +139,7 @@ def main():
         assert "DONE" in seen[-1], seen
         print("syncs: the page showed", len(seen), "states of the running sync:", " | ".join(seen))
 
-        print("browser: loaded, queried, opened a record, watched a sync, compared with the org")
+        print("browser: loaded, queried, opened a record, showed a conflict, watched a sync, compared with the org")
     finally:
         driver.quit()
 

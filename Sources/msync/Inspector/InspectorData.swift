@@ -83,6 +83,7 @@ final class InspectorData: Sendable {
             case "query": return try await self.query(query["sql"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
             case "record": return try await record(soup: query["soup"] ?? "", id: Int64(query["id"] ?? "") ?? -1)
             case "syncs": return try syncs()
+            case "conflicts": return try await conflicts()
             case "compare": return try await compare(soup: query["soup"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
             default: return .error(404, "No such endpoint: \(endpoint)")
             }
@@ -131,13 +132,24 @@ final class InspectorData: Sendable {
         }
         var lastError: JSONValue = entry[LocalFields.lastError] ?? .null
         if let text = lastError.stringValue, let parsed = try? JSONValue(parsing: text) { lastError = parsed }
+        let conflict = try await SyncManager.conflicts(in: store, soup: soup).first { $0.entryId == id }
         return Answer(
             status: 200,
             body: [
                 "soup": .string(soup), "entry": entry,
                 "flags": .object(flags),
                 "lastError": lastError,
+                "conflict": conflict.map(ConflictsCommand.json) ?? .null,
             ])
+    }
+
+    private func conflicts() async throws -> Answer {
+        let store = try store()
+        var rows: [JSONValue] = []
+        for soup in try store.soupNames().sorted() where soup != "syncs_soup" {
+            rows += try await SyncManager.conflicts(in: store, soup: soup).map(ConflictsCommand.json)
+        }
+        return Answer(status: 200, body: ["conflicts": .array(rows)])
     }
 
     private func syncs() throws -> Answer {

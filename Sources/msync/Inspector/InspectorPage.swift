@@ -14,6 +14,7 @@ enum InspectorPage {
           <button id="tab-query" data-view="query">Smart SQL</button>
           <button id="tab-record" data-view="record">Record</button>
           <button id="tab-syncs" data-view="syncs">Syncs</button>
+          <button id="tab-conflicts" data-view="conflicts">Conflicts</button>
           <button id="tab-org" data-view="org">Org</button>
         </nav>
         <main>
@@ -30,7 +31,12 @@ enum InspectorPage {
             <label>Entry id <input id="record-id" size="8"></label><button id="record-open">Open</button></div>
           <div id="record-error" class="error" hidden></div>
           <div id="record-flags"></div><div id="record-last-error" class="error" hidden></div>
+          <div id="record-conflict" hidden><h3>In conflict: <span id="record-conflict-kind"></span></h3>
+            <table id="record-conflict-table"></table></div>
           <pre id="record-json"></pre></section>
+        <section id="view-conflicts" hidden><h2>Conflicts</h2><p class="note">Records a sync left alone because they changed
+          on both sides; resolve them with SyncManager.resolveConflict. Read again every second.</p>
+          <table id="conflicts-table"></table></section>
         <section id="view-syncs" hidden><h2>Syncs</h2><p class="note">Read again every second.
           <span id="syncs-updated"></span></p><table id="syncs-table"></table></section>
         <section id="view-org" hidden><h2>Store and org side by side</h2>
@@ -66,6 +72,9 @@ enum InspectorPage {
         .badge.on { background: #ffe8b3; }
         .state-dirty { background: #fff8e1; }
         .state-changed { background: #e8f1ff; }
+        tr.link { cursor: pointer; }
+        tr.link:hover { background: #f0f3f8; }
+        #record-conflict h3 { font-size: .95rem; color: #a4262c; }
         .state-gone { background: #fde8e8; }
         .status-RUNNING { color: #0b61c4; font-weight: 600; }
         .status-FAILED { color: #a11; font-weight: 600; }
@@ -212,6 +221,15 @@ enum InspectorPage {
               flags.appendChild(element("span", name + ": " + cellText(answer.flags[name]), "badge" + (answer.flags[name] === true ? " on" : "")));
             });
             showError("record-last-error", answer.lastError ? "Last error: " + JSON.stringify(answer.lastError, null, 2) : "");
+            const conflict = answer.conflict;
+            document.getElementById("record-conflict").hidden = !conflict;
+            if (conflict) {
+              document.getElementById("record-conflict-kind").textContent = conflict.kind;
+              fillTable(document.getElementById("record-conflict-table"), ["field", "base (as last synced)", "local", "server"],
+                conflict.fields.map(name => [name, conflict.base ? cellText(conflict.base[name]) : "",
+                  cellText(conflict.local[name]), conflict.server ? cellText(conflict.server[name]) : "(deleted)"]),
+                line => line.classList.add("state-changed"));
+            }
             document.getElementById("record-json").textContent = JSON.stringify(answer.entry, null, 2);
           } catch (error) {
             showError("record-error", error.message);
@@ -232,6 +250,23 @@ enum InspectorPage {
             document.getElementById("syncs-updated").textContent = "Updated " + new Date().toLocaleTimeString() + ".";
           } catch (error) {
             document.getElementById("syncs-updated").textContent = error.message;
+          }
+        }
+
+        async function refreshConflicts() {
+          try {
+            const answer = await api("conflicts");
+            fillTable(document.getElementById("conflicts-table"), ["soup", "entry", "Id", "kind", "fields", "local", "server"],
+              answer.conflicts.map(conflict => [conflict.soup, conflict.entryId, conflict.local.Id, conflict.kind,
+                conflict.fields.join(", "), conflict.fields.map(name => name + ": " + cellText(conflict.local[name])).join("; "),
+                conflict.server ? conflict.fields.map(name => name + ": " + cellText(conflict.server[name])).join("; ") : "(deleted)"]),
+              (line, index) => {
+                const conflict = answer.conflicts[index];
+                line.classList.add("link");
+                line.addEventListener("click", () => openRecord(conflict.soup, conflict.entryId));
+              });
+          } catch (error) {
+            document.getElementById("conflicts-table").replaceChildren(element("caption", error.message));
           }
         }
 
@@ -269,6 +304,7 @@ enum InspectorPage {
         document.getElementById("compare-next").addEventListener("click", () => compare(state.comparePage + 1));
         loadSoups().catch(error => showError("query-error", error.message));
         refreshSyncs();
-        setInterval(refreshSyncs, 1000);
+        refreshConflicts();
+        setInterval(() => { refreshSyncs(); refreshConflicts(); }, 1000);
         """
 }
