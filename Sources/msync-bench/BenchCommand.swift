@@ -8,6 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: "Build in release mode: swift run -c release msync-bench store --records 100000",
         subcommands: [
             StoreBenchmark.self, JSONBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self,
+            BasesBenchmark.self,
             PagingBenchmark.self,
             ServerLoadBenchmark.self, ServeOrgCommand.self,
         ]

@@ -82,7 +82,12 @@ struct SyncCommand: AsyncParsableCommand {
         defer { interruption.cancel() }
         var results: [SyncState] = []
         for name in order where interruption.signal == nil {
-            let state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state) } }
+            let state: SyncState
+            do {
+                state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state) } }
+            } catch SyncError.managerStopped where interruption.signal != nil {
+                break // interrupted between two syncs
+            }
             results.append(state)
             if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
         }

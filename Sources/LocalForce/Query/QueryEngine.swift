@@ -106,6 +106,19 @@ struct QueryEngine {
 
     /// Writes the records with these ids (in this order) as JSON array elements.
     func writeRecords(_ query: Query, ids: ArraySlice<String>, version: String, to writer: inout JSONWriter) throws(SOQLError) {
+        var first = true
+        try eachRecord(query, ids: ids, version: version) { _, write in
+            if !first { writer.write(punctuation: ",") }
+            first = false
+            write(&writer)
+        }
+    }
+
+    /// The records with these ids (one query for all), in the order of `ids`, each handed to
+    /// `body` with its id and what writes it as JSON; ids with no record are skipped.
+    func eachRecord(
+        _ query: Query, ids: ArraySlice<String>, version: String, _ body: (String, (inout JSONWriter) -> Void) -> Void
+    ) throws(SOQLError) {
         guard !ids.isEmpty else { return }
         let query = try QuerySupport.prepared(query, schema: schema)
         let object = try object(for: query)
@@ -132,14 +145,13 @@ struct QueryEngine {
         let related = try plan.typeOfs.map { item throws(SOQLError) in
             try reader.related(item.typeOf, field: item.field, ids: Set(rows.compactMap { $0[item.column].text }), version: version)
         }
-        var first = true
         for id in ids {
             guard let row = byId[id] else { continue }
-            if !first { writer.write(punctuation: ",") }
-            first = false
-            RecordJSON.write(
-                row: row, shape: plan.shape, object: object.name, id: id, version: version, children: children, related: related,
-                to: &writer)
+            body(id) { writer in
+                RecordJSON.write(
+                    row: row, shape: plan.shape, object: object.name, id: id, version: version, children: children, related: related,
+                    to: &writer)
+            }
         }
     }
 

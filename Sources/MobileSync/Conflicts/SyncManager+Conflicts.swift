@@ -87,22 +87,22 @@ extension SyncManager {
     ///   - modificationDateFieldName: the field holding the server's modification date.
     /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``;
     ///   ``SyncError/noConflict(soup:entryId:)`` when the entry is not in conflict (or a
-    ///   merged record names another entry); ``SyncError/invalidSyncState(_:)`` while a sync of the
-    ///   soup runs, in this process or another.
+    ///   merged record names another entry); ``SyncError/invalidSyncState(_:)`` while another
+    ///   process syncs the soup. A sync of the soup running in this process is waited for.
     public func resolveConflict(
         entryId: Int64, soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
     ) async throws {
-        if soupQueues[soupName] != nil {
-            throw SyncError.invalidSyncState("Cannot resolve a conflict while a sync of soup \(soupName) runs")
+        if case .merged(let record) = resolution, let id = record["_soupEntryId"], id != .int(entryId) {
+            throw SyncError.noConflict(soup: soupName, entryId: entryId)
         }
+        // After the syncs of the soup this process started before (they could record the conflict again).
+        let ticket = await waitForSoups([soupName])
+        defer { leaveSoups(ticket) }
         guard let lock = store.tryLock(["soup:\(soupName)"]) else {
             throw SyncError.invalidSyncState("Cannot resolve a conflict while another process syncs soup \(soupName)")
         }
         defer { lock.release() }
-        if case .merged(let record) = resolution, let id = record["_soupEntryId"], id != .int(entryId) {
-            throw SyncError.noConflict(soup: soupName, entryId: entryId)
-        }
         let exists = try await !store.retrieve([entryId], from: soupName).isEmpty
         guard exists else { throw SyncError.entryNotFound(soup: soupName, entryId: entryId) }
         try await store.modify([entryId], in: soupName, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in

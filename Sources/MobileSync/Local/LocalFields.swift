@@ -18,7 +18,7 @@ public enum LocalFields {
     /// A create sent whose outcome is not known yet: the server time before it was sent and
     /// the fields sent (`{"notBefore": ms, "sent": {…}}`); see the README's guarantees.
     public static let createAttempt = "__create_attempt__"
-    /// An update sent whose outcome is not recorded yet (LEAVE_IF_CHANGED): the fields sent
+    /// An update sent whose outcome is not recorded yet (LEAVE_IF_CHANGED, MERGE_FIELDS): the fields sent
     /// (`{"sent": {…}}`); see the README's guarantees.
     public static let updateAttempt = "__update_attempt__"
 

@@ -4,7 +4,7 @@ extension SyncManager {
     /// What a sync does when another process (an app's extension, a second `msync`) is running
     /// it or syncing one of its soups. Within a process, syncs of one soup queue (see
     /// ``SyncManager``); across processes they exclude each other through the store's locks
-    /// (``SmartStore/tryLock(_:)``), which the operating system releases when a process dies.
+    /// (`SmartStore.tryLock(_:)`), which the operating system releases when a process dies.
     public enum OtherProcessPolicy: Sendable, Equatable {
         /// Wait, at most `timeout`, then throw ``SyncError/runningInAnotherProcess(_:)``. While
         /// another process runs one of its soups (not the sync itself, whose state that process

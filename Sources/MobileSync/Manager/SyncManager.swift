@@ -49,7 +49,7 @@ public actor SyncManager {
     /// The streams of ``conflictUpdates()``.
     var conflictListeners: [UUID: AsyncStream<SyncConflict>.Continuation] = [:]
     /// Per soup, the runs that write it, in submission order: the first runs.
-    private(set) var soupQueues: [String: [Int]] = [:]
+    private var soupQueues: [String: [Int]] = [:]
     /// The soups each queued run writes, by ticket.
     private var ticketSoups: [Int: Set<String>] = [:]
     /// Runs waiting for their turn, by ticket.

@@ -2,8 +2,8 @@ import FastJSON
 import SmartStore
 
 /// An update sent whose outcome the client has not recorded yet, kept in the record's
-/// `__update_attempt__` before the request leaves (LEAVE_IF_CHANGED syncs): the fields exactly
-/// as sent.
+/// `__update_attempt__` before the request leaves (LEAVE_IF_CHANGED and MERGE_FIELDS syncs, and
+/// parent/children trees in those modes): the fields exactly as sent.
 ///
 /// The outcome is recorded with the server's modification date (see ``WriteConfirmation``) and
 /// the mark removed. A record still carrying one on a later sync up was sent by a run that died

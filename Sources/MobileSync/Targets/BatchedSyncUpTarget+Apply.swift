@@ -64,22 +64,25 @@ extension BatchedSyncUpTarget {
             verdicts = await confirmations(
                 results.values.compactMap { entry in entry.payload.map { ($0, entry.settlement) } }, options: sync.options,
                 client: context.client)
-            let servers = try await serverVersions(
+            if sync.options.mergeMode == .mergeFields {
+                // A change landed between the merge and the write (or a delete): merged again on the next run.
+                for entryId in unknownServer { results[entryId] = nil }
+                unknownServer = []
+            }
+            // Not read (a network failure): unknown, left as they are for the next run, while the
+            // batch's other outcomes are recorded.
+            let servers = try? await serverVersions(
                 unknownServer.compactMap { results[$0]?.read }, options: sync.options, client: context.client)
             for entryId in unknownServer {
-                guard let entry = results[entryId], case .conflict(let kind, _, _) = entry.settlement,
+                guard let servers, let entry = results[entryId], case .conflict(let kind, _, _) = entry.settlement,
                     let id = SyncUpRecord(record: entry.read, idFieldName: idFieldName, modificationDateFieldName: "").id
-                else { continue }
+                else {
+                    results[entryId] = nil
+                    continue
+                }
                 guard let server = servers[id] else {
                     // Gone on the server since: an update meets a delete.
                     results[entryId]?.settlement = kind == .deletedLocally ? .deleted : .conflict(.deletedOnServer, fields: [], server: nil)
-                    continue
-                }
-                if sync.options.mergeMode == .mergeFields,
-                    case .merged = ThreeWayMerge.merge(base: nil, local: entry.read, server: server, fields: [])
-                {
-                    // A change landed between the merge and the write: merged again on the next run.
-                    results[entryId] = nil
                     continue
                 }
                 results[entryId]?.settlement = .conflict(kind, fields: [], server: server)
@@ -113,6 +116,7 @@ extension BatchedSyncUpTarget {
                     edit.shadows[ConflictShadows.base] = server
                 }
                 edit.shadows[ConflictShadows.conflict] = nil // sent whatever the server held: settled
+                if case .settled = settlement { edit.entry?[LocalFields.updateAttempt] = nil } // nothing was sent
             case .deleted:
                 edit.entry = nil
             case .failed(let error):

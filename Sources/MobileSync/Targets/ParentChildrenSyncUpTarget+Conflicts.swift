@@ -46,11 +46,13 @@ extension ParentChildrenSyncUpTarget {
                 byEntry[entryId] = (conflict.kind, conflict.fields, conflict.kind == .deletedOnServer ? nil : server)
             }
             let dirty = entries.filter { LocalFields.isDirty($0) }.compactMap { $0["_soupEntryId"]?.int64Value }
-            held += dirty.count
-            guard !dirty.isEmpty else { continue }
+            // The dirty records, and a clean child in conflict (changed there, taken along by its parent's delete).
+            let touched = Set(dirty).union(byEntry.keys).sorted()
+            held += touched.count
+            guard !touched.isEmpty else { continue }
             let (soup, recorded) = (side.soupName, byEntry)
             let tally = Locked([SyncConflict]())
-            try await context.store.modify(dirty, in: soup, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
+            try await context.store.modify(touched, in: soup, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
                 guard let now = edit.entry, let entryId = now["_soupEntryId"]?.int64Value else { return }
                 guard let (kind, known, server) = recorded[entryId] else {
                     // Not in conflict itself: held with its tree, saying why (unless already in conflict).
@@ -94,11 +96,11 @@ extension ParentChildrenSyncUpTarget {
     /// changed there, each update conditional on that version. Returns the tree as written, or
     /// the records that conflict (nothing written then).
     func mergeTree(_ parentEntry: JSONValue, _ childEntries: [JSONValue], options: SyncOptions, context: SyncContext) async throws
-        -> (parent: JSONValue, children: [JSONValue], conflicts: [TreeConflict])
+        -> (parent: JSONValue, children: [JSONValue], conflicts: [TreeConflict], changedMeanwhile: Bool)
     {
         var result: [[JSONValue]] = [[parentEntry], childEntries]
         var conflicts: [TreeConflict] = []
-        var writes: [(side: TreeSide, records: [Int64: (merged: JSONValue, base: JSONValue?)])] = []
+        var writes: [(side: TreeSide, isChild: Bool, records: [Int64: (merged: JSONValue, base: JSONValue?)])] = []
         for isChild in [false, true] {
             let side = TreeSide(self, isChild: isChild)
             let entries = result[isChild ? 1 : 0]
@@ -136,17 +138,26 @@ extension ParentChildrenSyncUpTarget {
                     continue
                 }
             }
-            writes.append((side, written))
+            writes.append((side, isChild, written))
         }
-        guard conflicts.isEmpty else { return (parentEntry, childEntries, conflicts) }
-        for (side, records) in writes where !records.isEmpty {
+        guard conflicts.isEmpty else { return (parentEntry, childEntries, conflicts, false) }
+        let edited = Locked(false)
+        for (side, isChild, records) in writes where !records.isEmpty {
+            // Entry ids are per soup: each side's records as loaded.
+            let loaded = Dictionary(
+                (isChild ? childEntries : [parentEntry]).compactMap { entry in entry["_soupEntryId"]?.int64Value.map { ($0, entry) } },
+                uniquingKeysWith: { first, _ in first })
             let found = records
             try await context.store.modify(found.keys.sorted(), in: side.soupName, shadows: [ConflictShadows.base]) { edit in
-                guard let entryId = edit.entry?["_soupEntryId"]?.int64Value, let (merged, base) = found[entryId] else { return }
+                guard let now = edit.entry, let entryId = now["_soupEntryId"]?.int64Value, let (merged, base) = found[entryId],
+                    let read = loaded[entryId]
+                else { return }
+                // Edited while the server was read: not overwritten; the tree waits for the next run.
+                guard SyncUpMerge.isUnchanged(now, since: read) else { return edited.withLock { $0 = true } }
                 edit.entry = merged
                 if let base, LocalFields.isDirty(merged) { edit.shadows[ConflictShadows.base] = base }
             }
         }
-        return (result[0].first ?? parentEntry, result[1], [])
+        return (result[0].first ?? parentEntry, result[1], [], edited.current)
     }
 }

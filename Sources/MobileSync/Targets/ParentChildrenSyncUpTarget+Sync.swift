@@ -61,6 +61,7 @@ extension ParentChildrenSyncUpTarget {
         }
         if options.mergeMode == .mergeFields {
             let merged = try await mergeTree(parentEntry, childEntries, options: options, context: context)
+            guard !merged.changedMeanwhile else { return 0 } // edited while merging: merged again next run
             guard merged.conflicts.isEmpty else {
                 conflicts += try await holdTree(parentEntry, childEntries, found: merged.conflicts, options: options, context: context)
                 return 0
@@ -96,10 +97,7 @@ extension ParentChildrenSyncUpTarget {
             plan.subrequests, parentCreated: plan.parent.action == .create, parentIdField: children.parentIdFieldName,
             allOrNone: plan.allOrNone, client: context.client)
         let outcome = confirmations.add(plan.outcome(of: responses), plan: plan, options: options)
-        try await store.upsert(outcome.parentUpserts + outcome.parentErrors, in: parent.soupName)
-        try await store.delete(outcome.parentDeletes, from: parent.soupName)
-        try await store.delete(outcome.childDeletes, from: children.soupName)
-        try await store.upsert(outcome.childUpserts + outcome.childErrors, in: children.soupName)
+        try await write(outcome, plan: plan, store: store)
         if outcome.recreateParent || !outcome.recreateChildren.isEmpty {
             return outcome.failed
                 + (try await recreate(
@@ -107,6 +105,43 @@ extension ParentChildrenSyncUpTarget {
                     options: options, context: context, pass: pass, confirmations: confirmations, conflicts: &conflicts))
         }
         return outcome.failed
+    }
+
+    /// Writes a tree's outcome, one transaction per soup, to each record as it is by then: a
+    /// record edited while the tree was on the wire keeps the edit, dirty, on top of what the
+    /// server now holds (which becomes its base), as a batched sync up does.
+    private func write(_ outcome: TreeOutcome, plan: TreePlan, store: SmartStore) async throws {
+        // Entry ids are per soup: the parents' and the children's are read apart.
+        var childReads: [Int64: JSONValue] = [:]
+        for (entryId, kid) in zip(plan.childIds, plan.kids) { childReads[entryId] = kid.record }
+        for isChild in [false, true] {
+            let side = TreeSide(self, isChild: isChild)
+            let reads = isChild ? childReads : [plan.parentEntryId: plan.parent.record]
+            var writes: [Int64: JSONValue] = [:]
+            for record in isChild ? outcome.childUpserts + outcome.childErrors : outcome.parentUpserts + outcome.parentErrors {
+                if let entryId = record["_soupEntryId"]?.int64Value { writes[entryId] = record }
+            }
+            let deletes = Set(isChild ? outcome.childDeletes : outcome.parentDeletes)
+            let ids = Set(writes.keys).union(deletes).sorted()
+            guard !ids.isEmpty else { continue }
+            let (found, sent, idField) = (writes, reads, side.idFieldName)
+            try await store.modify(ids, in: side.soupName, shadows: [ConflictShadows.base]) { edit in
+                guard let now = edit.entry, let entryId = now["_soupEntryId"]?.int64Value else { return }
+                if deletes.contains(entryId) {
+                    edit.entry = nil
+                    return
+                }
+                guard let kept = found[entryId], let read = sent[entryId] else { return }
+                if SyncUpMerge.isUnchanged(now, since: read) {
+                    edit.entry = kept
+                } else if LocalFields.isDirty(kept) {
+                    edit.entry?[LocalFields.lastError] = kept[LocalFields.lastError] // refused: the edit stays as it is
+                } else {
+                    edit.entry = SyncUpMerge.rebase(now, read: read, onto: kept, idFieldName: idField)
+                    edit.shadows[ConflictShadows.base] = kept
+                }
+            }
+        }
     }
 
     /// Records an attempt in each update of the tree about to be sent, after settling those an
@@ -267,8 +302,9 @@ extension ParentChildrenSyncUpTarget {
             guard let kind = change(kid, childDates[id], deletedWithParent: cascading) else { continue }
             if kid.action != .none {
                 conflicts.append(TreeConflict(record: kid, isChild: true, kind: kind))
-            } else if cascading, !conflicts.contains(where: { !$0.isChild }) {
-                conflicts.append(TreeConflict(record: parent, isChild: false, kind: .deletedLocally))
+            } else if cascading {
+                // Clean here, changed there, and the parent's delete would take it along.
+                conflicts.append(TreeConflict(record: kid, isChild: true, kind: .deletedLocally))
             }
         }
         return (missing, conflicts)

@@ -28,7 +28,9 @@ final class ChangeWatcher: Sendable {
                 var seen: Int?
                 while !Task.isCancelled {
                     let version = try? await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-                    if let seen, let version, version != seen {
+                    // The first reading is a baseline: a commit between the query's first fetch
+                    // and it would go unseen, so the observations fetch once more after it.
+                    if let version, version != seen {
                         try? await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
                     }
                     seen = version ?? seen

@@ -47,8 +47,9 @@ final class LockFile: Sendable {
             if let file = files[key] {
                 guard create, !file.state.withLock({ $0.writable }) else { return file }
                 let descriptor = open(key, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-                // The read-only descriptor stays open: closing it would drop the process's locks.
-                file.state.withLock { $0 = State(descriptor: max(descriptor, $0.descriptor), writable: true, held: $0.held) }
+                // The read-only descriptor stays open (closing it would drop the process's locks);
+                // without a writable one, locks hold within the process only.
+                file.state.withLock { $0 = State(descriptor: descriptor >= 0 ? descriptor : -1, writable: true, held: $0.held) }
                 return file
             }
             let descriptor = open(key, create ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC), 0o644)

@@ -18,25 +18,38 @@ enum ShadowSchema {
         try db.tableExists("soup_shadows")
     }
 
+    /// A soup name as an SQL string literal (names from stores other tools made are not
+    /// validated: quotes are doubled).
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
     /// Removes a soup's entry shadows with its entries (every soup that has shadows gets it).
     static func installRemoval(_ db: Database, soup: Soup) throws {
         try db.execute(
             sql: """
                 CREATE TRIGGER IF NOT EXISTS \(soup.tableName)_shadows_removed AFTER DELETE ON \(soup.tableName) FOR EACH ROW
-                BEGIN DELETE FROM soup_shadows WHERE soupName = '\(soup.name)' AND entryId = OLD.id; END
+                BEGIN DELETE FROM soup_shadows WHERE soupName = \(literal(soup.name)) AND entryId = OLD.id; END
                 """)
     }
 
     /// The triggers of a capture: a write that sets `flagPath` where it was not set keeps the
     /// entry as it was as its `kind` shadow; a write that clears it removes the entry's shadows.
-    /// The soup name, kind and path are validated identifiers (no quote can appear in them).
+    /// The kind and path are validated identifiers (no quote can appear in them); the soup name
+    /// is quoted.
     static func installCapture(_ db: Database, soup: Soup, kind: String, flagPath: String) throws {
         try installRemoval(db, soup: soup)
         let table = soup.tableName
+        // The flag's index column when it has one (cheap: no JSON parsed on the sync down's hot
+        // path), else the JSON; the JSON too where the column is NULL (a soup altered without
+        // re-indexing leaves a new column empty until the entry is written again).
         func isSet(_ row: String) -> String {
+            let json = Soup.jsonExtract(flagPath, column: "\(row).soup")
             let value =
-                soup.indexSpec(forPath: flagPath)?.columnName.flatMap { $0.hasPrefix("json_extract") ? nil : "\(row).\($0)" }
-                ?? Soup.jsonExtract(flagPath, column: "\(row).soup")
+                soup.indexSpec(forPath: flagPath)?.columnName.flatMap {
+                    $0.hasPrefix("json_extract") ? nil : "coalesce(\(row).\($0), \(json))"
+                }
+                ?? json
             return "coalesce(\(value) in (1, '1', 'true'), 0)"
         }
         try dropCapture(db, tableName: table)
@@ -44,10 +57,10 @@ enum ShadowSchema {
             sql: """
                 CREATE TRIGGER \(table)_shadow_kept AFTER UPDATE ON \(table) FOR EACH ROW
                 WHEN \(isSet("NEW")) AND NOT \(isSet("OLD"))
-                BEGIN INSERT OR REPLACE INTO soup_shadows (soupName, entryId, kind, document) VALUES ('\(soup.name)', OLD.id, '\(kind)', OLD.soup); END;
+                BEGIN INSERT OR REPLACE INTO soup_shadows (soupName, entryId, kind, document) VALUES (\(literal(soup.name)), OLD.id, '\(kind)', OLD.soup); END;
                 CREATE TRIGGER \(table)_shadows_cleared AFTER UPDATE ON \(table) FOR EACH ROW
                 WHEN \(isSet("OLD")) AND NOT \(isSet("NEW"))
-                BEGIN DELETE FROM soup_shadows WHERE soupName = '\(soup.name)' AND entryId = OLD.id; END;
+                BEGIN DELETE FROM soup_shadows WHERE soupName = \(literal(soup.name)) AND entryId = OLD.id; END;
                 """)
     }
 

@@ -31,7 +31,7 @@ extension SmartStore {
         try write(modifying(ids, in: soupName, shadows: []) { try change(&$0.entry) })
     }
 
-    /// Modifies entries without blocking the caller's thread; see ``modify(_:in:_:)-(Array<Int64>,_,_)``.
+    /// Modifies entries without blocking the caller's thread; see ``modify(_:in:_:)-zqjg``.
     @discardableResult
     public func modify(_ ids: [Int64], in soupName: String, _ change: @escaping @Sendable (inout JSONValue?) throws -> Void) async throws
         -> [JSONValue]
@@ -39,7 +39,7 @@ extension SmartStore {
         try await write(modifying(ids, in: soupName, shadows: []) { try change(&$0.entry) })
     }
 
-    /// Like ``modify(_:in:_:)-(Array<Int64>,_,_)``, with the entries' shadows of `kinds` (see
+    /// Like ``modify(_:in:_:)-zqjg``, with the entries' shadows of `kinds` (see
     /// ``captureShadow(_:inSoup:whenFlagSet:)``): `change` may edit those too, and they are
     /// written in the same transaction, after the entry (so a shadow `change` sets wins over
     /// one a capture kept or cleared on that write).

@@ -14,8 +14,9 @@ extension SmartStore {
     /// ```
     ///
     /// Commits made by another process on the same file (an app extension, another `msync`)
-    /// are seen within a second: while any live query of a file store runs, the store reads
-    /// SQLite's `data_version` every quarter of a second; with none, nothing is polled.
+    /// are seen within a second: while any live query of a file store opened for writing runs,
+    /// the store reads SQLite's `data_version` every quarter of a second; with none, nothing is
+    /// polled. (A store opened read-only sees only its own connection's view.)
     ///
     /// The sequence ends when the task iterating it is cancelled; it throws the query's error
     /// (``SmartStoreError/invalidSmartSQL(_:)``, ``SmartStoreError/unknownSoup(_:)``…).
