@@ -17,6 +17,18 @@ import Testing
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
+    /// A new folder with a `userstore.json` of an `accounts` soup; returns it, that file and
+    /// where the test writes its `usersyncs.json`.
+    static func configFolder(_ prefix: String) throws -> (folder: URL, storeConfig: URL, syncs: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let storeConfig = folder.appendingPathComponent("userstore.json")
+        try Data(
+            #"{"soups":[{"soupName":"accounts","indexes":[{"path":"Id","type":"string"},{"path":"__local__","type":"string"}]}]}"#.utf8
+        ).write(to: storeConfig)
+        return (folder, storeConfig, folder.appendingPathComponent("usersyncs.json"))
+    }
+
     static func run(_ arguments: [String]) async throws -> (Int32, String) {
         try await ChildProcess.run(try binary(), arguments)
     }
@@ -25,14 +37,8 @@ import Testing
         let harness = try await SyncHarness()
         defer { Task { await harness.stop() } }
         try await harness.createAccounts(3)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-sync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, storeConfig, syncs) = try Self.configFolder("msync-sync")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storeConfig = folder.appendingPathComponent("userstore.json")
-        let syncs = folder.appendingPathComponent("usersyncs.json")
-        try Data(
-            #"{"soups":[{"soupName":"accounts","indexes":[{"path":"Id","type":"string"},{"path":"__local__","type":"string"}]}]}"#.utf8
-        ).write(to: storeConfig)
         try Data(
             #"""
             {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name FROM Account"},"options":{"mergeMode":"OVERWRITE"}},
@@ -101,15 +107,8 @@ import Testing
         defer { Task { await harness.stop() } }
         try await harness.createAccounts(3000)
         await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-sigint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, storeConfig, syncs) = try Self.configFolder("msync-sigint")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storeConfig = folder.appendingPathComponent("userstore.json")
-        let syncs = folder.appendingPathComponent("usersyncs.json")
-        try Data(
-            #"{"soups":[{"soupName":"accounts","indexes":[{"path":"Id","type":"string"},{"path":"__local__","type":"string"}]}]}"#.utf8
-        )
-        .write(to: storeConfig)
         try Data(
             #"""
             {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}

@@ -103,4 +103,28 @@ import Testing
         #expect(throws: SmartStoreError.unknownSoup("none")) { try store.captureShadow("base", inSoup: "none", whenFlagSet: "f") }
         #expect(try store.shadows("base", of: [1], in: "accounts").isEmpty)
     }
+
+    /// A page ingest that overwrites a dirty entry clears its shadows (one that leaves dirty
+    /// entries alone keeps them); setting the flag with `setField` keeps the entry as it was.
+    @Test func ingestAndSetFieldFollowTheFlag() async throws {
+        let store = try SmartStore()
+        try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string)])
+        try store.captureShadow("base", inSoup: "accounts", whenFlagSet: "__local__")
+        let page = #"{"records":[{"Id":"1","Name":"server"},{"Id":"2","Name":"server"}]}"#
+        try await store.ingestPage(Array(page.utf8), into: "accounts", timestampPath: nil, setFields: ["__local__": false])
+        let ids = try await store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 10)).compactMap { $0["_soupEntryId"]?.int64Value }
+        // Flag set through setField (not indexed here): the entries as they were are kept.
+        try await store.setField("__local__", values: [ids[0]: true, ids[1]: true], in: "accounts")
+        #expect(try await store.shadows("base", of: ids, in: "accounts").count == 2)
+        #expect(try await store.shadows("base", of: ids, in: "accounts")[ids[0]]?["__local__"] == false)
+        // Leaving dirty entries alone keeps their shadows; overwriting them clears them.
+        try await store.ingestPage(Array(page.utf8), into: "accounts", timestampPath: nil, skipDirty: true, setFields: ["__local__": false])
+        #expect(try await store.shadows("base", of: ids, in: "accounts").count == 2)
+        try await store.ingestPage(
+            Array(#"{"records":[{"Id":"1","Name":"again"}]}"#.utf8), into: "accounts", timestampPath: nil, setFields: ["__local__": false])
+        #expect(try await store.shadows("base", of: ids, in: "accounts").keys.sorted() == [ids[1]])
+        // Cleared through setField: gone.
+        try await store.setField("__local__", to: false, entryIds: [ids[1]], in: "accounts")
+        #expect(try await store.shadows("base", of: ids, in: "accounts").isEmpty)
+    }
 }

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SalesforceWire
+import SmartStore
 
 /// The shadows Mobile Sync keeps beside a record (see `SmartStore.captureShadow`): its `base`
 /// and, while it is in conflict, the `conflict` document.
@@ -43,6 +44,29 @@ enum ConflictShadows {
         let item = SalesforceErrorItem(
             code: errorCode, message: "HELD_BY_TREE: Not sent: another record of its parent/children tree is in conflict.")
         return .string(JSONValue.array([item.json]).jsonString)
+    }
+
+    /// Records a conflict on an entry being modified with its shadows
+    /// (`SmartStore.modify(_:in:shadows:_:)`): the `__last_error__` item, no update attempt, and
+    /// the conflict document beside it. `fields` empty for a change on both sides: the fields
+    /// of `list` its base, local and server versions disagree on. Returns the conflict as
+    /// reported.
+    static func record(
+        _ kind: SyncConflict.Kind, fields known: [String], server: JSONValue?, comparing list: [String], soup: String,
+        in edit: inout EntryWithShadows
+    ) -> SyncConflict? {
+        guard let local = edit.entry, let entryId = local["_soupEntryId"]?.int64Value else { return nil }
+        var fields = known
+        if fields.isEmpty, kind == .changedOnBothSides, let server {
+            fields = ThreeWayMerge.conflictingFields(base: edit.shadows[base], local: local, server: server, fields: list)
+        }
+        let at = now()
+        edit.entry?[LocalFields.lastError] = lastError(kind: kind, fields: fields)
+        edit.entry?[LocalFields.updateAttempt] = nil
+        edit.shadows[conflict] = document(kind: kind, fields: fields, server: server, at: at)
+        return SyncConflict(
+            soupName: soup, entryId: entryId, kind: kind, fields: fields, local: edit.entry ?? local, server: server,
+            base: edit.shadows[base], detectedAt: at)
     }
 
     /// A stored conflict, read back.

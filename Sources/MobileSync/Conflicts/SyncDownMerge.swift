@@ -72,15 +72,8 @@ struct SyncDownMerge {
             }
             guard let (kind, conflicting) = conflict else { return }
             let isNew = edit.shadows[ConflictShadows.conflict] == nil
-            let at = ConflictShadows.now()
-            edit.entry?[LocalFields.lastError] = ConflictShadows.lastError(kind: kind, fields: conflicting)
-            edit.shadows[ConflictShadows.conflict] = ConflictShadows.document(kind: kind, fields: conflicting, server: server, at: at)
-            if isNew {
-                let found = SyncConflict(
-                    soupName: soup, entryId: entryId, kind: kind, fields: conflicting, local: edit.entry ?? local, server: server,
-                    base: base, detectedAt: at)
-                conflicts.withLock { $0.append(found) }
-            }
+            let found = ConflictShadows.record(kind, fields: conflicting, server: server, comparing: fields, soup: soup, in: &edit)
+            if isNew, let found { conflicts.withLock { $0.append(found) } }
         }
         return conflicts.current
     }

@@ -124,19 +124,9 @@ extension BatchedSyncUpTarget {
                 edit.entry?[LocalFields.createAttempt] = nil // the server answered: nothing was created
                 tally.withLock { $0.failed += 1 }
             case .conflict(let kind, let found, let server):
-                var fields = found
-                if fields.isEmpty, kind == .changedOnBothSides, let server {
-                    fields = ThreeWayMerge.conflictingFields(
-                        base: edit.shadows[ConflictShadows.base], local: now, server: server, fields: list)
+                if let conflict = ConflictShadows.record(kind, fields: found, server: server, comparing: list, soup: soup, in: &edit) {
+                    tally.withLock { $0.conflicts.append(conflict) }
                 }
-                let at = ConflictShadows.now()
-                edit.entry?[LocalFields.lastError] = ConflictShadows.lastError(kind: kind, fields: fields)
-                edit.entry?[LocalFields.updateAttempt] = nil
-                edit.shadows[ConflictShadows.conflict] = ConflictShadows.document(kind: kind, fields: fields, server: server, at: at)
-                let conflict = SyncConflict(
-                    soupName: soup, entryId: entryId, kind: kind, fields: fields, local: edit.entry ?? now, server: server,
-                    base: edit.shadows[ConflictShadows.base], detectedAt: at)
-                tally.withLock { $0.conflicts.append(conflict) }
             }
         }
         let (failed, conflicts) = tally.current

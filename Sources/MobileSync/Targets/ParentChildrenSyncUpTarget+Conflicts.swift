@@ -59,19 +59,9 @@ extension ParentChildrenSyncUpTarget {
                     if edit.shadows[ConflictShadows.conflict] == nil { edit.entry?[LocalFields.lastError] = ConflictShadows.heldInTree() }
                     return
                 }
-                var fields = known
-                if fields.isEmpty, kind == .changedOnBothSides, let server {
-                    fields = ThreeWayMerge.conflictingFields(
-                        base: edit.shadows[ConflictShadows.base], local: now, server: server, fields: list)
+                if let conflict = ConflictShadows.record(kind, fields: known, server: server, comparing: list, soup: soup, in: &edit) {
+                    tally.withLock { $0.append(conflict) }
                 }
-                let at = ConflictShadows.now()
-                edit.entry?[LocalFields.lastError] = ConflictShadows.lastError(kind: kind, fields: fields)
-                edit.entry?[LocalFields.updateAttempt] = nil
-                edit.shadows[ConflictShadows.conflict] = ConflictShadows.document(kind: kind, fields: fields, server: server, at: at)
-                let conflict = SyncConflict(
-                    soupName: soup, entryId: entryId, kind: kind, fields: fields, local: edit.entry ?? now, server: server,
-                    base: edit.shadows[ConflictShadows.base], detectedAt: at)
-                tally.withLock { $0.append(conflict) }
             }
             reported += tally.current
         }

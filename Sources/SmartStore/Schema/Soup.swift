@@ -6,6 +6,8 @@ struct Soup: Sendable {
     let tableName: String
     /// The index specs in registration order, each with its ``IndexSpec/columnName``.
     let indexSpecs: [IndexSpec]
+    /// The shadow its writes keep (``SmartStore/captureShadow(_:inSoup:whenFlagSet:)``), if any.
+    var capture: ShadowCapture? = nil
 
     /// The FTS5 table, when the soup has at least one full-text index.
     var ftsTableName: String? { hasFullText ? tableName + "_fts" : nil }

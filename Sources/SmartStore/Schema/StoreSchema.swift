@@ -30,7 +30,7 @@ enum StoreSchema {
             let typeName: String? = row["columnType"]
             return IndexSpec(path: path, type: typeName.flatMap(SoupIndexType.init(rawValue:)) ?? .string, columnName: row["columnName"])
         }
-        return Soup(name: name, tableName: "TABLE_\(id)", indexSpecs: specs)
+        return Soup(name: name, tableName: "TABLE_\(id)", indexSpecs: specs, capture: try ShadowSchema.capture(db, soupName: name))
     }
 
     static func soupNames(_ db: Database) throws -> [String] {

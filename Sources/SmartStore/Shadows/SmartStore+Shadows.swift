@@ -7,8 +7,12 @@ extension SmartStore {
     /// that clears the flag removes all the entry's shadows.
     ///
     /// Shadows are JSON documents the store keeps beside an entry, under a kind name, in the
-    /// same database: written in the same transaction as the entry (triggers, and
+    /// same database: written in the same transaction as the entry (by the store's writes, and
     /// ``modify(_:in:shadows:_:)``), so a crash never separates them, and removed with it.
+    /// Every write through this store's API counts (``upsert(_:in:externalIdPath:)-9jpjf``,
+    /// `update`, `modify`, `setField`); a page ingest writes records as they come and does not
+    /// keep a shadow when its `setFields` set the flag. Another `SmartStore` on the same file
+    /// that cached the soup before the capture was made learns of it when it opens again.
     /// Mobile Sync keeps each dirty record's `base` this way, its state as last synced, for
     /// three-way merges; only entries whose flag is set carry one. A soup has at most one
     /// capture: this replaces the previous one. It survives ``alterSoup(_:indexSpecs:reIndexData:)``.
@@ -18,21 +22,21 @@ extension SmartStore {
     public func captureShadow(_ kind: String, inSoup soupName: String, whenFlagSet flagPath: String) throws {
         try Identifiers.validateSoupName(kind)
         try Identifiers.validatePath(flagPath)
-        try write { db in
+        let wanted = ShadowCapture(kind: kind, flagPath: flagPath)
+        let changed = try write { db -> Bool in
             let soup = try requireSoup(db, named: soupName)
+            guard try ShadowSchema.capture(db, soupName: soupName) != wanted else { return false }
             try ShadowSchema.createTables(db)
-            let current = try Row.fetchOne(
-                db, sql: "SELECT kind, flagPath FROM soup_shadow_captures WHERE soupName = ?", arguments: [soupName])
-            if let current, current["kind"] == kind, current["flagPath"] == flagPath,
-                try db.triggerExists("\(soup.tableName)_shadow_kept")
-            {
-                return
-            }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO soup_shadow_captures (soupName, kind, flagPath) VALUES (?, ?, ?)",
                 arguments: [soupName, kind, flagPath])
-            try ShadowSchema.installCapture(db, soup: soup, kind: kind, flagPath: flagPath)
+            try ShadowSchema.dropCapture(db, tableName: soup.tableName)
+            try ShadowSchema.installRemoval(db, soup: soup)
+            return true
         }
+        // Soups are cached with their capture.
+        let cached = try read { db in try soup(db, named: soupName)?.capture }
+        if changed || cached != wanted { cache.invalidate() }
     }
 
     /// The `kind` shadows of these entries, by entry id (entries without one are absent).

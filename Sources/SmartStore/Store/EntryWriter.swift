@@ -88,6 +88,10 @@ struct EntryWriter {
         arguments.reserveCapacity(3 + columnSpecs.count)
         for spec in columnSpecs { arguments.append(ProjectedValue.databaseValue(saved.value(atPath: spec.path))) }
         arguments.append(id.databaseValue)
+        if let capture = soup.capture {
+            try ShadowSchema.beforeWrite(
+                db, soup: soup, capture: capture, ids: [id], setting: ShadowSchema.isSet(saved.value(atPath: capture.flagPath)))
+        }
         let statement = try db.cachedStatement(sql: updateSQL)
         statement.setUncheckedArguments(StatementArguments(databaseValues: arguments))
         try statement.execute()

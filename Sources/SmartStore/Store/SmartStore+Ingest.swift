@@ -81,11 +81,17 @@ extension SmartStore {
                 db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
                 timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
                 skipUnchangedField: skipUnchangedField)
-            if skipUnchangedField == nil, let result = try ScannedPageIngest(ingest: ingest, skipDirty: skipDirty).write() {
-                return result
+            let result: PageIngestResult
+            if skipUnchangedField == nil, let scanned = try ScannedPageIngest(ingest: ingest, skipDirty: skipDirty).write() {
+                result = scanned
+            } else if !skipDirty && skipUnchangedField == nil, let returned = try ingest.writeReturning() {
+                result = returned
+            } else {
+                result = try ingest.writeAfterSummary(skipDirty: skipDirty)
             }
-            if !skipDirty && skipUnchangedField == nil, let result = try ingest.writeReturning() { return result }
-            return try ingest.writeAfterSummary(skipDirty: skipDirty)
+            // Entries the page made clean (it overwrote their local changes) lose their shadows.
+            if let capture = soup.capture, !skipDirty { try ShadowSchema.removeSettled(db, soup: soup, capture: capture) }
+            return result
         }
     }
 }

@@ -44,6 +44,12 @@ extension SmartStore {
         return { db in
             let soup = try self.requireSoup(db, named: soupName)
             let now = Self.now()
+            if let capture = soup.capture, capture.flagPath == field, !Self.isIndexed(field, in: soup) {
+                for setting in [true, false] {
+                    let ids = values.filter { ShadowSchema.isSet($0.value) == setting }.map(\.key)
+                    try ShadowSchema.beforeWrite(db, soup: soup, capture: capture, ids: ids, setting: setting)
+                }
+            }
             guard !Self.isIndexed(field, in: soup) else {
                 return try values.reduce(0) { changed, entry in
                     try changed + Self.setIndexedField(field, to: entry.value, entryIds: [entry.key], soup: soup, db: db, now: now)
@@ -81,6 +87,9 @@ extension SmartStore {
             let now = Self.now()
             var changed = 0
             for (value, entryIds) in groups {
+                if let capture = soup.capture, capture.flagPath == field, !indexed {
+                    try ShadowSchema.beforeWrite(db, soup: soup, capture: capture, ids: entryIds, setting: ShadowSchema.isSet(value))
+                }
                 changed +=
                     try indexed
                     ? Self.setIndexedField(field, to: value, entryIds: entryIds, soup: soup, db: db, now: now)
