@@ -94,7 +94,7 @@ enum ShadowSchema {
         for id in ids {
             try statement.execute(arguments: setting ? [soup.name, capture.kind, id] : [soup.name, id])
         }
-        if setting { try installRemoval(db, soup: soup) }
+        // The removal trigger came with the capture (and comes back with an altered table).
     }
 
     /// After a bulk write that may have cleared the flag of many entries (a page ingest that
