@@ -2,7 +2,8 @@ import Foundation
 import Locking
 import MobileSync
 
-/// Prints sync progress: a bar redrawn in place on a terminal, plain lines otherwise.
+/// Prints sync progress: a bar redrawn in place on a terminal, plain lines otherwise, each
+/// written at once (not buffered).
 final class ProgressPrinter: Sendable {
     private let isTerminal = isatty(STDOUT_FILENO) != 0
     /// The last plain line printed; its lock also keeps lines from different tasks whole.
@@ -26,7 +27,8 @@ final class ProgressPrinter: Sendable {
                 let line = "\(label): \(state.status.rawValue) \(state.progress)% of \(total)"
                 guard line != lastLine else { return }
                 lastLine = line
-                print(line)
+                // Unbuffered: a pipe (a log, a supervisor) sees each line when it happens.
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         }
     }
@@ -34,7 +36,7 @@ final class ProgressPrinter: Sendable {
     func line(_ text: String) {
         lastLine.withLock { _ in
             endLine()
-            print(text)
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
         }
     }
 

@@ -55,7 +55,7 @@ import Testing
             #expect(try await harness.client.retrieve("Account", id: ids[0], fields: ["Name"])["Name"] == "server")
             #expect(try await harness.manager.reSync(named: "up").conflictCount == 1)
             // Keeping the local record sends it next time.
-            try await harness.manager.resolveConflict(entryId: entry, soupName: "accounts", keeping: .local)
+            try await harness.manager.resolveConflict(entryId: entry, soup: "accounts", keeping: .local)
             #expect(try await harness.manager.conflicts(soup: "accounts").isEmpty)
             let resolved = try await harness.manager.reSync(named: "up")
             #expect(resolved.conflictCount == 0 && resolved.failedRecordCount == 0, "\(resolved)")
@@ -63,7 +63,7 @@ import Testing
             #expect(try await harness.store.dirtyEntryIds(soup: "accounts").isEmpty)
             // A resolution needs a conflict.
             await #expect(throws: SyncError.noConflict(soup: "accounts", entryId: entry)) {
-                try await harness.manager.resolveConflict(entryId: entry, soupName: "accounts", keeping: .server)
+                try await harness.manager.resolveConflict(entryId: entry, soup: "accounts", keeping: .server)
             }
         }
     }
@@ -92,12 +92,12 @@ import Testing
                     "\(entries[0]):CHANGED_ON_BOTH_SIDES", "\(entries[1]):CHANGED_ON_BOTH_SIDES", "\(entries[2]):DELETED_LOCALLY",
                     "\(entries[3]):DELETED_ON_SERVER",
                 ])
-            try await harness.manager.resolveConflict(entryId: entries[0], soupName: "accounts", keeping: .server)
+            try await harness.manager.resolveConflict(entryId: entries[0], soup: "accounts", keeping: .server)
             var merged = try #require(try harness.localRecords()[ids[1]])
             merged["Name"] = "merged 1"
-            try await harness.manager.resolveConflict(entryId: entries[1], soupName: "accounts", keeping: .merged(merged))
-            try await harness.manager.resolveConflict(entryId: entries[2], soupName: "accounts", keeping: .local)
-            try await harness.manager.resolveConflict(entryId: entries[3], soupName: "accounts", keeping: .local)
+            try await harness.manager.resolveConflict(entryId: entries[1], soup: "accounts", keeping: .merged(merged))
+            try await harness.manager.resolveConflict(entryId: entries[2], soup: "accounts", keeping: .local)
+            try await harness.manager.resolveConflict(entryId: entries[3], soup: "accounts", keeping: .local)
             let local = try harness.localRecords()
             #expect(local[ids[0]]?["Name"] == "server 0" && local[ids[0]]?["__local__"] == false && local[ids[0]]?["__last_error__"] == nil)
             let again = try await harness.manager.reSync(named: "up")

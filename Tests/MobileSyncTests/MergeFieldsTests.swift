@@ -175,7 +175,7 @@ import Testing
             // Resolved with a merge: the tree goes up.
             var merged = conflict.local
             merged["Name"] = "Tree 1 merged"
-            try await harness.manager.resolveConflict(entryId: conflict.entryId, soupName: "accounts", keeping: .merged(merged))
+            try await harness.manager.resolveConflict(entryId: conflict.entryId, soup: "accounts", keeping: .merged(merged))
             let again = try await harness.manager.syncUp(
                 target: ParentChildrenSyncUpTests.accountsTarget(), options: SyncOptions(mergeMode: .mergeFields), soupName: "accounts")
             #expect(again.conflictCount == 0 && again.failedRecordCount == 0, "\(again)")

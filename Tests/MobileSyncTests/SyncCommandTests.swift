@@ -137,4 +137,39 @@ import Testing
         let (killed, _) = try await Self.runOnATerminal(arguments, interruptAfter: "RUNNING", twice: true)
         #expect(killed == 130)
     }
+
+    /// SIGTERM (not a terminal: plain lines) stops the sync the same way and exits 143.
+    @Test func sigtermStopsTheSync() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        try await harness.createAccounts(2000)
+        await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
+        let (folder, storeConfig, syncs) = try Self.configFolder("msync-sigterm")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"""
+            {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}
+            """#.utf8
+        ).write(to: syncs)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = [
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+            "--store-config", storeConfig.path, "--syncs", syncs.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let seen = await ChildProcess.read(output.fileHandleForReading) { $0.contains("% of 2000") }
+        #expect(seen.contains("accounts: RUNNING"), "\(seen)")
+        process.terminate() // SIGTERM
+        let rest = await ChildProcess.read(output.fileHandleForReading) { _ in false }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143, "\(seen)\(rest)")
+        #expect(rest.contains("accounts: STOPPED") && rest.contains("interrupted"), "\(rest)")
+        let stopped = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
+        #expect(stopped.status == .stopped)
+    }
 }

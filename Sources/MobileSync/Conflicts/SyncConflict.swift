@@ -1,7 +1,7 @@
 public import FastJSON
 
 /// A record a sync left alone because it changed on both sides: not sent (sync up) or not
-/// merged (sync down) until ``SyncManager/resolveConflict(entryId:soupName:keeping:idFieldName:modificationDateFieldName:)`` settles it.
+/// merged (sync down) until ``SyncManager/resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)`` settles it.
 ///
 /// The record carries a `SYNC_CONFLICT` error in `__last_error__`; the server's version, as the
 /// sync saw it, is kept beside it in the store, with the record's base (its state as last
@@ -53,7 +53,7 @@ public struct SyncConflict: Sendable, Equatable {
     }
 }
 
-/// Which version of a conflicting record to keep (``SyncManager/resolveConflict(entryId:soupName:keeping:idFieldName:modificationDateFieldName:)``).
+/// Which version of a conflicting record to keep (``SyncManager/resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)``).
 public enum ConflictResolution: Sendable, Equatable {
     /// The local record: sent on the next sync up, on top of the server version the conflict
     /// saw (a delete deletes it; a record the server deleted is created again). A server change

@@ -90,7 +90,7 @@ extension SyncManager {
     ///   merged record names another entry); ``SyncError/invalidSyncState(_:)`` while another
     ///   process syncs the soup. A sync of the soup running in this process is waited for.
     public func resolveConflict(
-        entryId: Int64, soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
+        entryId: Int64, soup soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
     ) async throws {
         if case .merged(let record) = resolution, let id = record["_soupEntryId"], id != .int(entryId) {

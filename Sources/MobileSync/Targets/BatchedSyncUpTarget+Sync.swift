@@ -25,7 +25,7 @@ extension BatchedSyncUpTarget {
                 try await context.checkStop()
                 let batch = Array(ids[start..<min(ids.count, start + batchSize)])
                 var records = try await store.retrieve(batch, from: soup)
-                // Records in conflict wait for ``SyncManager/resolveConflict(entryId:soupName:keeping:idFieldName:modificationDateFieldName:)``,
+                // Records in conflict wait for ``SyncManager/resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)``,
                 // unless this sync overwrites the server whatever changed there.
                 let held =
                     sync.options.mergeMode == .overwrite ? [:] : try await store.shadows(ConflictShadows.conflict, of: batch, in: soup)

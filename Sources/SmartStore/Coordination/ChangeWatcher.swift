@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Locking
 
@@ -8,11 +9,22 @@ import Locking
 /// connection every ``interval``: it changes when any other connection, in any process, commits.
 /// Then it tells every observation to fetch again (`Database.notifyChanges(in:)`), which drops
 /// results equal to the last one. With no live query there is no polling at all.
+///
+/// It polls on a thread of its own, not in Swift's cooperative pool, so that a pool busy with
+/// other work does not delay it.
 final class ChangeWatcher: Sendable {
-    /// How often the version is read while observed.
-    static let interval: Duration = .milliseconds(250)
+    /// How often the version is read while observed, in seconds.
+    static let interval: TimeInterval = 0.25
     private let writer: any DatabaseWriter
-    private let state = Locked<(subscribers: Int, task: Task<Void, Never>?)>((0, nil))
+    private struct State: Sendable {
+        var subscribers = 0
+        /// The running poll's stop flag, if one runs.
+        var stop: Locked<Bool>?
+        /// Other processes' commits seen, and when the last one was (tests read them).
+        var detections = 0
+        var lastDetection: ContinuousClock.Instant?
+    }
+    private let state = Locked(State())
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
@@ -22,34 +34,47 @@ final class ChangeWatcher: Sendable {
     func subscribe() {
         state.withLock { state in
             state.subscribers += 1
-            guard state.task == nil else { return }
-            let writer = self.writer
-            state.task = Task.detached {
+            guard state.stop == nil else { return }
+            let stop = Locked(false)
+            state.stop = stop
+            let (writer, shared) = (self.writer, self.state)
+            let thread = Thread {
                 var seen: Int?
-                while !Task.isCancelled {
-                    let version = try? await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+                while !stop.current {
+                    let version = try? writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
                     // The first reading is a baseline: a commit between the query's first fetch
                     // and it would go unseen, so the observations fetch once more after it.
                     if let version, version != seen {
-                        try? await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+                        if seen != nil {
+                            shared.withLock {
+                                $0.detections += 1
+                                $0.lastDetection = .now
+                            }
+                        }
+                        try? writer.write { db in try db.notifyChanges(in: .fullDatabase) }
                     }
                     seen = version ?? seen
-                    try? await Task.sleep(for: Self.interval)
+                    Thread.sleep(forTimeInterval: Self.interval)
                 }
             }
+            thread.name = "SmartStore.ChangeWatcher"
+            thread.start()
         }
     }
 
     /// Whether it polls now (a live query runs).
-    var isPolling: Bool { state.withLock { $0.task != nil } }
+    var isPolling: Bool { state.withLock { $0.stop != nil } }
+
+    /// How many commits of other connections it has seen, and when the last one was.
+    var detections: (count: Int, last: ContinuousClock.Instant?) { state.withLock { ($0.detections, $0.lastDetection) } }
 
     /// Stops polling once the last live query has ended.
     func unsubscribe() {
         state.withLock { state in
             state.subscribers = max(0, state.subscribers - 1)
             if state.subscribers == 0 {
-                state.task?.cancel()
-                state.task = nil
+                state.stop?.withLock { $0 = true }
+                state.stop = nil
             }
         }
     }
