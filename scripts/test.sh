@@ -49,6 +49,10 @@ fi
 # Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
 swift format lint --strict --recursive --parallel Sources Tests Fuzz Examples Package.swift
 
+# Nothing Linux-only outside #if guards: Apple platforms are built elsewhere (.github/workflows/apple.yml).
+python3 scripts/checks/portability_lint.py --self-test
+python3 scripts/checks/portability_lint.py
+
 # The build must be free of warnings in our own code (dependencies' warnings are theirs).
 build_log="$(mktemp)"
 swift build --build-tests 2>&1 | tee "$build_log"

@@ -40,7 +40,11 @@ package enum KeyMaterial: Sendable, Hashable {
 }
 
 /// The two keys of one encrypted file, and the salt they were derived with.
-package struct CipherKeys: Sendable {
+///
+/// `@unchecked`: `SymmetricKey` is immutable and `Sendable` in swift-crypto, but on Apple
+/// platforms `Crypto` is CryptoKit, whose `Sendable` markings trail swift-crypto's on the
+/// oldest SDKs the package supports.
+package struct CipherKeys: @unchecked Sendable {
     /// The AES-256 key.
     let encryption: SymmetricKey
     /// The HMAC-SHA512 key.

@@ -15,12 +15,19 @@ package struct PageCodec: Sendable {
     /// The keys of the file the pages belong to.
     package let keys: CipherKeys
     /// HMAC-SHA512 already keyed: each page's HMAC starts from a copy (keying hashes two blocks).
-    private let keyedMAC: HMAC<SHA512>
+    private let keyed: KeyedMAC
+
+    /// A keyed HMAC, a value type held immutably and copied before use. `@unchecked`: CryptoKit
+    /// (what `Crypto` is on Apple platforms) does not mark `HMAC` `Sendable` on the oldest SDKs
+    /// the package supports.
+    private struct KeyedMAC: @unchecked Sendable {
+        let mac: HMAC<SHA512>
+    }
 
     /// A codec for pages encrypted with `keys`.
     package init(keys: CipherKeys) {
         self.keys = keys
-        keyedMAC = HMAC<SHA512>(key: keys.hmac)
+        keyed = KeyedMAC(mac: HMAC<SHA512>(key: keys.hmac))
     }
 
     /// Where a page's ciphertext starts: after the salt on page 1, at 0 elsewhere.
@@ -83,7 +90,7 @@ package struct PageCodec: Sendable {
 
     /// HMAC-SHA512 of a page's ciphertext and IV, then its number as 4 little-endian bytes.
     private func authenticationCode(_ page: UnsafeRawBufferPointer, page number: UInt32) -> [UInt8] {
-        var mac = keyedMAC
+        var mac = keyed.mac
         mac.update(data: UnsafeRawBufferPointer(rebasing: page[Self.dataStart(page: number)..<CipherFormat.hmacOffset]))
         withUnsafeBytes(of: number.littleEndian) { mac.update(data: $0) }
         return Array(mac.finalize())

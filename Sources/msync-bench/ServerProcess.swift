@@ -16,11 +16,19 @@ enum ServerPlacement: String, ExpressibleByArgument, CaseIterable {
 /// already seeded database file.
 final class ServerProcess: Sendable {
     let baseURL: URL
-    private let process: Process
+    private let child: Child
+    private var process: Process { child.process }
+
+    /// The child. Foundation marks `Process` `Sendable` on Linux and only in recent Apple SDKs;
+    /// what is called on it here (`processIdentifier`, `terminate`, `waitUntilExit`) is safe
+    /// from any thread.
+    private struct Child: @unchecked Sendable {
+        let process: Process
+    }
 
     private init(baseURL: URL, process: Process) {
         self.baseURL = baseURL
-        self.process = process
+        self.child = Child(process: process)
     }
 
     static func start(database: String, token: String, accounts: Int, mobileId: Bool = false) async throws -> ServerProcess {

@@ -173,7 +173,12 @@ import Testing
 /// than its Content-Length).
 enum RawSocket {
     static func exchange(port: Int, _ text: String, halfClose: Bool) throws -> String {
-        let handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #if canImport(Glibc)
+            let stream = Int32(SOCK_STREAM.rawValue) // an enum case in Glibc
+        #else
+            let stream = SOCK_STREAM // an Int32 in Darwin and Musl
+        #endif
+        let handle = socket(AF_INET, stream, 0)
         guard handle >= 0 else { throw TestFailure("socket failed") }
         defer { close(handle) }
         var address = sockaddr_in()

@@ -18,17 +18,18 @@ public enum ChildProcess {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        let running = RunningProcess(process: process, pipe: pipe)
         if let timeout {
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                if process.isRunning { process.terminate() }
+                if running.process.isRunning { running.process.terminate() }
             }
         }
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+                let data = running.pipe.fileHandleForReading.readDataToEndOfFile()
+                running.process.waitUntilExit()
+                continuation.resume(returning: (running.process.terminationStatus, String(decoding: data, as: UTF8.self)))
             }
         }
     }
@@ -49,12 +50,31 @@ public enum ChildProcess {
     }
 }
 
+/// A started child process and its output pipe, handed to the threads that wait for it, time
+/// it out or stop it. Foundation marks `Process` and `Pipe` `Sendable` on Linux and only in
+/// recent Apple SDKs; what those threads call (`isRunning`, `terminate`, `waitUntilExit`,
+/// `terminationStatus`, reading the pipe) is safe from any thread.
+public struct RunningProcess: @unchecked Sendable {
+    /// The process, already started.
+    public let process: Process
+    /// Its output.
+    public let pipe: Pipe
+
+    /// A started process and its pipe.
+    public init(process: Process, pipe: Pipe) {
+        self.process = process
+        self.pipe = pipe
+    }
+}
+
 /// Another process holding POSIX byte-range locks (`fcntl.lockf` in Python) on a file until
 /// ``release()`` or until it is killed: what a store's lock file sees when another process
 /// syncs it.
 public final class LockHolder: Sendable {
-    private let process: Process
-    private let input: Pipe
+    /// The holder, with the pipe its standard input reads (closing it ends the holder).
+    private let running: RunningProcess
+    private var process: Process { running.process }
+    private var input: Pipe { running.pipe }
 
     /// Starts the holder and returns once it holds every byte at `offsets` of `path`; throws
     /// when it could not take them (another holder has one).
@@ -67,14 +87,15 @@ public final class LockHolder: Sendable {
             print("held", flush=True)
             sys.stdin.read()
             """
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, path] + offsets.map(String.init)
-        input = Pipe()
+        let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        running = RunningProcess(process: process, pipe: input)
         try process.run()
         let said = await ChildProcess.read(output.fileHandleForReading) { $0.contains("held") || $0.contains("Error") }
         guard said.contains("held") else {

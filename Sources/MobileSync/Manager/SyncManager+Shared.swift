@@ -3,9 +3,10 @@ import Locking
 public import SalesforceREST
 public import SmartStore
 
-/// A manager the registry points at without keeping it alive.
-final class WeakSyncManager: Sendable {
-    weak let manager: SyncManager?
+/// A manager the registry points at without keeping it alive. (A struct with a `weak var`:
+/// `weak let` needs Swift 6.2, and the package builds with 6.1.)
+struct WeakSyncManager: Sendable {
+    weak var manager: SyncManager?
 
     init(_ manager: SyncManager) {
         self.manager = manager

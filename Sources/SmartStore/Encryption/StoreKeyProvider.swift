@@ -115,11 +115,13 @@ public struct PlatformStoreKeyProvider: StoreKeyProvider {
         #endif
     }
 
-    /// The key file off Apple platforms, for the process environment `environment`.
+    /// The key file off Apple platforms, for the process environment `environment`:
+    /// `$XDG_CONFIG_HOME/msync/store.key`, else `$HOME/.config/msync/store.key`.
+    /// (`NSHomeDirectory()`, not `homeDirectoryForCurrentUser`, which iOS, tvOS and watchOS lack.)
     public static func keyFile(environment: [String: String]) -> URL {
         let base =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
         return base.appendingPathComponent("msync").appendingPathComponent("store.key")
     }
 }

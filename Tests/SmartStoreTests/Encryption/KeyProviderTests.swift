@@ -58,9 +58,10 @@ import Testing
 
     @Test func thePlatformKeyFileFollowsXDG() {
         #expect(PlatformStoreKeyProvider.keyFile(environment: ["XDG_CONFIG_HOME": "/cfg"]).path == "/cfg/msync/store.key")
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let home = NSHomeDirectory()
         #expect(PlatformStoreKeyProvider.keyFile(environment: ["XDG_CONFIG_HOME": ""]).path == home + "/.config/msync/store.key")
         #expect(PlatformStoreKeyProvider.keyFile(environment: [:]).path == home + "/.config/msync/store.key")
+        #expect(PlatformStoreKeyProvider.keyFile(environment: ["HOME": "/h"]).path == "/h/.config/msync/store.key")
     }
 
     @Test func rawKeysAndSQLCipherSyntax() throws {
