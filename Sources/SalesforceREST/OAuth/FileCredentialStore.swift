@@ -73,7 +73,12 @@ public struct FileCredentialStore: CredentialStore {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CredentialStoreError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
+        // On Apple platforms fsync only reaches the drive's cache: F_FULLFSYNC reaches the disk.
+        #if canImport(Darwin)
+            let synced = fcntl(descriptor, F_FULLFSYNC) == 0 ? 0 : fsync(descriptor)
+        #else
+            let synced = fsync(descriptor)
+        #endif
         close(descriptor)
         guard written == data.count, synced == 0, rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -89,11 +89,9 @@ extension SmartStore {
         finished = true
     }
 
-    /// Flushes a file (or a directory's entries) to stable storage.
+    /// Flushes a file (or a directory's entries) to stable storage (`F_FULLFSYNC` on Apple platforms).
     private static func synchronize(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw SmartStoreError.database("Cannot open \(path)") }
-        defer { try? handle.close() }
-        try handle.synchronize()
+        try Durability.synchronize(path: path)
     }
 }
 

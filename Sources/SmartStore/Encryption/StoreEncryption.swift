@@ -6,7 +6,7 @@ import GRDBSQLite
 /// How a store uses the encrypting VFS: leases for keyed paths, connection preparation, and
 /// SQLite's bare result codes turned into typed errors.
 enum StoreEncryption {
-    /// The page cache of a connection to an encrypted store, in KiB.
+    /// The page cache of a connection to an encrypted store by default, in KiB.
     static let cacheKiB = 16384
 
     /// A lease of `path` for `key`; `nil` for a plaintext store, after checking that this process
@@ -32,9 +32,9 @@ enum StoreEncryption {
         // The page size first: setting it resets the reserved bytes SQLite is asked for.
         try db.execute(sql: "PRAGMA page_size = \(CipherFormat.pageSize)")
         try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        // Every page SQLite's cache misses is decrypted and authenticated (HMAC-SHA512, the larger
-        // cost): a 16 MiB cache per connection instead of SQLite's 2 MiB (allocated as used).
-        try db.execute(sql: "PRAGMA cache_size = -\(StoreEncryption.cacheKiB)")
+        // The cache is set by the store's options: every page SQLite's cache misses is decrypted
+        // and authenticated (HMAC-SHA512, the larger cost), so by default an encrypted store's
+        // connections get ``cacheKiB`` instead of SQLite's 2 MiB (allocated as used).
         guard let connection = db.sqliteConnection, CipherVFS.prepare(connection: connection) == SQLITE_OK else {
             throw SmartStoreError.database("Cannot prepare the encrypted store connection")
         }

@@ -84,7 +84,7 @@ public struct FileStoreKeyProvider: StoreKeyProvider {
         guard descriptor >= 0 else { throw SmartStoreError.invalidKey("Cannot create the key file \(path)") }
         defer { unlink(temporary) }
         let written = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
+        let synced = Durability.synchronize(descriptor: descriptor)
         close(descriptor)
         guard written == text.utf8.count, synced == 0, link(temporary, path) == 0 || errno == EEXIST else {
             throw SmartStoreError.invalidKey("Cannot create the key file \(path)")

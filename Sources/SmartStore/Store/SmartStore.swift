@@ -76,7 +76,13 @@ public final class SmartStore: Sendable {
         try self.init(path: path, key: key, resumeLongOperations: true)
     }
 
-    init(path: String, key: StoreKey?, resumeLongOperations: Bool) throws {
+    /// Opens (creating if needed) the store at `path` as ``init(path:key:)`` does, with
+    /// `options` for its connections' memory, durability and file protection (see ``StoreOptions``).
+    public convenience init(path: String, key: StoreKey? = nil, options: StoreOptions) throws {
+        try self.init(path: path, key: key, resumeLongOperations: true, options: options)
+    }
+
+    init(path: String, key: StoreKey?, resumeLongOperations: Bool, options: StoreOptions = .default) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         let lease = try StoreEncryption.lease(path: path, key: key)
         do {
@@ -84,9 +90,10 @@ public final class SmartStore: Sendable {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            let configuration = Self.configuration(lease: lease)
+            let configuration = Self.configuration(lease: lease, options: options)
             writer = try DatabasePool(path: path, configuration: configuration)
             readers = ReadConnections(path: path, configuration: configuration)
+            Self.protect(path, options.fileProtection)
         } catch {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
@@ -150,16 +157,40 @@ public final class SmartStore: Sendable {
 
     /// The connections' configuration; with a lease, each connection is prepared for encryption.
     /// The store ends the lease when it closes or goes away (``close()``, `deinit`).
-    private static func configuration(lease: CipherLease?) -> Configuration {
+    private static func configuration(lease: CipherLease?, options: StoreOptions = .default) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         // The SDK's Smart SQL (and its tests) use "" for the empty string.
         configuration.acceptsDoubleQuotedStringLiterals = true
+        configuration.maximumReaderCount = options.maximumReaderCount
+        configuration.observesSuspensionNotifications = options.observesSuspensionNotifications
+        let cacheKiB = options.cacheSizeKiB ?? (lease == nil ? nil : StoreEncryption.cacheKiB)
         configuration.prepareDatabase { db in
             if let lease { try StoreEncryption.prepare(db, lease: lease) }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if let cacheKiB { try db.execute(sql: "PRAGMA cache_size = -\(max(1, cacheKiB))") }
+            if options.fullFsync { try db.execute(sql: "PRAGMA fullfsync = ON") }
         }
         return configuration
+    }
+
+    /// Sets the data protection class of the store's files (Apple platforms; nothing elsewhere).
+    private static func protect(_ path: String, _ protection: StoreOptions.FileProtection?) {
+        #if canImport(Darwin)
+            guard let protection else { return }
+            let type: FileProtectionType =
+                switch protection {
+                case .complete: .complete
+                case .completeUnlessOpen: .completeUnlessOpen
+                case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+                case .none: .none
+                }
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.setAttributes([.protectionKey: type], ofItemAtPath: path + suffix)
+            }
+        #else
+            _ = (path, protection)
+        #endif
     }
 
     /// Closes the store's connections now, rather than when the last reference to it goes.

@@ -1,0 +1,72 @@
+/// How a store file's connections are set up (``SmartStore/init(path:key:options:)``): their
+/// memory, durability, and how the store behaves in an app's lifecycle on Apple platforms.
+///
+/// A store holds one writer connection, up to ``maximumReaderCount`` pool readers and two plain
+/// readers for single-statement queries, each with its own page cache: at most
+/// `(3 + maximumReaderCount) × cacheSizeKiB` of cache, allocated as pages are read. With the
+/// defaults that is 14 MiB for a plaintext store and 112 MiB for an encrypted one (whose cache is
+/// larger because every page it misses is decrypted and authenticated); ``appExtension`` keeps
+/// either under 4 MiB, for app extensions, whose memory limit is tens of MB.
+public struct StoreOptions: Sendable, Equatable {
+    /// Each connection's page cache, in KiB; nil: 2 MiB for a plaintext store (SQLite's
+    /// default), 16 MiB for an encrypted one.
+    public var cacheSizeKiB: Int?
+    /// How many pool readers may read at once (at least 1).
+    public var maximumReaderCount: Int
+    /// Whether each commit asks the disk itself to persist (`PRAGMA fullfsync`). On Apple
+    /// platforms `fsync` only hands the data to the drive, which may reorder or lose it on power
+    /// loss: true there by default; elsewhere it changes nothing.
+    public var fullFsync: Bool
+    /// Apple platforms: the data protection class of the store's files, set when it opens (the
+    /// database, its log and its shared memory); nil keeps the app's default. A store synced in
+    /// the background needs ``FileProtection/completeUntilFirstUserAuthentication`` or weaker:
+    /// with `complete`, a locked device cannot open it. Ignored elsewhere.
+    public var fileProtection: FileProtection?
+    /// Apple platforms: whether the store's connections listen to GRDB's suspension
+    /// notifications (`Database.suspendNotification`): post it when the app goes to the
+    /// background, and a store in an app-group container releases its file locks, so the system
+    /// does not end the suspended app (the 0xdead10cc exception).
+    public var observesSuspensionNotifications: Bool
+
+    /// The data protection classes of Apple platforms.
+    public enum FileProtection: String, Sendable, Equatable {
+        /// Readable only while the device is unlocked.
+        case complete
+        /// Files open when the device locks stay readable; new ones need it unlocked.
+        case completeUnlessOpen
+        /// Readable once the device has been unlocked after a restart (background sync).
+        case completeUntilFirstUserAuthentication
+        /// No protection beyond the device's.
+        case none
+    }
+
+    /// Options; the defaults suit an app.
+    public init(
+        cacheSizeKiB: Int? = nil, maximumReaderCount: Int = 5, fullFsync: Bool = StoreOptions.defaultFullFsync,
+        fileProtection: FileProtection? = nil, observesSuspensionNotifications: Bool = false
+    ) {
+        self.cacheSizeKiB = cacheSizeKiB
+        self.maximumReaderCount = max(1, maximumReaderCount)
+        self.fullFsync = fullFsync
+        self.fileProtection = fileProtection
+        self.observesSuspensionNotifications = observesSuspensionNotifications
+    }
+
+    /// The defaults: an app's.
+    public static let `default` = StoreOptions()
+
+    /// For app extensions: a 512 KiB cache per connection and two pool readers (under 4 MiB of
+    /// cache in all), suspension notifications observed, files readable after the first unlock.
+    public static let appExtension = StoreOptions(
+        cacheSizeKiB: 512, maximumReaderCount: 2, fileProtection: .completeUntilFirstUserAuthentication,
+        observesSuspensionNotifications: true)
+
+    /// Whether ``fullFsync`` is on by default: on Apple platforms.
+    public static var defaultFullFsync: Bool {
+        #if canImport(Darwin)
+            true
+        #else
+            false
+        #endif
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import SmartStore
+
+/// Store options reach every connection: the page cache, fullfsync, the pool's readers and
+/// GRDB's suspension notifications.
+@Suite struct StoreOptionsTests {
+    /// `PRAGMA name` on the writer, a pool reader and a plain reader.
+    static func pragma(_ name: String, _ store: SmartStore) throws -> [Int] {
+        let sql = "PRAGMA \(name)"
+        return [
+            try store.write { db in try Int.fetchOne(db, sql: sql) ?? 0 },
+            try store.read { db in try Int.fetchOne(db, sql: sql) ?? 0 },
+            try store.readSingleStatement { db in try Int.fetchOne(db, sql: sql) ?? 0 },
+        ]
+    }
+
+    @Test func defaultsAndChoicesReachEveryConnection() throws {
+        let directory = TemporaryDirectory()
+        // Defaults: SQLite's 2 MiB cache (-2000) for a plaintext store, 16 MiB for an encrypted one.
+        let plain = try SmartStore(path: directory.path("plain.sqlite"))
+        #expect(try Self.pragma("cache_size", plain) == [-2000, -2000, -2000])
+        #expect(try Self.pragma("fullfsync", plain) == Array(repeating: StoreOptions.defaultFullFsync ? 1 : 0, count: 3))
+        #expect(plain.writer.configuration.maximumReaderCount == 5 && !plain.writer.configuration.observesSuspensionNotifications)
+        let encrypted = try SmartStore(path: directory.path("encrypted.sqlite"), key: EncryptedStoreTests.key)
+        #expect(try Self.pragma("cache_size", encrypted) == [-16384, -16384, -16384])
+        // An app extension's options, and one's own.
+        let small = try SmartStore(path: directory.path("extension.sqlite"), key: EncryptedStoreTests.key, options: .appExtension)
+        #expect(try Self.pragma("cache_size", small) == [-512, -512, -512])
+        #expect(small.writer.configuration.maximumReaderCount == 2 && small.writer.configuration.observesSuspensionNotifications)
+        let chosen = try SmartStore(
+            path: directory.path("chosen.sqlite"), options: StoreOptions(cacheSizeKiB: 4096, maximumReaderCount: 0, fullFsync: true))
+        #expect(try Self.pragma("cache_size", chosen) == [-4096, -4096, -4096])
+        #expect(try Self.pragma("fullfsync", chosen) == [1, 1, 1])
+        #expect(chosen.writer.configuration.maximumReaderCount == 1)
+        // The options change nothing of what the store holds.
+        try chosen.registerSoup("notes", indexSpecs: [IndexSpec("title", .string)])
+        try chosen.create(["title": "kept"], in: "notes")
+        #expect(try chosen.count(.all(soup: "notes", pageSize: 1)) == 1)
+    }
+}
