@@ -4,7 +4,7 @@
 /// A store holds one writer connection, up to ``maximumReaderCount`` pool readers and two plain
 /// readers for single-statement queries, each with its own page cache: at most
 /// `(3 + maximumReaderCount) × cacheSizeKiB` of cache, allocated as pages are read. With the
-/// defaults that is 14 MiB for a plaintext store and 112 MiB for an encrypted one (whose cache is
+/// defaults that is about 16 MiB for a plaintext store and 128 MiB for an encrypted one (whose cache is
 /// larger because every page it misses is decrypted and authenticated); ``appExtension`` keeps
 /// either under 4 MiB, for app extensions, whose memory limit is tens of MB.
 public struct StoreOptions: Sendable, Equatable {
