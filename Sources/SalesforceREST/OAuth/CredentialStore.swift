@@ -34,9 +34,14 @@ public struct CredentialStoreError: Error, Sendable, Equatable, CustomStringConv
 }
 
 /// The platform's store: the Keychain on Apple platforms, else ``FileCredentialStore`` in
-/// `$XDG_CONFIG_HOME/msync/credentials` (`~/.config/msync/credentials` when unset).
+/// `$XDG_CONFIG_HOME/msync/credentials` (`~/.config/msync/credentials` when unset). An absolute
+/// `XDG_CONFIG_HOME` chooses the file store on Apple platforms too (a test's, or a tool's, own
+/// configuration folder).
 public func platformCredentialStore(environment: [String: String] = ProcessInfo.processInfo.environment) -> any CredentialStore {
     #if canImport(Security)
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return FileCredentialStore(directory: FileCredentialStore.defaultDirectory(environment: environment))
+        }
         return KeychainCredentialStore()
     #else
         return FileCredentialStore(directory: FileCredentialStore.defaultDirectory(environment: environment))
