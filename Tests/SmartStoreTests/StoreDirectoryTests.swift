@@ -57,4 +57,39 @@ import Testing
         let reopened = try StoreDirectory(root: directory.url).globalStore()
         #expect(try reopened.query(.all(soup: "s", pageSize: 5)).map { $0["k"] } == ["v"])
     }
+
+    /// A key provider that hands out the key it is given (tests swap it, as a device restore
+    /// without the Keychain would).
+    final class SwappableKeys: StoreKeyProvider, @unchecked Sendable {
+        private let lock = NSLock()
+        private var current: StoreKey
+        init(_ key: StoreKey) { current = key }
+        func swap(_ key: StoreKey) { lock.withLock { current = key } }
+        func key(forStore name: String, user: String?) throws -> StoreKey? { lock.withLock { current } }
+    }
+
+    /// The key lost, the store present (a backup restored to another device): opening it is a
+    /// typed error and changes nothing; the documented recovery, removing it and syncing into a
+    /// new store, works; nothing is wiped silently.
+    @Test func aLostKeyIsATypedErrorAndTheStoreCanBeReplaced() throws {
+        let folder = TemporaryDirectory()
+        let root = folder.url.appendingPathComponent("root")
+        let keys = SwappableKeys(StoreKey.passphrase("first key", kdfIterations: 1000))
+        do {
+            let stores = StoreDirectory(root: root, keyProvider: keys)
+            let store = try stores.userStore(user: "005A")
+            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string)])
+            try store.create(["Id": "001"], in: "accounts")
+            try store.close()
+        }
+        let file = root.appendingPathComponent("users/005A/stores/\(StoreDirectory.defaultStoreName)/store.sqlite").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        keys.swap(StoreKey.passphrase("a new device's key", kdfIterations: 1000))
+        let restored = StoreDirectory(root: root, keyProvider: keys)
+        #expect(throws: SmartStoreError.wrongKey(path: file)) { try restored.userStore(user: "005A") }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        try restored.removeUserStore(user: "005A", named: StoreDirectory.defaultStoreName)
+        let fresh = try restored.userStore(user: "005A")
+        #expect(try fresh.soupNames().isEmpty)
+    }
 }

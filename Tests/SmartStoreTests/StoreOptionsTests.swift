@@ -6,7 +6,7 @@ import Testing
 
 /// Store options reach every connection: the page cache, fullfsync, the pool's readers and
 /// GRDB's suspension notifications.
-@Suite struct StoreOptionsTests {
+@Suite(.serialized) struct StoreOptionsTests { // suspension reaches every observing store of the process
     /// `PRAGMA name` on the writer, a pool reader and a plain reader.
     static func pragma(_ name: String, _ store: SmartStore) throws -> [Int] {
         let sql = "PRAGMA \(name)"
@@ -39,5 +39,22 @@ import Testing
         try chosen.registerSoup("notes", indexSpecs: [IndexSpec("title", .string)])
         try chosen.create(["title": "kept"], in: "notes")
         #expect(try chosen.count(.all(soup: "notes", pageSize: 1)) == 1)
+    }
+
+    /// A store that observes suspension refuses writes while suspended (it holds no lock for the
+    /// system to end the app over), and takes them again once resumed; one that does not is not
+    /// affected.
+    @Test(arguments: [true, false])
+    func suspensionStopsWritesUntilResumed(observes: Bool) throws {
+        let directory = TemporaryDirectory()
+        let store = try SmartStore(
+            path: directory.path("store.sqlite"), options: StoreOptions(observesSuspensionNotifications: observes))
+        try store.registerSoup("notes", indexSpecs: [IndexSpec("title", .string)])
+        SmartStore.suspendStores()
+        let refused = (try? store.create(["title": "while suspended"], in: "notes")) == nil
+        SmartStore.resumeStores()
+        #expect(refused == observes)
+        try store.create(["title": "after"], in: "notes")
+        #expect(try store.count(.all(soup: "notes", pageSize: 1)) == (observes ? 1 : 2))
     }
 }

@@ -47,10 +47,17 @@ public final class MobileSyncSDKManager: Sendable {
         state = Locked(State(stores: stores, resourcesDirectory: resourcesDirectory ?? Self.bundleResources))
     }
 
-    /// Where stores live by default: Application Support on Apple platforms,
-    /// `$XDG_DATA_HOME/msync` (or `~/.local/share/msync`) elsewhere.
+    /// Where stores live by default: Application Support on Apple platforms but tvOS, where an
+    /// app has no persistent storage of its own: there Caches, which the system may purge when
+    /// space runs low (the app then syncs down again; sync up promptly, as what was not synced
+    /// goes with it); `$XDG_DATA_HOME/msync` (or `~/.local/share/msync`) elsewhere.
     public static var defaultRoot: URL {
-        #if canImport(Darwin)
+        #if os(tvOS)
+            let base =
+                FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSTemporaryDirectory())
+            return base.appendingPathComponent("msync")
+        #elseif canImport(Darwin)
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSTemporaryDirectory())

@@ -5,7 +5,11 @@ import Locking
 ///
 /// Files are laid out as the iOS SDK does: `<root>/<user or global>/stores/<name>/store.sqlite`.
 /// A directory hands out one ``SmartStore`` instance per file, so every task shares its pool.
-/// With a key provider, every store it opens is encrypted with the key the provider gives.
+/// With a key provider, every store it opens is encrypted with the key the provider gives, and
+/// (on Apple platforms) kept out of device backups: the Keychain keeps its key on this device
+/// only. A store whose key is lost (a device restored without the Keychain) throws
+/// ``SmartStoreError/wrongKey(path:)`` and is never wiped: remove it
+/// (``removeUserStore(user:named:)``) and sync down into a new one.
 ///
 /// ```swift
 /// let stores = StoreDirectory(root: appSupport, keyProvider: FileStoreKeyProvider(file: keyFile))
@@ -112,10 +116,27 @@ public final class StoreDirectory: Sendable {
         let path = folder.appendingPathComponent("store.sqlite").path
         return try open.withLock { open in
             if let store = open[path] { return store }
-            let store = try SmartStore(path: path, key: try keyProvider?.key(forStore: name, user: user))
+            let key = try keyProvider?.key(forStore: name, user: user)
+            let store = try SmartStore(path: path, key: key)
+            if key != nil { Self.excludeFromBackup(folder) }
             open[path] = store
             return store
         }
+    }
+
+    /// Keeps an encrypted store's folder out of device backups (Apple platforms): its key lives
+    /// in the Keychain on this device only, so a store restored to another device could never
+    /// be opened there. The store is a copy of the server's records plus what was not synced
+    /// yet; after a restore the app syncs down into a new one.
+    static func excludeFromBackup(_ folder: URL) {
+        #if canImport(Darwin)
+            var folder = folder
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? folder.setResourceValues(values)
+        #else
+            _ = folder
+        #endif
     }
 
     private func remove(_ folder: URL) throws {
