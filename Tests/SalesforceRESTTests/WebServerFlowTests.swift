@@ -151,4 +151,29 @@ import Testing
         #expect(padded.redirectQuery["error"] == "invalid_request")
         await org.stop()
     }
+
+    /// A custom-scheme callback (an iOS app's, or what `ASWebAuthenticationSession` returns):
+    /// the code when it is this login's redirect with this login's state, typed errors otherwise.
+    @Test func customSchemeCallbackURLs() throws {
+        let client = OAuthClient(
+            loginURL: try #require(URL(string: "https://login.example.com")), clientId: "app", redirectURI: "myapp://oauth/done")
+        let login = try client.authorizationRequest()
+        let code = try login.code(fromCallbackURL: try #require(URL(string: "myapp://oauth/done?code=abc%20d&state=\(login.state)")))
+        #expect(code == "abc d")
+        #expect(try login.code(fromCallbackURL: try #require(URL(string: "MYAPP://OAuth/done?state=\(login.state)&code=x"))) == "x")
+        for bad in ["otherapp://oauth/done?code=x&state=\(login.state)", "myapp://oauth/elsewhere?code=x&state=\(login.state)"] {
+            #expect(throws: RestError.self) { try login.code(fromCallbackURL: try #require(URL(string: bad))) }
+        }
+        for (url, expected) in [
+            ("myapp://oauth/done?code=x&state=forged", "invalid_state"),
+            ("myapp://oauth/done?error=access_denied&error_description=no&state=\(login.state)", "access_denied"),
+        ] {
+            do {
+                _ = try login.code(fromCallbackURL: try #require(URL(string: url)))
+                Issue.record("\(url) gave a code")
+            } catch RestError.oauth(let error, _) {
+                #expect(error == expected)
+            }
+        }
+    }
 }

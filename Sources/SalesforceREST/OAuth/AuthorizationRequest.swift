@@ -55,6 +55,26 @@ public struct AuthorizationRequest: Sendable {
         return code
     }
 
+    /// The authorization code of a callback URL, as an app receives it on a custom-scheme
+    /// redirect (`myapp://oauth/done?code=…&state=…`) or from `ASWebAuthenticationSession`.
+    ///
+    /// - Throws: ``RestError/oauth(error:description:)`` when the URL is not a redirect to
+    ///   ``redirectURI`` (scheme, host and path compared), and as
+    ///   ``code(fromCallbackQuery:)`` does.
+    public func code(fromCallbackURL url: URL) throws(RestError) -> String {
+        guard let callback = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let expected = URLComponents(string: redirectURI),
+            callback.scheme?.lowercased() == expected.scheme?.lowercased(),
+            (callback.host ?? "").lowercased() == (expected.host ?? "").lowercased(),
+            callback.path == expected.path
+        else {
+            throw RestError.oauth(error: "invalid_request", description: "the callback is not a redirect to \(redirectURI)")
+        }
+        var query: [String: String] = [:]
+        for item in callback.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value ?? "" }
+        return try code(fromCallbackQuery: query)
+    }
+
     /// Whether a redirect belongs to this login: its `state` is this request's.
     public func isCallback(_ query: [String: String]) -> Bool {
         query["state"] == state
