@@ -261,7 +261,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartStoreTests",
-            dependencies: ["SmartStore", "TestSupport", "FastJSON", "Locking", "encrypted-store-writer"],
+            dependencies: [
+                "SmartStore", "EncryptedSQLite", "TestSupport", "FastJSON", "Locking", "encrypted-store-writer",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             exclude: ["Encryption/sqlcipher_check.py"],
             swiftSettings: strictSettings
         ),

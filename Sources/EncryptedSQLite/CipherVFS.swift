@@ -4,14 +4,55 @@ import Locking
 
 /// An SQLite VFS that stores registered databases in SQLCipher 4's format.
 ///
-/// Installed once as the process's default VFS, over the platform's own. A database path
-/// registered with a key has its main file, its WAL and its rollback journal encrypted page
-/// by page (see ``CipherFormat``); every other file is opened by the platform VFS itself,
-/// untouched. Connections to an encrypted database must be prepared with
+/// Installed once, over the platform's default VFS, under ``name``: a connection uses it only
+/// when it is opened by the URI ``uri(path:)`` makes, so the databases of the rest of
+/// the process (Core Data's, URLCache's) never pass through it. Where SQLite is built without
+/// URI filenames it is installed as the default VFS instead (``isDefault``), and plain paths
+/// reach it. A database path registered with a key has its main file, its WAL and its rollback
+/// journal encrypted page by page (see ``CipherFormat``); every other file is opened by the
+/// platform VFS itself, untouched. Connections to an encrypted database must be prepared with
 /// ``prepare(connection:)`` before their first write.
 package enum CipherVFS {
     /// The name the VFS is registered under.
     package static let name = "msync-cipher"
+
+    /// Whether the VFS is the process's default VFS (SQLite built without URI filenames), so
+    /// that a connection opened with a plain path uses it. Installs the VFS.
+    package static var isDefault: Bool { Installation.shared?.isDefault ?? false }
+
+    /// What to open for the database at `path` so that the connection uses this VFS: a `file:`
+    /// URI naming it, or `path` itself where the VFS is the default (``isDefault``).
+    package static func uri(path: String) -> String {
+        isDefault ? path : plainURI(path: path, parameters: [(name: "vfs", value: name)])
+    }
+
+    /// A `file:` URI for `path` with `parameters` (a `vfs` parameter among them names the VFS;
+    /// without one, the default). Only for an SQLite that understands URIs.
+    /// Every byte SQLite's URI parser gives a meaning to (`%`, `?`, `#`, `&`, `=`) is
+    /// percent-encoded, and an absolute path gets an empty authority, so any path survives.
+    package static func plainURI(path: String, parameters: [(name: String, value: String)]) -> String {
+        let prefix = path.hasPrefix("/") ? "file://" : "file:"
+        let query = parameters.map { percentEncoded($0.name) + "=" + percentEncoded($0.value) }.joined(separator: "&")
+        return prefix + percentEncoded(path) + (query.isEmpty ? "" : "?" + query)
+    }
+
+    private static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded.unicodeScalars.append("%")
+                encoded.unicodeScalars.append(hexDigits[Int(byte >> 4)])
+                encoded.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return encoded
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
 
     /// Registers `path` as encrypted with `material`, installing the VFS on first use. Every
     /// connection opened to the path while the returned lease lives reads and writes it

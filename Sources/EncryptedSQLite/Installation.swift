@@ -5,8 +5,11 @@ struct Installation: @unchecked Sendable {
     // Written once, before `shared` is published, and only read afterwards.
     /// The platform VFS everything is delegated to.
     let base: UnsafeMutablePointer<sqlite3_vfs>
-    /// Ours, registered as the default.
+    /// Ours, registered under ``CipherVFS/name``.
     let vfs: UnsafeMutablePointer<sqlite3_vfs>
+    /// Whether ours is also the process's default VFS: only when this SQLite build does not
+    /// understand URI filenames, through which encrypted databases name it otherwise.
+    let isDefault: Bool
     /// The methods of an encrypted file.
     let methods: UnsafeMutablePointer<sqlite3_io_methods>
 
@@ -88,7 +91,10 @@ struct Installation: @unchecked Sendable {
         }
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
         methods.initialize(to: CipherFile.methods())
-        guard sqlite3_vfs_register(vfs, 1) == SQLITE_OK else { return nil }
-        return Installation(base: base, vfs: vfs, methods: methods)
+        // Not the default where URIs work: the system SQLite is shared with Core Data, SwiftData
+        // and URLCache on Apple platforms, whose files have no business passing through ours.
+        let isDefault = sqlite3_compileoption_used("USE_URI") == 0
+        guard sqlite3_vfs_register(vfs, isDefault ? 1 : 0) == SQLITE_OK else { return nil }
+        return Installation(base: base, vfs: vfs, isDefault: isDefault, methods: methods)
     }
 }

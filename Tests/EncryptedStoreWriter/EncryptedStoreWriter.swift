@@ -38,7 +38,7 @@ import GRDB
             try db.execute(sql: "PRAGMA cache_size = 10")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: StoreEncryption.location(of: path, lease: lease), configuration: configuration)
         let mode = arguments[2] == "journal" ? "DELETE" : "WAL"
         try queue.writeWithoutTransaction { db in
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(mode)")

@@ -98,8 +98,10 @@ def main():
 
         # The conflicts: listed, and a click opens the record with its three versions.
         driver.find_element(By.ID, "tab-conflicts").click()
-        conflict_row = wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#conflicts-table tr.link")))
-        assert "CHANGED_ON_BOTH_SIDES" in conflict_row.text and "Name" in conflict_row.text, conflict_row.text
+        # Read in one script: the table can be redrawn between a find and a read of its text.
+        conflict_text = wait.until(lambda d: d.execute_script(
+            "const row = document.querySelector('#conflicts-table tr.link'); return row ? row.innerText : null;"))
+        assert "CHANGED_ON_BOTH_SIDES" in conflict_text and "Name" in conflict_text, conflict_text
         driver.save_screenshot(os.path.join(shots, "inspector-conflicts.png"))
         driver.execute_script("document.querySelector('#conflicts-table tr.link').click()")
         wait.until(expected_conditions.visibility_of_element_located((By.ID, "record-conflict")))

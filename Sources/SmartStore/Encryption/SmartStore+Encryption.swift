@@ -57,7 +57,10 @@ extension SmartStore {
                 // The copy keeps the source's page layout: encrypted, it needs the reserved bytes.
                 if let targetLease { try StoreEncryption.prepare(db, lease: targetLease) }
             }
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Through the encrypting VFS when either side is encrypted: `VACUUM INTO` writes the
+            // target through the VFS the source was opened with.
+            let queue = try DatabaseQueue(
+                path: StoreEncryption.location(of: path, lease: sourceLease ?? targetLease), configuration: configuration)
             try queue.writeWithoutTransaction { db in
                 // An exclusive lock, kept until the copy is made: it is refused while any other
                 // connection, of this process or another, has the store open.

@@ -25,6 +25,13 @@ enum StoreEncryption {
         }
     }
 
+    /// What a connection to the store at `path` opens: with a lease, a URI naming the
+    /// encrypting VFS (see ``CipherVFS/uri(path:)``); without one, `path`, through SQLite's
+    /// default VFS.
+    static func location(of path: String, lease: CipherLease?) -> String {
+        lease == nil ? path : CipherVFS.uri(path: path)
+    }
+
     /// Prepares a new connection to an encrypted store: reserved bytes for the cipher in every
     /// page, SQLCipher's page size, and temporary files in memory (never on disk in the clear).
     static func prepare(_ db: Database, lease: CipherLease) throws {

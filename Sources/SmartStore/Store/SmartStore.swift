@@ -91,8 +91,9 @@ public final class SmartStore: Sendable {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
             let configuration = Self.configuration(lease: lease, options: options)
-            writer = try DatabasePool(path: path, configuration: configuration)
-            readers = ReadConnections(path: path, configuration: configuration)
+            let location = StoreEncryption.location(of: path, lease: lease)
+            writer = try DatabasePool(path: location, configuration: configuration)
+            readers = ReadConnections(path: location, configuration: configuration)
             Self.protect(path, options.fileProtection)
         } catch {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
@@ -122,11 +123,9 @@ public final class SmartStore: Sendable {
         let lease = try StoreEncryption.lease(path: path, key: key)
         var configuration = Self.configuration(lease: lease)
         configuration.readonly = true
-        var location = path
-        if lease == nil, !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1,
-            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
-        {
-            location = "file:\(encoded)?immutable=1"
+        var location = StoreEncryption.location(of: path, lease: lease)
+        if lease == nil, !FileManager.default.fileExists(atPath: path + "-wal"), sqlite3_compileoption_used("USE_URI") == 1 {
+            location = CipherVFS.plainURI(path: path, parameters: [(name: "immutable", value: "1")])
         }
         do {
             writer = try DatabaseQueue(path: location, configuration: configuration)
