@@ -2,6 +2,11 @@
 import Foundation
 import PackageDescription
 
+// The package apps depend on: the store, the sync engine, the REST client and what they share.
+// It resolves GRDB, swift-crypto (with swift-asn1) and OpenCombine (used on Linux only), and
+// nothing else. LocalForce, the msync command line, the benchmarks and the tests that need a
+// server are the package in Server/, which depends on this one by path.
+
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -17,26 +22,11 @@ let package = Package(
         .library(name: "SalesforceWire", targets: ["SalesforceWire"]),
         .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
-        .library(name: "LocalForce", targets: ["LocalForce"]),
-        .library(name: "LocalForcePostgres", targets: ["LocalForcePostgres"]),
-        .library(name: "LocalForceHTTP", targets: ["LocalForceHTTP"]),
-        .library(name: "LocalForceTesting", targets: ["LocalForceTesting"]),
-        .executable(name: "msync", targets: ["msync"]),
-        .executable(name: "msync-bench", targets: ["msync-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -80,53 +70,6 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "LocalForce",
-            dependencies: [
-                "SOQL",
-                "FastJSON",
-                "Locking",
-                "SalesforceWire",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                // OAuth: PKCE and token hashes (Crypto), JWT signatures (CryptoExtras), certificates (X509).
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "LocalForcePostgres",
-            dependencies: [
-                "LocalForce",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "LocalForceHTTP",
-            dependencies: [
-                "LocalForce",
-                "SalesforceWire",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "LocalForceTesting",
-            dependencies: ["LocalForce", "LocalForceHTTP", "SalesforceREST", "SalesforceWire"],
-            swiftSettings: strictSettings
-        ),
-        .target(
             name: "SalesforceREST",
             dependencies: [
                 "FastJSON", "Locking", "SalesforceWire",
@@ -145,76 +88,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The SDK template's accounts list, ported (an example: not a product).
-        .target(
-            name: "AccountsListExample",
-            dependencies: [
-                "MobileSync", "SmartStore",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
-            ],
-            path: "Examples/AccountsList",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "msync",
-            dependencies: [
-                "SmartStore",
-                "LocalForce",
-                "LocalForceHTTP",
-                "LocalForcePostgres",
-                "Locking",
-                "MobileSync",
-                "SalesforceREST",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // msync login's loopback callback.
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                // msync sync's Ctrl-C and SIGTERM.
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "msync-bench",
-            dependencies: [
-                "SmartStore",
-                "EncryptedSQLite",
-                "LocalForce",
-                "LocalForceHTTP",
-                "LocalForcePostgres",
-                "MobileSync",
-                "SalesforceREST",
-                "FastJSON",
-                "Locking",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        // Child processes for the tests (also the Server package's, through a symbolic link).
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "LocalForceTests",
-            dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "SOQL", "SalesforceWire", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "MobileSyncTests",
-            dependencies: [
-                "MobileSync", "SmartStore", "SalesforceREST", "SalesforceWire", "LocalForce", "LocalForceHTTP", "LocalForceTesting",
-                "FastJSON", "TestSupport", "Locking", "AccountsListExample",
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -230,21 +107,6 @@ let package = Package(
         .testTarget(
             name: "SalesforceWireTests",
             dependencies: ["SalesforceWire", "FastJSON"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "LocalForceTestingTests",
-            dependencies: ["LocalForceTesting", "LocalForce", "SalesforceREST", "FastJSON", "MobileSync", "SmartStore"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "SalesforceRESTTests",
-            dependencies: [
-                "SalesforceREST", "SalesforceWire", "FastJSON", "LocalForce", "LocalForceHTTP", "Locking", "TestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -272,18 +134,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Fuzz targets (libFuzzer), only when scripts/fuzz.sh builds them: MSYNC_FUZZ=1 with
-// --sanitize fuzzer in its own scratch path, so the ordinary build never sees them.
-if ProcessInfo.processInfo.environment["MSYNC_FUZZ"] == "1" {
-    package.targets += [
-        .executableTarget(
-            name: "msync-fuzz",
-            dependencies: [
-                "FastJSON", "SOQL", "SmartStore", "LocalForce", .product(name: "CryptoExtras", package: "swift-crypto"),
-            ],
-            path: "Fuzz/Sources/msync-fuzz",
-            swiftSettings: strictSettings
-        )
-    ]
-    package.products += [.executable(name: "msync-fuzz", targets: ["msync-fuzz"])]
+// The DocC plugin, only when scripts/test.sh builds the catalogs (MSYNC_DOCS=1), so that an app
+// depending on this package does not resolve it.
+if ProcessInfo.processInfo.environment["MSYNC_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

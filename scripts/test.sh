@@ -47,29 +47,46 @@ if ! python3 -c "import sqlcipher3" >/dev/null 2>&1; then
 fi
 
 # Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
-swift format lint --strict --recursive --parallel Sources Tests Fuzz Examples Package.swift
+swift format lint --strict --recursive --parallel Package.swift Sources Tests \
+  Server/Package.swift Server/Sources Server/Tests/*Tests Server/Fuzz Server/Examples
 
 # Nothing Linux-only outside #if guards: Apple platforms are built elsewhere (.github/workflows/apple.yml).
 python3 scripts/checks/portability_lint.py --self-test
 python3 scripts/checks/portability_lint.py
 
-# The build must be free of warnings in our own code (dependencies' warnings are theirs).
+# What an app that depends on this repository resolves: GRDB, swift-crypto (with swift-asn1) and
+# OpenCombine, nothing else (the server's packages are Server/'s).
+swift package resolve >&2
+resolved="$(swift package show-dependencies --format flatlist | LC_ALL=C sort | tr '\n' ' ')"
+if [ "$resolved" != "grdb.swift opencombine swift-asn1 swift-crypto " ]; then
+  echo "the root package resolves more than GRDB, swift-crypto and OpenCombine: $resolved" >&2
+  exit 1
+fi
+
+# Two packages: the root (what apps depend on: the store, the sync engine, the REST client) and
+# Server/ (LocalForce, msync, the benchmarks, and the tests that need a server), each with its
+# own .build. The builds must be free of warnings in our own code (dependencies' are theirs).
 build_log="$(mktemp)"
 swift build --build-tests 2>&1 | tee "$build_log"
-if grep -E "^$(pwd)/(Sources|Tests|Fuzz|Examples)/.*: warning:" "$build_log" | sort -u | grep .; then
+swift build --build-tests --package-path Server 2>&1 | tee -a "$build_log"
+if grep -E "^$(pwd)/(Server/)?(Sources|Tests|Fuzz|Examples)/.*: warning:" "$build_log" | sort -u | grep .; then
   echo "the build has warnings (above): fix them" >&2
   exit 1
 fi
 rm -f "$build_log"
 swift test --skip-build "$@"
+swift test --skip-build --package-path Server "$@"
 
-# The DocC catalogs (swift-docc-plugin): any warning (a broken link, an undocumented parameter) fails.
-swift package --disable-sandbox generate-documentation --warnings-as-errors \
-  --target SmartStore --target MobileSync --target SalesforceREST --target LocalForce --target LocalForceTesting
+# The DocC catalogs (swift-docc-plugin, which the root package declares only with MSYNC_DOCS=1):
+# any warning (a broken link, an undocumented parameter) fails.
+MSYNC_DOCS=1 swift package --disable-sandbox generate-documentation --warnings-as-errors \
+  --target SmartStore --target MobileSync --target SalesforceREST
+swift package --package-path Server --disable-sandbox generate-documentation --warnings-as-errors \
+  --target LocalForce --target LocalForceTesting
 
 # Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
 scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"
 
 # The LocalForce suite once more, on PostgreSQL (a throwaway server, stopped on exit).
 source scripts/postgres.sh
-swift test --skip-build --filter LocalForceTests "$@"
+swift test --skip-build --package-path Server --filter LocalForceTests "$@"

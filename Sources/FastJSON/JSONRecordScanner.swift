@@ -1,18 +1,18 @@
 /// Finds the records of a page, and chosen members of each, as byte ranges: what a page
 /// ingest needs to write records as they came, without building a single value.
-package enum JSONRecordScanner {
+@_spi(MSyncInternal) public enum JSONRecordScanner {
     /// One element of the records array.
-    package struct Record: Sendable {
+    public struct Record: Sendable {
         /// The element's bytes.
-        package var range: Range<Int>
+        public var range: Range<Int>
         /// An object without whitespace outside its strings and without escapes in its own
         /// (top-level) member names: its text is what SQLite's JSON functions print for it (they keep strings and
         /// numbers as written and drop only whitespace).
-        package var isCompactObject: Bool
+        public var isCompactObject: Bool
         /// The value of each wanted name's first member, in the order of the names asked for.
-        package var values: [Range<Int>?]
+        public var values: [Range<Int>?]
         /// Whether a wanted name occurs more than once.
-        package var repeatsName: Bool
+        public var repeatsName: Bool
     }
 
     /// The elements of the array at `path` (member names from the top; empty for a top-level
@@ -20,7 +20,7 @@ package enum JSONRecordScanner {
     /// ``JSONValidator``), there is no array at `path`, or a member name with an escape comes
     /// before a name of the path (it may or may not be that name). One pass: the text is
     /// validated as the records are found.
-    package static func records(in bytes: UnsafeBufferPointer<UInt8>, at path: [String], names: [String]) -> [Record]? {
+    public static func records(in bytes: UnsafeBufferPointer<UInt8>, at path: [String], names: [String]) -> [Record]? {
         var reader = JSONValidator.Reader(bytes: bytes)
         let wanted = names.map { Array($0.utf8) }
         reader.skipWhitespace()
@@ -39,7 +39,7 @@ package enum JSONRecordScanner {
     }
 
     /// What a lookup of a member by name found.
-    package enum MemberLookup: Equatable, Sendable {
+    public enum MemberLookup: Equatable, Sendable {
         /// The value of the first member of that name.
         case found(Range<Int>)
         /// No member of that name, or not an object.
@@ -51,7 +51,7 @@ package enum JSONRecordScanner {
 
     /// The first member `name` of the validated object at `range`; names are compared as
     /// written, so an escaped name before the match makes it undecidable.
-    package static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
+    public static func member(_ name: String, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> MemberLookup {
         var reader = JSONValidator.Reader(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
         switch reader.member(name) {
         case .found(let found): return .found((found.lowerBound + range.lowerBound)..<(found.upperBound + range.lowerBound))

@@ -1,12 +1,12 @@
 /// Checks that bytes are one JSON document that ``JSONValue/init(parsing:)-(Collection<UInt8>)``
 /// would accept, without building any value: the same grammar, UTF-8 and surrogate rules,
 /// number range and nesting limit. Iterative, so deep input costs no stack.
-package enum JSONValidator {
+@_spi(MSyncInternal) public enum JSONValidator {
     /// The nesting limit, the parser's.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// Whether `bytes` hold exactly one JSON value (surrounding whitespace allowed).
-    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var reader = Reader(bytes: bytes)
         return reader.document()
     }

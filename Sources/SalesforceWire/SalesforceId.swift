@@ -20,7 +20,7 @@ public struct SalesforceId: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An id made of a key prefix and a sequence number (`001` + 12 characters + checksum).
-    package init(prefix: String, sequence: UInt64) {
+    @_spi(MSyncInternal) public init(prefix: String, sequence: UInt64) {
         // Three fixed characters after the prefix mimic a pod/instance marker ("000" is fine).
         var bytes = Array(prefix.utf8) + Array("000".utf8)
         var digits = [UInt8](repeating: 0, count: 9)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FastJSON
+@_spi(MSyncInternal) @testable import FastJSON
 
 /// The bulk ingest's validator and record scanner: the validator accepts exactly what the
 /// parser accepts; the scanner finds records and members as byte ranges.

@@ -14,6 +14,8 @@ A line inside an `#if` whose condition names Glibc, Musl, Linux or Android, or i
 one that names an Apple platform or Darwin, is exempt.
 
 Usage: portability_lint.py [ROOT]  (ROOT: the repository, by default this script's grandparent)
+
+Both manifests must say the same tools version; the root's is the one checked.
        portability_lint.py --self-test
 """
 import os
@@ -23,7 +25,10 @@ import tempfile
 
 LINUX_CONDITION = re.compile(r"canImport\((Glibc|Musl|Android)\)|os\((Linux|Android)\)")
 APPLE_CONDITION = re.compile(r"canImport\((Darwin|Security|UIKit|AppKit|AuthenticationServices)\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
-EXECUTABLES = ("Sources/msync/", "Sources/msync-bench/")
+EXECUTABLES = ("Server/Sources/msync/", "Server/Sources/msync-bench/")
+# The Swift sources of both packages (the root and Server/); Server/Tests/TestSupport is a link
+# to Tests/TestSupport, read once.
+FOLDERS = ("Sources", "Tests", "Server/Sources", "Server/Tests", "Server/Examples", "Server/Fuzz")
 
 
 def tools_version(root):
@@ -68,7 +73,7 @@ def check_file(path, relative, version):
                 problems.append((number, "import Glibc outside #if canImport(Glibc)"))
             if re.search(r"\bweak\s+let\b", code) and version < (6, 2):
                 problems.append((number, "weak let needs Swift 6.2.3; Package.swift says %d.%d" % version))
-            if (relative.startswith("Sources/") and not relative.startswith(EXECUTABLES)
+            if (relative.startswith(("Sources/", "Server/Sources/")) and not relative.startswith(EXECUTABLES)
                     and re.search(r"\bProcess\(\)", code)):
                 problems.append((number, "Process is unavailable on iOS, tvOS and watchOS (library code)"))
     return [(relative, number, message) for number, message in problems]
@@ -77,7 +82,7 @@ def check_file(path, relative, version):
 def check(root):
     version = tools_version(root)
     problems = []
-    for folder in ("Sources", "Tests", "Examples"):
+    for folder in FOLDERS:
         for directory, _, files in os.walk(os.path.join(root, folder)):
             for name in sorted(files):
                 if name.endswith(".swift"):

@@ -1,4 +1,4 @@
-import FastJSON
+@_spi(MSyncInternal) import FastJSON
 import GRDB
 
 /// The common page ingest done without SQLite's JSON functions, which parse and print each

@@ -1,0 +1,221 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+// The server side: LocalForce and its HTTP and PostgreSQL layers, LocalForceTesting for your
+// tests, the msync command line and the benchmarks, and every test that needs a server. It
+// depends on the package at the repository's root (the one apps use) by path, so an app that
+// depends on the repository resolves none of NIO, Hummingbird, PostgresNIO or the certificates.
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "msync-server",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "LocalForce", targets: ["LocalForce"]),
+        .library(name: "LocalForcePostgres", targets: ["LocalForcePostgres"]),
+        .library(name: "LocalForceHTTP", targets: ["LocalForceHTTP"]),
+        .library(name: "LocalForceTesting", targets: ["LocalForceTesting"]),
+        .executable(name: "msync", targets: ["msync"]),
+        .executable(name: "msync-bench", targets: ["msync-bench"]),
+    ],
+    dependencies: [
+        .package(name: "msync", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    ],
+    targets: [
+        .target(
+            name: "LocalForce",
+            dependencies: [
+                .product(name: "SOQL", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "SalesforceWire", package: "msync"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // OAuth: PKCE and token hashes (Crypto), JWT signatures (CryptoExtras), certificates (X509).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForcePostgres",
+            dependencies: [
+                "LocalForce",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForceHTTP",
+            dependencies: [
+                "LocalForce",
+                .product(name: "SalesforceWire", package: "msync"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LocalForceTesting",
+            dependencies: [
+                "LocalForce", "LocalForceHTTP",
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "SalesforceWire", package: "msync"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The SDK template's accounts list, ported (an example: not a product).
+        .target(
+            name: "AccountsListExample",
+            dependencies: [
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            path: "Examples/AccountsList",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "msync",
+            dependencies: [
+                "LocalForce",
+                "LocalForceHTTP",
+                "LocalForcePostgres",
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // msync login's loopback callback.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // msync sync's Ctrl-C and SIGTERM.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "msync-bench",
+            dependencies: [
+                "LocalForce",
+                "LocalForceHTTP",
+                "LocalForcePostgres",
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Child processes for the tests: the root package's target, through a symbolic link.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocalForceTests",
+            dependencies: [
+                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport",
+                .product(name: "SOQL", package: "msync"),
+                .product(name: "SalesforceWire", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MobileSyncTests",
+            dependencies: [
+                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "AccountsListExample",
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "SalesforceWire", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LocalForceTestingTests",
+            dependencies: [
+                "LocalForceTesting", "LocalForce",
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SalesforceRESTTests",
+            dependencies: [
+                "LocalForce", "LocalForceHTTP", "TestSupport",
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "SalesforceWire", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Fuzz targets (libFuzzer), only when scripts/fuzz.sh builds them: MSYNC_FUZZ=1 with
+// --sanitize fuzzer in its own scratch path, so the ordinary build never sees them.
+if ProcessInfo.processInfo.environment["MSYNC_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(
+            name: "msync-fuzz",
+            dependencies: [
+                "LocalForce",
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "SOQL", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Fuzz/Sources/msync-fuzz",
+            swiftSettings: strictSettings
+        )
+    ]
+    package.products += [.executable(name: "msync-fuzz", targets: ["msync-fuzz"])]
+}

@@ -1,0 +1,243 @@
+import FastJSON
+@_spi(MSyncInternal) import SalesforceWire
+
+/// Creates, updates and deletes records inside one transaction, enforcing the schema the way
+/// Salesforce does (unknown and read-only fields, required fields, lengths, references,
+/// unique external ids) and maintaining system fields.
+struct RecordWriter {
+    let schema: Schema
+    let db: any SQLConnection
+    /// The API user: owner and `CreatedById` / `LastModifiedById` of what it writes.
+    let userId: String
+    let clock: WriteClock
+    /// Counter values reserved per transaction (collections creates), or nil for one statement each.
+    var counters: CounterBlock? = nil
+
+    private var dialect: SQLDialect { db.dialect }
+
+    /// A write's timestamp: the clock's time, or the next unique tick after the last write; a
+    /// late commit keeps the time its request arrived.
+    private func stamp() throws -> Int64 {
+        if clock.frozen { return clock.now }
+        return try counters?.nextStamp(now: clock.now, on: db) ?? StorageSchema.tick(now: clock.now, on: db)
+    }
+    private func p(_ index: Int) -> String { dialect.placeholder(index) }
+
+    /// Converts a JSON body into stored values, checking every field. `attributes` is ignored.
+    func values(for object: ObjectDefinition, body: [String: JSONValue], creating: Bool) throws -> [(FieldDefinition, SQLValue)] {
+        var values: [(FieldDefinition, SQLValue)] = []
+        for (key, value) in body.sorted(by: { $0.key < $1.key }) where key != "attributes" {
+            guard let field = object.field(named: key) else {
+                throw APIError(400, "INVALID_FIELD", "No such column '\(key)' on sobject of type \(object.name)", fields: [key])
+            }
+            if field.readOnly {
+                throw APIError(
+                    400, "INVALID_FIELD_FOR_INSERT_UPDATE",
+                    "Unable to create/update fields: \(field.name). Please check the security settings of this field and verify that it is read/write for your profile or permission set.",
+                    fields: [field.name])
+            }
+            values.append((field, try FieldCodec.storage(value, for: field)))
+        }
+        return values
+    }
+
+    /// Creates a record and returns its id.
+    ///
+    /// Every check comes before the first write and the record is one INSERT, so a failure
+    /// leaves nothing behind but unused counter values: callers need no savepoint around it.
+    func create(_ object: ObjectDefinition, body: [String: JSONValue]) throws -> SalesforceId {
+        var values = try values(for: object, body: body, creating: true)
+        for field in object.fields
+        where !field.readOnly && field.defaultValue != nil && !values.contains(where: { $0.0.name == field.name }) {
+            if let defaultValue = field.defaultValue {
+                values.append(
+                    (
+                        field,
+                        try FieldCodec.storage(field.type == .boolean ? .bool(defaultValue == "true") : .string(defaultValue), for: field)
+                    ))
+            }
+        }
+        if let owner = object.field(named: "OwnerId"), !values.contains(where: { $0.0.name == "OwnerId" && !$0.1.isNull }) {
+            values.removeAll { $0.0.name == "OwnerId" }
+            values.append((owner, .text(userId)))
+        }
+        let missing = object.fields.filter { field in
+            field.required && !field.readOnly && !values.contains { $0.0.name == field.name && !$0.1.isNull }
+        }
+        if !missing.isEmpty {
+            let names = missing.map(\.name)
+            throw APIError(400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(names.joined(separator: ", "))]", fields: names)
+        }
+        try checkReferencesAndUniqueness(object, values, excluding: nil)
+        let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
+        // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.
+        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
+        let stamp = try stamp()
+        var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
+        row += [
+            ("Id", .text(id.value)), ("IsDeleted", .integer(0)), ("CreatedDate", .integer(stamp)), ("CreatedById", .text(userId)),
+            ("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp)),
+        ]
+        row += try computedValues(object, id: id, values: values)
+        let columns = row.map { SQLDialect.quote($0.0) }.joined(separator: ", ")
+        let placeholders = row.indices.map { p($0 + 1) }.joined(separator: ", ")
+        try db.execute("INSERT INTO \(SQLDialect.quote(object.name)) (\(columns)) VALUES (\(placeholders))", row.map(\.1))
+        return id
+    }
+
+    /// Updates a record. `ifUnmodifiedSince` (ms) fails with 412 when the record changed later.
+    func update(_ object: ObjectDefinition, id: SalesforceId, body: [String: JSONValue], ifUnmodifiedSince: Int64? = nil) throws {
+        let values = try values(for: object, body: body, creating: false)
+        let current = try state(object, id: id)
+        if current.deleted { throw APIError.entityIsDeleted }
+        if let ifUnmodifiedSince, current.lastModified / 1000 > ifUnmodifiedSince / 1000 {
+            throw APIError(
+                412, "PRECONDITION_FAILED", "The requested resource has been modified since \(SalesforceTime.format(ifUnmodifiedSince))")
+        }
+        let nulled = values.filter { $0.0.required && $0.1.isNull }.map(\.0.name)
+        if !nulled.isEmpty {
+            throw APIError(
+                400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(nulled.joined(separator: ", "))]", fields: nulled)
+        }
+        try checkReferencesAndUniqueness(object, values, excluding: id.value)
+        let stamp = try stamp()
+        var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
+        row += [("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]
+        let assignments = row.enumerated().map { "\(SQLDialect.quote($0.element.0)) = \(p($0.offset + 1))" }.joined(separator: ", ")
+        try db.execute(
+            "UPDATE \(SQLDialect.quote(object.name)) SET \(assignments) WHERE \"Id\" = \(p(row.count + 1))",
+            row.map(\.1) + [.text(id.value)])
+        let computed = try computedValues(object, id: id, values: nil)
+        if !computed.isEmpty {
+            let set = computed.enumerated().map { "\(SQLDialect.quote($0.element.0)) = \(p($0.offset + 1))" }.joined(separator: ", ")
+            try db.execute(
+                "UPDATE \(SQLDialect.quote(object.name)) SET \(set) WHERE \"Id\" = \(p(computed.count + 1))",
+                computed.map(\.1) + [.text(id.value)])
+        }
+    }
+
+    /// Moves a record to the recycle bin; master-detail children follow, lookups to it are cleared.
+    func delete(_ object: ObjectDefinition, id: SalesforceId) throws {
+        let current = try state(object, id: id)
+        if current.deleted { throw APIError.entityIsDeleted }
+        try softDelete(object, ids: [id.value])
+    }
+
+    /// Marks records deleted, cascading to master-detail children and clearing lookups to them.
+    ///
+    /// A worklist, not recursion: a chain of master-detail records (or a cycle a schema file
+    /// allows) is as long as the data makes it, and already-deleted records are never selected
+    /// again, so the walk ends. Ids go to SQL in chunks (SQLite binds at most 32,766 values).
+    private func softDelete(_ object: ObjectDefinition, ids: [String]) throws {
+        var work: [(object: ObjectDefinition, ids: ArraySlice<String>)] = []
+        func enqueue(_ object: ObjectDefinition, _ ids: [String]) {
+            for start in stride(from: 0, to: ids.count, by: Self.idChunk) {
+                work.append((object, ids[start..<min(start + Self.idChunk, ids.count)]))
+            }
+        }
+        enqueue(object, ids)
+        while let (object, ids) = work.popLast() {
+            guard !ids.isEmpty else { continue }
+            let stamp = try stamp()
+            let list = ids.indices.map { p($0 - ids.startIndex + 3) }.joined(separator: ", ")
+            try db.execute(
+                "UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
+                [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))
+            for relationship in schema.childRelationships(of: object.name) {
+                guard let child = schema.object(named: relationship.childObject) else { continue }
+                let table = SQLDialect.quote(child.name)
+                let column = SQLDialect.quote(relationship.field)
+                let childList = ids.indices.map { p($0 - ids.startIndex + 1) }.joined(separator: ", ")
+                if relationship.kind == .masterDetail {
+                    enqueue(
+                        child,
+                        try db.rows(
+                            "SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text)
+                        )
+                        .compactMap { $0.first?.text })
+                } else {
+                    try db.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(childList))", ids.map(SQLValue.text))
+                }
+            }
+        }
+    }
+
+    /// Ids per statement of a cascade.
+    private static let idChunk = 500
+
+    /// The ids of live records whose `field` equals `value` (external-id lookups; case-insensitive for text).
+    func ids(_ object: ObjectDefinition, where field: FieldDefinition, equals value: SQLValue) throws -> [String] {
+        try db.rows(
+            "SELECT \"Id\" FROM \(SQLDialect.quote(object.name)) WHERE \(SQLDialect.quote(field.name)) = \(p(1)) AND \"IsDeleted\" = 0 ORDER BY \"Id\"",
+            [value]
+        ).compactMap { $0.first?.text }
+    }
+
+    /// Whether the record exists, is deleted, and when it was last modified.
+    func state(_ object: ObjectDefinition, id: SalesforceId) throws -> (deleted: Bool, lastModified: Int64) {
+        guard
+            let row = try db.rows(
+                "SELECT \"IsDeleted\", \"LastModifiedDate\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" = \(p(1))",
+                [.text(id.value)]
+            ).first
+        else { throw APIError.notFound }
+        return ((row[0].integer ?? 0) != 0, row[1].integer ?? 0)
+    }
+
+    private func checkReferencesAndUniqueness(_ object: ObjectDefinition, _ values: [(FieldDefinition, SQLValue)], excluding id: String?)
+        throws
+    {
+        for (field, value) in values {
+            guard let text = value.text else { continue }
+            if field.type == .reference {
+                if text == userId { continue } // the API user exists
+                let targets = field.referenceTo.compactMap { schema.object(named: $0) }
+                guard let target = targets.first(where: { text.hasPrefix($0.keyPrefix) }) else {
+                    throw APIError(
+                        400, "FIELD_INTEGRITY_EXCEPTION", "\(field.label): id value of incorrect type: \(text)", fields: [field.name])
+                }
+                let live = try db.scalar(
+                    "SELECT count(*) FROM \(SQLDialect.quote(target.name)) WHERE \"Id\" = \(p(1)) AND \"IsDeleted\" = 0", [value])
+                guard (live?.integer ?? 0) > 0 else {
+                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id", fields: [field.name])
+                }
+            }
+            if field.unique || field.externalId, field.type != .reference {
+                let others = try ids(object, where: field, equals: value).filter { $0 != id }
+                if let other = others.first, field.unique {
+                    throw APIError(
+                        400, "DUPLICATE_VALUE", "duplicate value found: \(field.name) duplicates value on record with id: \(other)",
+                        fields: [field.name])
+                }
+            }
+        }
+    }
+
+    /// Server-maintained fields: full names (`FirstName LastName`) and auto numbers.
+    private func computedValues(_ object: ObjectDefinition, id: SalesforceId, values: [(FieldDefinition, SQLValue)]?) throws -> [(
+        String, SQLValue
+    )] {
+        var computed: [(String, SQLValue)] = []
+        if let name = object.field(named: "Name"), name.readOnly, object.field(named: "LastName") != nil {
+            let first: String?
+            let last: String?
+            if let values {
+                first = values.first { $0.0.name == "FirstName" }?.1.text
+                last = values.first { $0.0.name == "LastName" }?.1.text
+            } else {
+                let row = try db.rows(
+                    "SELECT \"FirstName\", \"LastName\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" = \(p(1))", [.text(id.value)]
+                ).first
+                first = row?[0].text
+                last = row?[1].text
+            }
+            computed.append(("Name", .text([first, last].compactMap { $0 }.joined(separator: " "))))
+        }
+        if values != nil, object.name == "Case" {
+            let number = try StorageSchema.next("autonumber:Case", on: db).addingReportingOverflow(999).partialValue
+            let text = String(number)
+            computed.append(("CaseNumber", .text(String(repeating: "0", count: max(0, 8 - text.count)) + text)))
+        }
+        return computed
+    }
+}
