@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -75,9 +77,14 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Parse errors (a head too large) answered in LocalForce's error shape.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // gzip and deflate request and response bodies (zlib).
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -148,6 +155,8 @@ let package = Package(
             name: "LocalForceTests",
             dependencies: [
                 "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SOQL", package: "msync"),
                 .product(name: "SalesforceWire", package: "msync"),
                 .product(name: "FastJSON", package: "msync"),

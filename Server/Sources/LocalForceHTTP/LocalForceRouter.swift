@@ -11,16 +11,19 @@ enum LocalForceRouter {
     static let paths: [RouterPath] = ["/services/data", "/services/data/**", "/services/oauth2/**", "/id/**", "/api/**"]
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
 
-    static func responder(for localForce: LocalForce) -> RouterResponder<LocalForceRequestContext> {
+    static func responder(for localForce: LocalForce, limits: LocalForceServer.Limits) -> RouterResponder<LocalForceRequestContext> {
         let router = Router(context: LocalForceRequestContext.self)
         // Middleware first: Hummingbird wraps each route in the middleware added before it.
         router.add(middleware: AuthenticationMiddleware(localForce: localForce))
-        router.add(middleware: BodyLimitMiddleware(localForce: localForce))
+        router.add(middleware: BodyLimitMiddleware(localForce: localForce, limits: limits))
         router.add(middleware: FaultInjectionMiddleware(localForce: localForce))
         router.add(middleware: UnroutedRequestMiddleware(localForce: localForce))
         for path in paths {
             for method in methods {
-                router.on(path, method: method) { _, context in Responses.response(await localForce.handle(context.apiRequest)) }
+                router.on(path, method: method) { _, context in
+                    Responses.response(
+                        await localForce.handle(context.apiRequest), acceptEncoding: context.apiRequest.headers["accept-encoding"])
+                }
             }
         }
         return router.buildResponder()

@@ -32,31 +32,50 @@ public final class LocalForceServer: Sendable {
     }
 
     /// Starts serving and returns once the socket is bound (`port: 0` picks a free port).
-    public static func start(_ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0) async throws -> LocalForceServer {
+    ///
+    /// - Parameter limits: what the HTTP layer accepts of a connection (see ``Limits``).
+    public static func start(
+        _ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0, limits: Limits = Limits()
+    ) async throws -> LocalForceServer {
         let (bound, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "LocalForce")
         logger.logLevel = .warning
-        let router = LocalForceRouter.responder(for: localForce)
+        let router = LocalForceRouter.responder(for: localForce, limits: limits)
         let source = LocalForceRequestContext.Source(logger: logger)
+        let channel = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParseErrorResponder(limits: limits)],
+            // A connection that sends nothing for a minute is closed; a body that arrives too
+            // slowly is refused sooner (``Limits/minimumBodyRate``).
+            idleTimeout: .seconds(60),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.maximumHeadSize, maxHeaderListSize: limits.maximumHeadSize,
+                maxHeaderFieldCount: limits.maximumHeaderCount))
         // HummingbirdCore's server, not `Application`: the `Date` header must come from the
         // server's clock, which ``LocalForce/clockOffset`` may set apart from the machine's.
-        let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(60))).buildServer(
-            // A connection that sends nothing for a minute (a stalled body included) is closed.
+        let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
-            responder: { request, writer, _ in
+            responder: { request, writer, channel in
                 var response: Response
-                do {
-                    response = try await router.respond(to: request, context: LocalForceRequestContext(source: source))
-                } catch {
-                    response = Responses.response(.error(LocalForce.unexpected(error)))
+                if request.head.authority == nil {
+                    // RFC 9112: a request without Host is refused.
+                    response = Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request has no Host header")))
+                } else {
+                    do {
+                        response = try await router.respond(to: request, context: LocalForceRequestContext(source: source))
+                    } catch {
+                        response = Responses.response(.error(LocalForce.unexpected(error)))
+                    }
                 }
                 response.headers[.date] = HTTPDate.format(localForce.currentTime())
                 try await writer.write(response: response.head, body: response.body)
+                // An answer given before the body was read (too large, too slow): the rest of the
+                // body is not waited for.
+                if response.headers[.connection] == "close" { try? await channel.close() }
             },
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? port)
+            onServerRunning: { listener in
+                continuation.yield(listener.localAddress?.port ?? port)
                 continuation.finish()
             }
         )

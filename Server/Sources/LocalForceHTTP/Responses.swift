@@ -1,3 +1,4 @@
+import CompressNIO
 import HTTPTypes
 import Hummingbird
 import LocalForce
@@ -5,15 +6,44 @@ import NIOCore
 
 /// LocalForce's answers as Hummingbird responses.
 enum Responses {
-    /// The answer with its status, headers and body.
-    static func response(_ response: APIResponse) -> Response {
+    /// Bodies smaller than this are sent as they are, whatever the client accepts.
+    static let compressionThreshold = 1024
+
+    /// The answer with its status, headers and body; gzip-compressed when the request accepts it
+    /// (`Accept-Encoding: gzip`) and the body is worth it.
+    static func response(_ response: APIResponse, acceptEncoding: String? = nil) -> Response {
         var fields = HTTPFields()
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }
-        return Response(
-            status: HTTPResponse.Status(code: response.status), headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+        var body = ByteBuffer(bytes: response.body)
+        if response.body.count >= compressionThreshold, accepts("gzip", acceptEncoding), fields[.contentEncoding] == nil,
+            let compressed = try? body.compress(with: .gzip())
+        {
+            body = compressed
+            fields[.contentEncoding] = "gzip"
+            fields[.vary] = "Accept-Encoding"
+        }
+        return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// An answer after which the connection is closed (the body was not read, or not all of it).
+    static func closing(_ response: APIResponse) -> Response {
+        var answer = self.response(response)
+        answer.headers[.connection] = "close"
+        return answer
+    }
+
+    /// Whether an `Accept-Encoding` value accepts `coding` (named, or `*`, without `q=0`).
+    static func accepts(_ coding: String, _ header: String?) -> Bool {
+        guard let header else { return false }
+        for item in header.lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == coding || parts.first == "*" else { continue }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+        return false
     }
 
     private struct DroppedConnection: Error {}

@@ -77,6 +77,7 @@ struct LoginCommand: AsyncParsableCommand {
         guard (0...65535).contains(callbackPort) else { throw ValidationError("--callback-port must be between 0 and 65535") }
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be between 1 and 3600 seconds") }
         if (jwtKey == nil) != (username == nil) { throw ValidationError("--jwt-key and --username go together") }
+        try InputFile.check(jwtKey, option: "--jwt-key")
         if clientCredentials && jwtKey != nil { throw ValidationError("choose one of --jwt-key and --client-credentials") }
         if clientCredentials && clientSecretEnv == nil { throw ValidationError("--client-credentials needs --client-secret-env") }
         if let clientSecretEnv, ProcessInfo.processInfo.environment[clientSecretEnv]?.isEmpty ?? true {

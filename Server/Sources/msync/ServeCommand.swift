@@ -86,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be between 0 and 1") }
+        try InputFile.check(schema, option: "--schema")
+        try InputFile.check(briefcase, option: "--briefcase")
+        try InputFile.check(auth, option: "--auth")
         guard faultLatencyMs >= 0 else { throw ValidationError("--fault-latency-ms must not be negative") }
         for kind in faultKindList where FaultInjection.Kind(rawValue: kind) == nil {
             throw ValidationError("unknown fault kind '\(kind)'; use 500, 503, limit, drop-before, drop-after")

@@ -51,25 +51,29 @@ struct SyncCommand: AsyncParsableCommand {
     func validate() throws {
         if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
         if !(0...86_400).contains(waitSeconds) { throw ValidationError("--wait takes 0 to 86400 seconds") }
+        try InputFile.check(storeConfig, option: "--store-config")
+        try InputFile.check(syncs, option: "--syncs")
     }
 
     func run() async throws {
+        // Every input is read and checked before the store is opened, so that a bad file or a
+        // missing login leaves no new store behind.
+        let soupsConfig = try storeConfig.map { try StoreConfig(contentsOf: URL(fileURLWithPath: $0)) }
+        let syncsConfig = try syncs.map { try SyncsConfig(contentsOf: URL(fileURLWithPath: $0)) }
+        let client = try await server.client()
         let smartStore = try SmartStore(path: store, key: encryption.key())
-        if let storeConfig {
-            let config = try StoreConfig(contentsOf: URL(fileURLWithPath: storeConfig))
-            for rejection in config.rejected {
+        if let soupsConfig {
+            for rejection in soupsConfig.rejected {
                 let soup = rejection.soupName ?? "soups[\(rejection.position)]"
                 FileHandle.standardError.write(Data("soup \(soup) not registered: \(rejection.reason)\n".utf8))
             }
-            try smartStore.apply(config)
+            try smartStore.apply(soupsConfig)
         }
-        let client = try await server.client()
         let manager = try SyncManager(
             store: smartStore, client: client, otherProcesses: waitSeconds == 0 ? .fail : .wait(timeout: .seconds(waitSeconds)))
         var order = names
         var rejected = 0
-        if let syncs {
-            let config = try SyncsConfig(contentsOf: URL(fileURLWithPath: syncs))
+        if let config = syncsConfig {
             let report = try await manager.apply(config)
             for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
             rejected = report.errors.filter { names.isEmpty || names.contains($0.name) }.count

@@ -54,25 +54,6 @@ import Testing
         #expect(IdList(["001000000000001AAA"]).byteSize == 22)
     }
 
-    @Test func statementCacheStaysBounded() throws {
-        let queue = try DatabaseQueue()
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE t (a INTEGER)")
-            let connection = GRDBConnection(db: db)
-            for limit in 0..<2000 {
-                _ = try connection.rows("SELECT a FROM t LIMIT \(limit)", [])
-            }
-            // Prepared statements alive on the connection (GRDB's caches hold them).
-            var prepared = 0
-            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-            while statement != nil {
-                prepared += 1
-                statement = sqlite3_next_stmt(db.sqliteConnection, statement)
-            }
-            #expect(prepared <= StatementCacheBudget.maximumStatements + 8)
-        }
-    }
-
     @Test func storageErrorsShowNoSQL() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
@@ -169,10 +150,19 @@ import Testing
     }
 }
 
-/// One HTTP exchange over a plain socket, for requests URLSession cannot send (a body shorter
-/// than its Content-Length).
+/// HTTP over a plain socket, for requests URLSession cannot send (a body shorter than its
+/// Content-Length, a body sent a byte at a time, a head without Host).
 enum RawSocket {
     static func exchange(port: Int, _ text: String, halfClose: Bool) throws -> String {
+        let handle = try connected(port: port)
+        defer { close(handle) }
+        try write(handle, Array(text.utf8))
+        if halfClose { shutdown(handle, Int32(SHUT_WR)) }
+        return receive(handle)
+    }
+
+    /// A connected socket (the caller closes it), whose reads give up after `timeout` seconds.
+    static func connected(port: Int, timeout: Int = 30) throws -> Int32 {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue) // an enum case in Glibc
         #else
@@ -180,7 +170,6 @@ enum RawSocket {
         #endif
         let handle = socket(AF_INET, stream, 0)
         guard handle >= 0 else { throw TestFailure("socket failed") }
-        defer { close(handle) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -188,19 +177,33 @@ enum RawSocket {
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw TestFailure("connect failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let bytes = Array(text.utf8)
+        guard connected == 0 else {
+            close(handle)
+            throw TestFailure("connect failed")
+        }
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return handle
+    }
+
+    static func write(_ handle: Int32, _ bytes: [UInt8]) throws {
         guard send(handle, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send failed") }
-        if halfClose { shutdown(handle, Int32(SHUT_WR)) }
+    }
+
+    /// What arrives until the server closes the connection or the read times out.
+    static func receive(_ handle: Int32) -> String {
+        String(decoding: receiveBytes(handle), as: UTF8.self)
+    }
+
+    /// The same, as bytes (a compressed body is not text).
+    static func receiveBytes(_ handle: Int32) -> [UInt8] {
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = recv(handle, &buffer, buffer.count, 0)
             if count <= 0 { break }
             received += buffer[0..<count]
         }
-        return String(decoding: received, as: UTF8.self)
+        return received
     }
 }

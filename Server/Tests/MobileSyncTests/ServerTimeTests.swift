@@ -26,7 +26,7 @@ import Testing
             #expect(try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts").status == .done)
             let faults = harness.localForce.faults
             // Long enough for the update and resync below on a loaded machine; they start once it has arrived.
-            await faults.scheduleLateCommit(delay: .seconds(4)) { $0.method == "PATCH" && $0.segments.last == ids[0] }
+            await faults.scheduleLateCommit(delay: .seconds(12)) { $0.method == "PATCH" && $0.segments.last == ids[0] }
             let (arrived, arrival) = AsyncStream<Void>.makeStream()
             await faults.observe { request, moment in if moment == .received && request.segments.last == ids[0] { arrival.yield() } }
             let client = harness.client

@@ -10,17 +10,38 @@
 /// parentheses. Printing a query (its `description`) and parsing the text gives the same query.
 ///
 /// Nesting (parentheses, `NOT`, semi-joins) is limited to ``maximumNesting`` levels, so that no
-/// query text can exhaust the stack of the parser or of what walks its result.
+/// query text can exhaust the stack of the parser or of what walks its result. A statement is
+/// at most ``maximumLength`` characters (Salesforce's limit, with its `MALFORMED_QUERY`) and
+/// holds at most ``maximumPredicates`` predicates, ``maximumSelectItems`` fields in a SELECT list
+/// and ``maximumOrderKeys`` ORDER BY keys (`QUERY_TOO_COMPLICATED` beyond), so that no short
+/// statement buys a long plan from the database that runs it.
 public enum SOQLParser {
     /// The deepest nesting of conditions accepted; deeper answers `QUERY_TOO_COMPLICATED`.
     public static let maximumNesting = 100
+    /// The longest statement accepted, in characters (UTF-16 code units), as in Salesforce.
+    public static let maximumLength = 100_000
+    /// The most predicates (`field = value`, `field IN (…)`, `field LIKE …`, …) one statement may
+    /// hold, its semi-joins included; an `IN` list counts once, whatever its length.
+    public static let maximumPredicates = 2_000
+    /// The most fields one SELECT list may name (`QUERY_TOO_COMPLICATED`, "selecting too many fields", beyond).
+    public static let maximumSelectItems = 1_000
+    /// The most keys of one ORDER BY (Salesforce's 32).
+    public static let maximumOrderKeys = 32
 
     /// Parses one SOQL query.
     public static func parse(_ text: String) throws(SOQLError) -> Query {
+        try checkLength(text, of: "SOQL")
         var parser = TokenParser(tokens: try Lexer.tokens(text))
         let query = try parser.parseQuery()
         try parser.expectEnd()
         return query
+    }
+
+    /// Salesforce's refusal of a statement over ``maximumLength`` characters.
+    static func checkLength(_ text: String, of language: String) throws(SOQLError) {
+        guard text.utf16.count <= maximumLength else {
+            throw SOQLError(.malformedQuery, "\(language) statements can not be longer than \(maximumLength) characters.")
+        }
     }
 }
 
@@ -39,6 +60,8 @@ struct TokenParser {
     var position = 0
     /// How many conditions enclose the one being parsed.
     var nesting = 0
+    /// The predicates parsed so far (bounded by ``SOQLParser/maximumPredicates``).
+    var predicates = 0
 
     init(tokens: [Token]) {
         self.tokens = tokens
@@ -286,6 +309,7 @@ struct TokenParser {
                 if accept("FIRST") { item.nulls = .first } else if accept("LAST") { item.nulls = .last } else { throw unexpected() }
             }
             items.append(item)
+            guard items.count <= SOQLParser.maximumOrderKeys else { throw SOQLError.tooComplicated(at: current.location) }
         } while acceptSymbol(",")
         return items
     }

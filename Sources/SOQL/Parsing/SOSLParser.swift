@@ -5,6 +5,7 @@ public enum SOSLParser {
     ///
     /// - Throws: ``SOQLError`` with Salesforce's code and the position of the problem.
     public static func parse(_ text: String) throws(SOQLError) -> SearchQuery {
+        try SOQLParser.checkLength(text, of: "SOSL")
         var bytes = Array(text.utf8)
         let (searchText, braces) = try extractSearchText(bytes)
         // Blank the braces out so the rest lexes with its real positions.
@@ -35,7 +36,8 @@ public enum SOSLParser {
 
     /// Parses search terms alone (the text of `FIND {…}`, or `q` of a parameterized search).
     public static func parseSearchTerms(_ text: String) throws(SOQLError) -> SearchExpression {
-        try SearchTextParser.parse(text)
+        try SOQLParser.checkLength(text, of: "SOSL")
+        return try SearchTextParser.parse(text)
     }
 
     private static func returningObject(_ parser: inout TokenParser) throws(SOQLError) -> ReturningObject {

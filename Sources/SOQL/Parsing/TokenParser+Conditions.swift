@@ -32,6 +32,8 @@ extension TokenParser {
     }
 
     mutating func predicate() throws(SOQLError) -> Condition {
+        predicates += 1
+        guard predicates <= SOQLParser.maximumPredicates else { throw SOQLError.tooComplicated(at: current.location) }
         if isFunctionStart {
             let call = try functionCall()
             if case .symbol(let symbol) = current.kind {

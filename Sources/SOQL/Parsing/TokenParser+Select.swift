@@ -2,7 +2,10 @@
 extension TokenParser {
     mutating func selectList() throws(SOQLError) -> [SelectItem] {
         var items: [SelectItem] = []
-        repeat { items.append(try selectItem()) } while acceptSymbol(",")
+        repeat {
+            items.append(try selectItem())
+            guard items.count <= SOQLParser.maximumSelectItems else { throw SOQLError.tooComplicated(at: current.location) }
+        } while acceptSymbol(",")
         return items
     }
 
@@ -66,6 +69,7 @@ extension TokenParser {
                 throw SOQLError(.malformedQuery, "Only aggregate expressions use field aliasing", at: token.location)
             }
             items.append(item)
+            guard items.count <= SOQLParser.maximumSelectItems else { throw SOQLError.tooComplicated(at: current.location) }
         } while acceptSymbol(",")
         try expect("FROM")
         var result = Subquery(items: items, relationship: try identifier())

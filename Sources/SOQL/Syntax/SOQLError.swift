@@ -10,11 +10,13 @@ public struct SOQLError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidType = "INVALID_TYPE"
         /// OFFSET above 2000 and similar (`NUMBER_OUTSIDE_VALID_RANGE`).
         case numberOutsideValidRange = "NUMBER_OUTSIDE_VALID_RANGE"
-        /// Conditions nested deeper than the parser accepts (`QUERY_TOO_COMPLICATED`).
+        /// Conditions nested deeper, or more predicates, than the parser accepts (`QUERY_TOO_COMPLICATED`).
         case queryTooComplicated = "QUERY_TOO_COMPLICATED"
     }
 
-    /// The error for conditions nested deeper than ``SOQLParser/maximumNesting``, in Salesforce's wording.
+    /// The error for a query beyond the parser's bounds (conditions nested deeper than
+    /// ``SOQLParser/maximumNesting``, more than ``SOQLParser/maximumPredicates`` predicates), in
+    /// Salesforce's wording.
     public static func tooComplicated(at location: SourceLocation? = nil) -> SOQLError {
         SOQLError(
             .queryTooComplicated, "Query is either selecting too many fields or the filter conditions are too complicated.", at: location)

@@ -36,6 +36,7 @@ extension SmartStore {
     /// temporary file that then replaces it, written with `targetKey`.
     private static func copyStore(at path: String, key sourceKey: StoreKey?, to destination: String?, key targetKey: StoreKey?) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
+        try StoreFileKind.requireRegularFileOrNothing(at: path)
         if CipherVFS.isLeased(path: path) { throw SmartStoreError.storeInUse(path: path) }
         let target = destination ?? path + ".rewrite-" + UUID().uuidString
         // The target is made here, empty, or not at all (VACUUM INTO writes into an empty file):

@@ -56,6 +56,9 @@ public final class SmartStore: Sendable {
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` when something other than a regular file (a
+    ///   directory, a FIFO, a device) is at `path`, or SQLite cannot open it.
     public convenience init(path: String) throws {
         try self.init(path: path, key: nil, resumeLongOperations: true)
     }
@@ -84,6 +87,7 @@ public final class SmartStore: Sendable {
 
     init(path: String, key: StoreKey?, resumeLongOperations: Bool, options: StoreOptions = .default) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
+        try StoreFileKind.requireRegularFileOrNothing(at: path)
         let lease = try StoreEncryption.lease(path: path, key: key)
         do {
             let directory = (path as NSString).deletingLastPathComponent
@@ -115,11 +119,12 @@ public final class SmartStore: Sendable {
     /// `key` (see ``init(path:key:)``).
     ///
     /// - Throws: ``SmartStoreError/database(_:)`` naming the path when there is no file there,
-    ///   SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table); the
+    ///   it is not a regular file, SQLite cannot open it, or it is not a SmartStore store (no `soup_attrs` table); the
     ///   key errors of ``init(path:key:)``.
     public init(readOnlyAt path: String, key: StoreKey? = nil) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
+        try StoreFileKind.requireRegularFileOrNothing(at: path)
         let lease = try StoreEncryption.lease(path: path, key: key)
         var configuration = Self.configuration(lease: lease)
         configuration.readonly = true

@@ -112,7 +112,7 @@ struct AggregateEngine {
         do {
             rows = try db.rows(sql, arguments.values)
         } catch {
-            throw SOQLError(.malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
+            throw StorageRefusal.soqlError(error)
         }
         guard rows.count <= Self.maximumRows else {
             throw SOQLError(.malformedQuery, "Aggregate query has too many rows (more than \(Self.maximumRows)): add filters or a LIMIT")

@@ -261,14 +261,13 @@ struct QueryEngine {
         return present.isEmpty ? "" : " WHERE " + present.joined(separator: " AND ")
     }
 
-    /// Database failures inside query execution are reported as `MALFORMED_QUERY` with the
-    /// storage's message (never the SQL text): most are queries the storage refused.
+    /// Database failures inside query execution are answered in Salesforce's terms, never the
+    /// storage's (``StorageRefusal``).
     private func run<T>(_ body: () throws -> T) throws(SOQLError) -> T {
         do {
             return try body()
         } catch {
-            // The storage's message only (never the SQL text): see ``StatementError``.
-            throw SOQLError(.malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
+            throw StorageRefusal.soqlError(error)
         }
     }
 }

@@ -75,8 +75,7 @@ struct TypeOfReader {
                 do {
                     rows += try db.rows(sql, arguments.values)
                 } catch {
-                    throw SOQLError(
-                        .malformedQuery, "query failed: \((error as? StatementError)?.message ?? "the database refused the query")")
+                    throw StorageRefusal.soqlError(error)
                 }
             }
             for row in rows {

@@ -10,16 +10,13 @@ struct Subrequest {
     var body: JSONValue?
     var headers: [String: String] = [:]
 
-    /// A query subrequest's first page, whose cursor the caller opens once the transaction ends.
-    struct PendingCursor {
-        var query: Query
-        var includeDeleted: Bool
-        var ids: [String]
-        var version: String
-    }
+    /// Query cursors a subrequest opened (its own and its child lists'), which the caller
+    /// registers once the transaction has committed; their locators are already in the answer.
+    typealias Cursors = [(locator: String, cursor: QueryCursors.Cursor)]
 
-    /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll`.
-    func run(schema: Schema, db: any SQLConnection, userId: String, clock: WriteClock) throws -> (APIResponse, PendingCursor?) {
+    /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll` (paged as
+    /// `/query` pages: `Sforce-Query-Options` batch size, `done`, `nextRecordsUrl`, child lists).
+    func run(schema: Schema, db: any SQLConnection, userId: String, clock: WriteClock) throws -> (APIResponse, Cursors) {
         let (pathPart, queryPart) = url.split(separator: "?", maxSplits: 1).map(String.init).splitFirst
         var segments = APIRequest.segments(of: pathPart)
         if segments.starts(with: ["services", "data"]) { segments.removeFirst(2) }
@@ -35,18 +32,31 @@ struct Subrequest {
                         guard case .object(let members)? = body else { throw APIError.jsonParser("The request body must be a JSON object") }
                         return members
                     })
-            return (response, nil)
+            return (response, [])
         case "query", "queryAll":
             guard method == "GET", segments.count == 1, let text = request.parameter("q") else { throw APIError.notFound }
             let includeDeleted = segments[0] == "queryAll"
             let query = try LocalForce.parse(text)
-            let engine = QueryEngine(schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted, userId: userId)
+            let batchSize = LocalForce.batchSize(headers["sforce-query-options"])
+            let childCursors = ChildCursorSink()
+            let engine = QueryEngine(
+                schema: schema, db: db, now: clock.date, includeDeleted: includeDeleted, userId: userId, childCursors: childCursors)
             do {
-                let (snapshot, records) = try engine.firstPage(query, batchSize: 2000, version: version)
-                let pending =
-                    snapshot.ids.count > 2000
-                    ? PendingCursor(query: query, includeDeleted: includeDeleted, ids: snapshot.ids, version: version) : nil
-                return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: records, next: nil), pending)
+                let (snapshot, records) = try engine.firstPage(query, batchSize: batchSize, version: version)
+                var cursors = childCursors.cursors
+                var next: String?
+                if snapshot.ids.count > batchSize {
+                    let locator = QueryCursors.newLocator()
+                    cursors.append(
+                        (
+                            locator,
+                            QueryCursors.Cursor(
+                                query: query, version: version, includeDeleted: includeDeleted, batchSize: batchSize,
+                                ids: IdList(snapshot.ids), lastUsed: Date())
+                        ))
+                    next = "/services/data/v\(version)/query/\(locator)-\(batchSize)"
+                }
+                return (LocalForce.pageResponse(totalSize: snapshot.totalSize, records: records, next: next), cursors)
             } catch {
                 throw LocalForce.apiError(error, text)
             }

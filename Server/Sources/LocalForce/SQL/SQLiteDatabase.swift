@@ -2,33 +2,60 @@ import Foundation
 import GRDB
 import NIOConcurrencyHelpers
 
-/// LocalForce's embedded backend: SQLite through GRDB (a WAL pool for files, a queue in memory).
+/// LocalForce's embedded backend: SQLite through GRDB, in a WAL pool (reads run beside each
+/// other and beside the one writer).
+///
+/// `:memory:` is a pool too, on a private temporary file that goes with the database (deleted
+/// when it is released), so that a long read never makes other readers wait, as it would on
+/// SQLite's single in-memory connection. Nothing is flushed to disk for it.
 public final class SQLiteDatabase: SQLDatabase {
     private let writer: any DatabaseWriter
     /// The statement cache bound of this database's connections.
     private let statements = StatementCacheBudget()
     /// A file can be opened by other processes; `:memory:` cannot.
     public let isShared: Bool
+    /// The private file behind `:memory:`, removed on deinit.
+    private let temporaryPath: String?
 
     /// Opens `path`, or an in-memory database for `:memory:`.
     ///
-    /// - Throws: ``DatabaseOpenError`` naming the path when SQLite cannot open it.
+    /// - Throws: ``DatabaseOpenError`` naming the path when SQLite cannot open it, when it is not
+    ///   a regular file, or when it is a database with tables LocalForce did not make (it never
+    ///   writes into another program's database).
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         isShared = path != ":memory:"
         guard !path.isEmpty else { throw DatabaseOpenError("A database path must not be empty (use :memory: for an in-memory database)") }
+        var location = path
+        if isShared {
+            try Self.checkAdoptable(path)
+            temporaryPath = nil
+        } else {
+            location = FileManager.default.temporaryDirectory.appendingPathComponent("localforce-\(UUID().uuidString).sqlite").path
+            temporaryPath = location
+            // Private and thrown away: never worth a flush.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+        }
         do {
-            if path == ":memory:" {
-                writer = try DatabaseQueue(configuration: configuration)
-            } else {
-                writer = try DatabasePool(path: path, configuration: configuration)
-            }
+            writer = try DatabasePool(path: location, configuration: configuration)
         } catch let error as DatabaseError {
+            Self.remove(temporaryPath)
             throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error.message ?? error.description)")
         } catch {
+            Self.remove(temporaryPath)
             throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error)")
         }
+    }
+
+    deinit {
+        // Removing the files of an open database is safe: SQLite keeps them until it closes them.
+        Self.remove(temporaryPath)
+    }
+
+    private static func remove(_ path: String?) {
+        guard let path else { return }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// Runs `body` in a write transaction (rolled back if it throws); writes are serialized.
@@ -37,7 +64,7 @@ public final class SQLiteDatabase: SQLDatabase {
         return try await writer.write { db in try body(GRDBConnection(db: db, statements: statements)) }
     }
 
-    /// Runs `body` with a consistent read view (for a file, a WAL snapshot that does not wait for writes).
+    /// Runs `body` with a consistent read view (a WAL snapshot that waits neither for writes nor for other reads).
     public func read<T: Sendable>(_ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
         let statements = self.statements
         return try await writer.read { db in try body(GRDBConnection(db: db, statements: statements)) }
@@ -77,9 +104,10 @@ struct GRDBConnection: SQLConnection {
         }
     }
 
-    /// A cached statement, within the connection's ``StatementCacheBudget``.
+    /// A cached statement, within the connection's ``StatementCacheBudget``; a long text (a
+    /// large `IN` list) is prepared for this use only, so its memory goes with it.
     private func statement(_ sql: String) throws -> Statement {
-        statements.admit(sql, on: db)
+        guard statements.admit(sql, on: db) else { return try db.makeStatement(sql: sql) }
         return try db.cachedStatement(sql: sql)
     }
 
@@ -94,31 +122,43 @@ struct GRDBConnection: SQLConnection {
 }
 
 /// Bounds GRDB's per-connection statement cache, which otherwise keeps every distinct SQL text
-/// it ever prepared: after ``maximumStatements`` distinct texts on one connection, the
-/// connection's cache is emptied and counting starts again.
+/// it ever prepared. A prepared statement takes about a hundred times its text in memory (a
+/// 25,000-value `IN` list: ~200 KB of text, ~6 MB prepared), so the bound is on text bytes as
+/// well as on count: texts over ``maximumCachedLength`` are never cached, and once a connection's
+/// cached texts would pass ``maximumStatements`` or ``maximumBytes`` its cache is emptied and
+/// counting starts again. Cached statements thus hold at most ~``maximumBytes`` × 100 bytes (about
+/// 25 MB) per connection.
 ///
 /// One budget serves the connections of one ``SQLiteDatabase``: it lives and goes with them.
 final class StatementCacheBudget: Sendable {
     /// Distinct statement texts a connection keeps prepared at most.
     static let maximumStatements = 256
+    /// The longest text (UTF-8 bytes) that is cached.
+    static let maximumCachedLength = 8 * 1024
+    /// The total text (UTF-8 bytes) of the statements a connection keeps prepared at most.
+    static let maximumBytes = 256 * 1024
 
-    /// The texts each connection has prepared since its cache was last emptied.
-    private let seen = NIOLockedValueBox([ObjectIdentifier: Set<String>]())
+    /// Per connection, the texts prepared since its cache was last emptied and their bytes.
+    private let seen = NIOLockedValueBox([ObjectIdentifier: (texts: Set<String>, bytes: Int)]())
 
-    /// Records that `sql` is about to be prepared on `db`, emptying `db`'s cache first when the
-    /// text is new and the budget is spent.
-    func admit(_ sql: String, on db: Database) {
+    /// Whether `sql` may be cached on `db`; emptying `db`'s cache first when the text is new
+    /// and the budget is spent.
+    func admit(_ sql: String, on db: Database) -> Bool {
+        let length = sql.utf8.count
+        guard length <= Self.maximumCachedLength else { return false }
         let key = ObjectIdentifier(db)
         let release: Bool = seen.withLockedValue { seen in
-            var texts = seen[key] ?? []
-            guard !texts.contains(sql) else { return false }
-            let full = texts.count >= Self.maximumStatements
-            if full { texts.removeAll(keepingCapacity: true) }
-            texts.insert(sql)
-            seen[key] = texts
+            var entry = seen[key] ?? ([], 0)
+            guard !entry.texts.contains(sql) else { return false }
+            let full = entry.texts.count >= Self.maximumStatements || entry.bytes + length > Self.maximumBytes
+            if full { entry = ([], 0) }
+            entry.texts.insert(sql)
+            entry.bytes += length
+            seen[key] = entry
             return full
         }
         if release { db.releaseMemory() }
+        return true
     }
 }
 

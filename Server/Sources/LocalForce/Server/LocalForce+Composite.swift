@@ -71,32 +71,47 @@ extension LocalForce {
         let (items, allOrNone) = try compositeItems(context)
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         var results: [(String, APIResponse)] = []
-        var cursors: [(Int, Subrequest.PendingCursor)] = []
-        /// Runs one item: resolves references, skips it when it depends on a failed one.
-        let step: @Sendable (any SQLConnection, CompositeItem, CompositeReferences) throws -> (APIResponse, Subrequest.PendingCursor?) = {
-            db, item, references in
+        var cursors: Subrequest.Cursors = []
+        /// Resolves an item's references; `nil` when it depends on a failed item.
+        let resolve: @Sendable (CompositeItem, CompositeReferences) throws(APIError) -> Subrequest? = { item, references in
             var subrequest = item.subrequest
             let texts = [subrequest.url] + (subrequest.body.map { [$0.jsonString] } ?? [])
-            if references.dependsOnFailure(texts) { return (.error(Self.halted), nil) }
+            if references.dependsOnFailure(texts) { return nil }
+            var expansion = CompositeReferences.Expansion()
+            subrequest.url = try references.resolve(url: subrequest.url, expansion: &expansion)
+            if let body = subrequest.body { subrequest.body = try references.resolve(body: body, expansion: &expansion) }
+            return subrequest
+        }
+        /// Runs one resolved item (or answers its failure).
+        let run: @Sendable (any SQLConnection, Subrequest) throws -> (APIResponse, Subrequest.Cursors) = { db, subrequest in
             do {
-                subrequest.url = try references.resolve(url: subrequest.url)
-                subrequest.body = try subrequest.body.map { body throws(APIError) in try references.resolve(body: body) }
                 return try subrequest.run(schema: schema, db: db, userId: userId, clock: clock)
             } catch let error as APIError {
-                return (.error(error), nil)
+                return (.error(error), [])
+            }
+        }
+        /// Resolves and runs one item inside a transaction (allOrNone: references see the
+        /// transaction's own writes).
+        let step: @Sendable (any SQLConnection, CompositeItem, CompositeReferences) throws -> (APIResponse, Subrequest.Cursors) = {
+            db, item, references in
+            do {
+                guard let subrequest = try resolve(item, references) else { return (.error(Self.halted), []) }
+                return try run(db, subrequest)
+            } catch let error as APIError {
+                return (.error(error), [])
             }
         }
         if allOrNone {
             do {
-                let outcome = try await database.write { db -> ([(String, APIResponse)], [(Int, Subrequest.PendingCursor)]) in
+                let outcome = try await database.write { db -> ([(String, APIResponse)], Subrequest.Cursors) in
                     var references = CompositeReferences()
                     var done: [(String, APIResponse)] = []
-                    var pending: [(Int, Subrequest.PendingCursor)] = []
+                    var pending: Subrequest.Cursors = []
                     for (index, item) in items.enumerated() {
-                        let (response, cursor) = try step(db, item, references)
+                        let (response, opened) = try step(db, item, references)
                         done.append((item.referenceId, response))
                         if response.status >= 400 { throw RollBack(results: done, failedIndex: index) }
-                        if let cursor { pending.append((index, cursor)) }
+                        pending += opened
                         references.record(item.referenceId, status: response.status, body: response.body)
                     }
                     return (done, pending)
@@ -110,24 +125,29 @@ extension LocalForce {
             }
         } else {
             var references = CompositeReferences()
-            for (index, item) in items.enumerated() {
-                let snapshot = references
-                let (response, cursor) = try await database.write { db in try step(db, item, snapshot) }
+            for item in items {
+                // References are resolved outside any transaction, and a read runs on a read
+                // connection, never holding the org's write lock.
+                let response: APIResponse
+                let opened: Subrequest.Cursors
+                do {
+                    if let subrequest = try resolve(item, references) {
+                        (response, opened) =
+                            subrequest.method == "GET"
+                            ? try await database.read { db in try run(db, subrequest) }
+                            : try await database.write { db in try run(db, subrequest) }
+                    } else {
+                        (response, opened) = (.error(Self.halted), [])
+                    }
+                } catch let error as APIError {
+                    (response, opened) = (.error(error), [])
+                }
                 results.append((item.referenceId, response))
-                if let cursor { cursors.append((index, cursor)) }
+                cursors += opened
                 references.record(item.referenceId, status: response.status, body: response.body)
             }
         }
-        for (index, cursor) in cursors {
-            let locator = try await self.cursors.open(
-                QueryCursors.Cursor(
-                    query: cursor.query, version: cursor.version, includeDeleted: cursor.includeDeleted,
-                    batchSize: 2000, ids: IdList(cursor.ids), lastUsed: Date()))
-            if var page = try? JSONValue(parsing: results[index].1.body) {
-                page["nextRecordsUrl"] = .string("/services/data/v\(cursor.version)/query/\(locator)-2000")
-                results[index].1.body = page.jsonBytes
-            }
-        }
+        try await self.cursors.register(cursors)
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.write(punctuation: "{")
         writer.writeKey("compositeResponse")
@@ -183,7 +203,13 @@ extension LocalForce {
             let subrequest = Subrequest(method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path, body: input)
             let response: APIResponse
             do {
-                response = try await database.write { db in try subrequest.run(schema: schema, db: db, userId: userId, clock: clock).0 }
+                let work: @Sendable (any SQLConnection) throws -> (APIResponse, Subrequest.Cursors) = { db in
+                    try subrequest.run(schema: schema, db: db, userId: userId, clock: clock)
+                }
+                // A read runs on a read connection, never holding the org's write lock.
+                let (answer, opened) = subrequest.method == "GET" ? try await database.read(work) : try await database.write(work)
+                try await cursors.register(opened)
+                response = answer
             } catch let error as APIError {
                 response = .error(error)
             }

@@ -15,7 +15,8 @@ struct UnroutedRequestMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            return Responses.response(await localForce.handle(context.apiRequest))
+            return Responses.response(
+                await localForce.handle(context.apiRequest), acceptEncoding: context.apiRequest.headers["accept-encoding"])
         }
     }
 }
