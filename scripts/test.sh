@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 [ -e /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
+# zlib: LocalForce's gzip and deflate bodies (compress-nio); part of Swift's own Linux requirements.
+[ -e /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || need_apt+=(postgresql)
