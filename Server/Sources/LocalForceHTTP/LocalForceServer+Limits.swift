@@ -3,13 +3,13 @@ extension LocalForceServer {
     /// size is ``LocalForce/LocalForce/maximumBodySize``'s.
     public struct Limits: Sendable {
         /// The largest request head (request line and headers), in bytes: 80 KiB. Larger heads
-        /// get `431 REQUEST_HEADER_FIELDS_TOO_LARGE`.
+        /// (a long URL included) get `431 REQUEST_HEADER_FIELDS_TOO_LARGE`.
         public var maximumHeadSize: Int
         /// The most headers a request may have: 1000 (`431` beyond).
         public var maximumHeaderCount: Int
-        /// The slowest a body may arrive once ``bodyGracePeriod`` has passed, in bytes per second
-        /// averaged from the start of the body: 8 KiB/s. A slower body is refused (`408
-        /// REQUEST_TIMEOUT`) and its connection closed, so a client that stalls an upload loses
+        /// The slowest a body may arrive: once ``bodyGracePeriod`` has passed, it must have
+        /// delivered this many bytes for every second beyond it (8 KiB/s). A slower body is refused
+        /// (`408 REQUEST_TIMEOUT`) and its reading stopped, so a client that stalls an upload loses
         /// its own request only.
         public var minimumBodyRate: Int
         /// How long a body may take before ``minimumBodyRate`` applies: 5 seconds.

@@ -10,13 +10,24 @@ import NIOHTTPTypes
 /// REQUEST_HEADER_FIELDS_TOO_LARGE`, any other malformed request `400 INVALID_REQUEST`, each
 /// with a JSON body (Hummingbird's own answer is an empty 400).
 ///
-/// It sits after the decoder in each connection's pipeline, where the decoder's error passes.
-final class ParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler {
+/// It sits after the decoder in each connection's pipeline, where the decoder's errors pass:
+/// - an error inside a body (the client left before its end) goes on to whoever reads the body,
+///   which answers it as an incomplete body;
+/// - an error between requests is answered after the responses still owed on the connection,
+///   never ahead of them.
+final class ParseErrorResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     private let limits: LocalForceServer.Limits
+    /// A request's head has arrived and its end not yet.
+    private var inBody = false
+    /// Requests whose response has not ended yet.
+    private var unanswered = 0
+    /// An error waiting for the responses owed before it.
+    private var deferred: APIError?
     private var answered = false
 
     init(limits: LocalForceServer.Limits) {
@@ -24,17 +35,41 @@ final class ParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            inBody = true
+            unanswered += 1
+        case .end: inBody = false
+        case .body: break
+        }
         context.fireChannelRead(data)
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let ended = if case .end = unwrapOutboundIn(data) { true } else { false }
+        context.write(data, promise: promise)
+        guard ended else { return }
+        unanswered = max(0, unanswered - 1)
+        if unanswered == 0, let error = deferred {
+            deferred = nil
+            answer(error, context: context)
+        }
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parseError = error as? HTTPParserError else {
+        guard let parseError = error as? HTTPParserError, !inBody else {
             context.fireErrorCaught(error)
             return
         }
-        guard !answered else { return }
+        guard !answered, deferred == nil else { return }
+        let apiError = Self.apiError(parseError, limits: limits)
+        if unanswered == 0 { answer(apiError, context: context) } else { deferred = apiError }
+    }
+
+    /// Writes the error's answer, then closes the connection.
+    private func answer(_ error: APIError, context: ChannelHandlerContext) {
         answered = true
-        let answer = APIResponse.error(Self.apiError(parseError, limits: limits))
+        let answer = APIResponse.error(error)
         var fields = HTTPFields()
         fields[.contentType] = APIResponse.contentType
         fields[.contentLength] = String(answer.body.count)
@@ -53,6 +88,6 @@ final class ParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler 
                 "The request line and headers take more than \(limits.maximumHeadSize) bytes, or there are more than \(limits.maximumHeaderCount) headers"
             )
         }
-        return APIError(400, "INVALID_REQUEST", "The request is not valid HTTP/1.1 (\(error))")
+        return APIError(400, "INVALID_REQUEST", "The request is not valid HTTP/1.1")
     }
 }

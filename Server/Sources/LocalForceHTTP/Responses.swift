@@ -17,12 +17,13 @@ enum Responses {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }
         var body = ByteBuffer(bytes: response.body)
-        if response.body.count >= compressionThreshold, accepts("gzip", acceptEncoding), fields[.contentEncoding] == nil,
-            let compressed = try? body.compress(with: .gzip())
-        {
-            body = compressed
-            fields[.contentEncoding] = "gzip"
+        if response.body.count >= compressionThreshold, fields[.contentEncoding] == nil {
+            // Whether it is compressed depends on the request's Accept-Encoding: caches must know.
             fields[.vary] = "Accept-Encoding"
+            if accepts("gzip", acceptEncoding), let compressed = try? body.compress(with: .gzip()) {
+                body = compressed
+                fields[.contentEncoding] = "gzip"
+            }
         }
         return Response(status: HTTPResponse.Status(code: response.status), headers: fields, body: ResponseBody(byteBuffer: body))
     }
@@ -34,16 +35,18 @@ enum Responses {
         return answer
     }
 
-    /// Whether an `Accept-Encoding` value accepts `coding` (named, or `*`, without `q=0`).
+    /// Whether an `Accept-Encoding` value accepts `coding`: named without `q=0`, or, when it is
+    /// not named, through `*` without `q=0`.
     static func accepts(_ coding: String, _ header: String?) -> Bool {
         guard let header else { return false }
+        var wildcard: Bool?
         for item in header.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.first == coding || parts.first == "*" else { continue }
             let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return weight > 0
+            if parts.first == coding { return weight > 0 }
+            if parts.first == "*" { wildcard = weight > 0 }
         }
-        return false
+        return wildcard ?? false
     }
 
     private struct DroppedConnection: Error {}

@@ -114,10 +114,16 @@ struct ServeCommand: AsyncParsableCommand {
             schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
             clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime))
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
+        // Ctrl-C or SIGTERM stops the server cleanly: requests in flight finish and an in-memory
+        // org's private files are removed. Trapped before the address is printed, so that no
+        // signal sent after it finds the default action.
+        let interruption = await Interruption(printer: ProgressPrinter()) { await server.stop() }
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }
         FileHandle.standardOutput.write(Data(banner.utf8))
         try await server.wait()
+        interruption.cancel()
+        if let code = interruption.exitCode { throw ExitCode(code) }
     }
 
     private var faultKindList: [String] {

@@ -68,9 +68,9 @@ import Testing
         // best); beside them it costs what it cost alone, give or take a loaded machine.
         #expect(slowest < baseline * 4 + .seconds(10), "a normal client waited \(slowest) beside the stalled uploads (alone: \(baseline))")
         // Both stalled uploads are refused with 408 and their connections closed.
-        let answers = await [Task.detached { RawSocket.receive(declared) }, Task.detached { RawSocket.receive(chunked) }].asyncMap {
-            await $0.value
-        }
+        async let declaredAnswer = RawSocket.receive(declared)
+        async let chunkedAnswer = RawSocket.receive(chunked)
+        let answers = await [declaredAnswer, chunkedAnswer]
         for answer in answers {
             #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
             #expect(answer.contains("REQUEST_TIMEOUT"), "\(answer)")
@@ -78,6 +78,38 @@ import Testing
         #expect(await localForce.bodyMemory.inUse == 0)
         #expect(try await client.query("SELECT COUNT() FROM Account").json?["totalSize"] == 1_000)
         await server.stop()
+    }
+
+    @Test func largeBodiesArrivingTogetherAreBounded() async throws {
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token, bodyMemoryBudget: 32 << 20)
+        let server = try await LocalForceServer.start(localForce)
+        let client = TestServer(server: server)
+        let body = Self.collection(200, padding: 6_000, tag: "big")
+        // The bytes of large bodies arriving at once are counted as they arrive: when they do
+        // not fit (here, all taken), the request is refused at once instead of buffered.
+        let capacity = localForce.bodyArrival.capacity
+        #expect(await localForce.bodyArrival.tryReserve(capacity))
+        let refused = try await client.send("POST", "composite/sobjects", json: body)
+        #expect(refused.status == 503 && refused.errorCode == "SERVER_UNAVAILABLE", "\(refused.status)")
+        await localForce.bodyArrival.release(capacity)
+        #expect(try await client.send("POST", "composite/sobjects", json: body).status == 200)
+        #expect(await localForce.bodyArrival.inUse == 0)
+        #expect(await localForce.bodyMemory.inUse == 0)
+        await server.stop()
+    }
+
+    @Test func anInMemoryOrgLivesInAPrivateFolderRemovedOnClose() async throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        _ = try await database.write { db in try db.execute("CREATE TABLE t (a INTEGER)", []) }
+        let folder = try #require(database.temporaryFolder)
+        #expect(FileManager.default.fileExists(atPath: folder + "/org.sqlite"))
+        let permissions = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(permissions == 0o700)
+        let synchronous = try await database.write { db in try db.rows("PRAGMA synchronous", []).first?.first }
+        #expect(synchronous == .integer(0))
+        await database.close()
+        #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
     @Test func referencesCannotAmplifyAComposite() async throws {
@@ -223,14 +255,5 @@ import Testing
             #expect(count <= StatementCacheBudget.maximumStatements + 8)
             #expect(bytes < 16 << 20, "prepared statements hold \(bytes) bytes")
         }
-    }
-}
-
-extension Array {
-    /// The elements mapped one after the other by an async function.
-    func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
-        var result: [T] = []
-        for element in self { result.append(await transform(element)) }
-        return result
     }
 }

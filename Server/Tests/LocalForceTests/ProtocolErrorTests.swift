@@ -29,15 +29,15 @@ import Testing
         return (status, headers, parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
-    static func exchange(_ server: TestServer, _ text: String) throws -> (status: String, headers: [String: String], body: String) {
+    static func exchange(_ server: TestServer, _ text: String) async throws -> (status: String, headers: [String: String], body: String) {
         let port = try #require(server.server.baseURL.port)
-        return parse(try RawSocket.exchange(port: port, text, halfClose: false))
+        return parse(try await RawSocket.exchange(port: port, text, halfClose: false))
     }
 
     @Test func headsTooLargeAreRefusedWithAJSONError() async throws {
         try await withServer { server in
             let auth = "Authorization: Bearer \(TestServer.token)\r\n"
-            let big = try Self.exchange(
+            let big = try await Self.exchange(
                 server,
                 "GET /services/data/v66.0/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)X-Big: \(String(repeating: "b", count: 90_000))\r\n\r\n"
             )
@@ -45,12 +45,20 @@ import Testing
             #expect(big.headers["content-type"]?.hasPrefix("application/json") == true)
             #expect(try JSONValue(parsing: Array(big.body.utf8)).arrayValue?.first?["errorCode"] == "REQUEST_HEADER_FIELDS_TOO_LARGE")
             let many = (0..<10_000).map { "X-H\($0): v\r\n" }.joined()
-            let crowded = try Self.exchange(server, "GET /services/data/v66.0/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\(many)\r\n")
+            let crowded = try await Self.exchange(
+                server, "GET /services/data/v66.0/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\(many)\r\n")
             #expect(crowded.status.hasPrefix("HTTP/1.1 431"), "\(crowded.status)")
             #expect(crowded.body.contains("REQUEST_HEADER_FIELDS_TOO_LARGE"))
-            let garbage = try Self.exchange(server, "GET /services/data HTTP/9.9 nonsense\r\n\r\n")
+            let garbage = try await Self.exchange(server, "GET /services/data HTTP/9.9 nonsense\r\n\r\n")
             #expect(garbage.status.hasPrefix("HTTP/1.1 400"), "\(garbage.status)")
             #expect(garbage.body.contains("INVALID_REQUEST"), "\(garbage.body)")
+            // Behind a pipelined request, the error is answered after that request's answer.
+            let pipelined = try await RawSocket.exchange(
+                port: try #require(server.server.baseURL.port),
+                "GET /services/data/v66.0/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)\r\nNOT HTTP AT ALL\r\n\r\n", halfClose: false)
+            let ok = try #require(pipelined.range(of: "HTTP/1.1 200"))
+            let refused = try #require(pipelined.range(of: "HTTP/1.1 400"))
+            #expect(ok.lowerBound < refused.lowerBound, "\(pipelined)")
             // The server goes on serving.
             #expect(try await server.send("GET", "limits").status == 200)
         }
@@ -58,10 +66,10 @@ import Testing
 
     @Test func aRequestWithoutHostIsRefused() async throws {
         try await withServer { server in
-            let answer = try Self.exchange(server, "GET /services/data HTTP/1.1\r\n\r\n")
+            let answer = try await Self.exchange(server, "GET /services/data HTTP/1.1\r\n\r\n")
             #expect(answer.status.hasPrefix("HTTP/1.1 400"), "\(answer.status)")
             #expect(answer.body.contains("INVALID_REQUEST") && answer.body.contains("Host"), "\(answer.body)")
-            let withHost = try Self.exchange(server, "GET /services/data HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let withHost = try await Self.exchange(server, "GET /services/data HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(withHost.status.hasPrefix("HTTP/1.1 200"), "\(withHost.status)")
         }
     }
@@ -73,7 +81,9 @@ import Testing
                 var output = try buffer.compress(with: algorithm)
                 return Data(output.readBytes(length: output.readableBytes) ?? [])
             }
-            for (coding, algorithm) in [("gzip", CompressionAlgorithm.gzip()), ("deflate", .deflate())] {
+            // HTTP's deflate is the zlib format (RFC 9110): its bodies start with zlib's 0x78 header.
+            #expect(try compressed(["Name": "x"], .zlib()).first == 0x78)
+            for (coding, algorithm) in [("gzip", CompressionAlgorithm.gzip()), ("deflate", .zlib())] {
                 let reply = try await server.send(
                     "POST", "sobjects/Account", rawBody: try compressed(["Name": .string("Zipped \(coding)")], algorithm),
                     headers: ["Content-Encoding": coding, "Content-Type": "application/json"])
@@ -102,7 +112,7 @@ import Testing
                 "GET /services/data/v66.0/query?q=SELECT+Id,Name+FROM+Account HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Authorization: Bearer \(TestServer.token)\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
             try RawSocket.write(handle, Array(request.utf8))
-            let received = RawSocket.receiveBytes(handle)
+            let received = await RawSocket.receiveBytes(handle)
             let separator: [UInt8] = [13, 10, 13, 10]
             let end = try #require((0..<received.count - 3).first { Array(received[$0..<$0 + 4]) == separator })
             let head = Self.parse(String(decoding: received[..<end], as: UTF8.self) + "\r\n\r\n")

@@ -59,10 +59,15 @@ import Testing
             let schema = "serve" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             process.arguments? += ["--database", url + (url.contains("?") ? "&" : "?") + "schema=" + schema]
         }
+        // Its own temporary directory: an in-memory org's private folder goes there.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer { process.terminate() }
+        defer { if process.isRunning { process.terminate() } }
         let banner = await ChildProcess.read(output.fileHandleForReading) { $0.contains("token: ") && $0.hasSuffix("\n") }
         let lines = banner.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("LocalForce listening on http://127.0.0.1:") == true)
@@ -79,6 +84,12 @@ import Testing
         create.httpBody = Data(#"{"Name": "Served"}"#.utf8)
         let (_, created) = try await URLSession.shared.data(for: create)
         #expect((created as? HTTPURLResponse)?.statusCode == 201)
+        // Ctrl-C stops it cleanly (130, as a shell reports SIGINT), leaving no file behind.
+        process.interrupt()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(process.terminationStatus == 130)
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "\(left)")
     }
 }
 

@@ -1,3 +1,4 @@
+import Logging
 import SOQL
 
 /// The storage's refusals of a query, in Salesforce's terms, never in the storage's own words:
@@ -14,10 +15,15 @@ enum StorageRefusal {
         "stack depth limit",
     ]
 
-    /// The answer for an error thrown while the storage ran a query.
+    private static let logger = Logger(label: "LocalForce")
+
+    /// The answer for an error thrown while the storage ran a query; the storage's own message
+    /// goes to the log.
     static func soqlError(_ error: any Error) -> SOQLError {
         if let error = error as? SOQLError { return error }
-        let message = (error as? StatementError)?.message.lowercased() ?? ""
+        let text = (error as? StatementError)?.message ?? "\(error)"
+        logger.notice("the storage refused a query", metadata: ["error": "\(text)"])
+        let message = text.lowercased()
         if limitMessages.contains(where: { message.contains($0) }) { return .tooComplicated() }
         return SOQLError(.malformedQuery, "query failed: the database refused the query")
     }

@@ -36,13 +36,17 @@ extension SQLiteDatabase {
         do {
             var configuration = Configuration()
             configuration.readonly = true
-            // Immutable where SQLite takes URI filenames: read as it is, without the -wal and -shm
-            // files a reader would otherwise create.
+            // Immutable where SQLite takes URI filenames and no write-ahead log holds part of
+            // the database: read as it is, without the -wal and -shm files a reader would
+            // otherwise create. With a log (a program has it open, or crashed), a plain
+            // read-only open, which reads the log too.
             var location = path
-            if takesURIs {
+            let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+            if takesURIs, (log ?? 0) == 0 {
                 var unreserved = CharacterSet.alphanumerics.intersection(.init(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
                 unreserved.insert(charactersIn: "/-_.~")
-                location = "file:\(path.addingPercentEncoding(withAllowedCharacters: unreserved) ?? path)?immutable=1"
+                let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+                location = "file://\(absolute.addingPercentEncoding(withAllowedCharacters: unreserved) ?? absolute)?immutable=1"
             }
             let queue = try DatabaseQueue(path: location, configuration: configuration)
             tables = try queue.read { db in

@@ -5,17 +5,19 @@ import NIOConcurrencyHelpers
 /// LocalForce's embedded backend: SQLite through GRDB, in a WAL pool (reads run beside each
 /// other and beside the one writer).
 ///
-/// `:memory:` is a pool too, on a private temporary file that goes with the database (deleted
-/// when it is released), so that a long read never makes other readers wait, as it would on
-/// SQLite's single in-memory connection. Nothing is flushed to disk for it.
+/// `:memory:` is a pool too, on a private temporary folder (mode 0700) that goes with the
+/// database (removed by ``close()``, or when the database is released), so that a long read
+/// never makes other readers wait, as it would on SQLite's single in-memory connection; its
+/// writes are never flushed to disk. Where no temporary folder can be made, `:memory:` falls
+/// back to SQLite's in-memory database (one connection).
 public final class SQLiteDatabase: SQLDatabase {
     private let writer: any DatabaseWriter
     /// The statement cache bound of this database's connections.
     private let statements = StatementCacheBudget()
     /// A file can be opened by other processes; `:memory:` cannot.
     public let isShared: Bool
-    /// The private file behind `:memory:`, removed on deinit.
-    private let temporaryPath: String?
+    /// The private folder behind `:memory:`, removed on close or deinit.
+    let temporaryFolder: String?
 
     /// Opens `path`, or an in-memory database for `:memory:`.
     ///
@@ -27,35 +29,58 @@ public final class SQLiteDatabase: SQLDatabase {
         configuration.busyMode = .timeout(10)
         isShared = path != ":memory:"
         guard !path.isEmpty else { throw DatabaseOpenError("A database path must not be empty (use :memory: for an in-memory database)") }
-        var location = path
-        if isShared {
-            try Self.checkAdoptable(path)
-            temporaryPath = nil
-        } else {
-            location = FileManager.default.temporaryDirectory.appendingPathComponent("localforce-\(UUID().uuidString).sqlite").path
-            temporaryPath = location
-            // Private and thrown away: never worth a flush.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
-        }
+        if isShared { try Self.checkAdoptable(path) }
+        let folder = isShared ? nil : Self.makePrivateFolder()
+        temporaryFolder = folder
         do {
-            writer = try DatabasePool(path: location, configuration: configuration)
+            if let folder {
+                let pool = try DatabasePool(path: folder + "/org.sqlite", configuration: configuration)
+                // Thrown away with the folder: never worth a flush (set on the writer after
+                // GRDB's own WAL setup, which sets NORMAL).
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
+                writer = pool
+            } else if isShared {
+                writer = try DatabasePool(path: path, configuration: configuration)
+            } else {
+                writer = try DatabaseQueue(configuration: configuration)
+            }
         } catch let error as DatabaseError {
-            Self.remove(temporaryPath)
+            Self.remove(folder)
             throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error.message ?? error.description)")
         } catch {
-            Self.remove(temporaryPath)
+            Self.remove(folder)
             throw DatabaseOpenError("Cannot open the SQLite database at \(path): \(error)")
         }
     }
 
     deinit {
         // Removing the files of an open database is safe: SQLite keeps them until it closes them.
-        Self.remove(temporaryPath)
+        Self.remove(temporaryFolder)
     }
 
-    private static func remove(_ path: String?) {
-        guard let path else { return }
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// For `:memory:`, closes the connections and removes the private folder: the database
+    /// cannot be used afterwards. A file stays open until the database is released.
+    public func close() async {
+        guard let temporaryFolder else { return }
+        try? (writer as? DatabasePool)?.close()
+        Self.remove(temporaryFolder)
+    }
+
+    /// A new folder only this user can enter, in the temporary directory; `nil` when none can be made.
+    private static func makePrivateFolder() -> String? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localforce-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return folder
+        } catch {
+            return nil
+        }
+    }
+
+    private static func remove(_ folder: String?) {
+        guard let folder else { return }
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Runs `body` in a write transaction (rolled back if it throws); writes are serialized.

@@ -38,6 +38,10 @@ public final class LocalForce: Sendable {
     /// Memory that the bodies of concurrent large requests may take together, estimated as
     /// ``bodyMemoryFactor`` times each body's size; requests beyond it wait their turn.
     package let bodyMemory: MemoryBudget
+    /// The bytes of large bodies still arriving (or inflating) together, a quarter of
+    /// ``bodyMemory``'s capacity: taken as they arrive, never waited for (a request that does
+    /// not fit is refused, 503), and given back once the body holds its parsing reservation.
+    package let bodyArrival: MemoryBudget
     /// Parsing a JSON body and answering it takes about this many times the body's size.
     package static let bodyMemoryFactor = 16
     /// Bodies up to this size reserve nothing from the memory budget.
@@ -69,7 +73,8 @@ public final class LocalForce: Sendable {
     ///   - faults: fault injection for requests (errors, dropped connections, latency, late commits).
     ///   - maximumBodySize: the largest request body accepted (413 `REQUEST_TOO_LARGE` above).
     ///   - bodyMemoryBudget: the memory that concurrent large bodies may take together (each is
-    ///     counted at 16 times its size); requests beyond it wait their turn.
+    ///     counted at 16 times its size); requests beyond it wait their turn. A quarter of it
+    ///     more bounds the large bodies still arriving (503 `SERVER_UNAVAILABLE` beyond).
     ///   - cursorMemoryBudget: what the ids of open query cursors may take; the least recently
     ///     used cursors beyond it are dropped (`INVALID_QUERY_LOCATOR`).
     ///   - clockOffset: how far the server's clock is ahead of the machine's (negative: behind),
@@ -97,6 +102,7 @@ public final class LocalForce: Sendable {
         self.token = token
         self.maximumBodySize = maximumBodySize
         self.bodyMemory = MemoryBudget(capacity: bodyMemoryBudget)
+        self.bodyArrival = MemoryBudget(capacity: max(1, bodyMemoryBudget / 4))
         let started = LocalForce.nowMilliseconds() + clockOffsetMilliseconds
         self.startedAt = started
         self.auth = auth

@@ -6,7 +6,7 @@
 /// (``LocalForceServer`` reserves only above ``LocalForce/reservedBodyThreshold``).
 package actor MemoryBudget {
     /// Bytes that may be reserved at once.
-    let capacity: Int
+    nonisolated let capacity: Int
     private var reserved = 0
     private var waiters: [(weight: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -30,6 +30,14 @@ package actor MemoryBudget {
             waiters.append((weight, continuation))
             mostWaiting = max(mostWaiting, waiters.count)
         }
+    }
+
+    /// Reserves `bytes` if they fit now (and no one is waiting), without waiting; whether it did.
+    package func tryReserve(_ bytes: Int) -> Bool {
+        guard bytes > 0 else { return true }
+        guard waiters.isEmpty, bytes <= capacity - reserved else { return false }
+        reserved += bytes
+        return true
     }
 
     /// Returns a reservation of `bytes` and wakes the waiters that now fit, in order.

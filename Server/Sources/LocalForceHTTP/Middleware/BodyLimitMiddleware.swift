@@ -7,13 +7,13 @@ import NIOCore
 /// - a declared length above the request's limit (``LocalForce/maximumBodySize`` with a token,
 ///   64 KiB for the OAuth endpoints open without one) is refused (413) before any byte is read,
 ///   and a body that grows past it while arriving is cut off there (413);
-/// - a body that arrives slower than ``LocalForceServer/Limits/minimumBodyRate`` is refused (408)
-///   and its connection closed (``BodyReader``): a stalled client holds nothing but its own
-///   connection;
-/// - a `gzip` or `deflate` body (`Content-Encoding`) is inflated, within the same limit;
-/// - only then, a large body reserves the memory its parsing takes from the org's body budget,
+/// - a body that arrives slower than ``LocalForceServer/Limits/minimumBodyRate`` is refused (408),
+///   a body shorter than declared is 400 (``BodyReader``);
+/// - the bytes of a large body count against ``LocalForce/bodyArrival`` as they arrive (and as
+///   a `gzip` or `deflate` body inflates, within the same limit): when they do not fit, 503;
+/// - only then, a large body reserves the memory its parsing takes from ``LocalForce/bodyMemory``,
 ///   by its actual size, so that concurrent large requests wait their turn instead of
-///   exhausting memory.
+///   exhausting memory. A stalled client holds nothing but its own connection.
 struct BodyLimitMiddleware: RouterMiddleware {
     let localForce: LocalForce
     let limits: LocalForceServer.Limits
@@ -23,6 +23,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let limit = localForce.bodyLimit(for: context.apiRequest)
         let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(limit) bytes")
+        let overloaded = APIError(
+            503, "SERVER_UNAVAILABLE", "Too many large request bodies are arriving at once; retry in a moment")
         // A declared length decides before any byte is read.
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > limit { return Responses.closing(.error(tooLarge)) }
@@ -30,9 +32,11 @@ struct BodyLimitMiddleware: RouterMiddleware {
         let hasBody = (declared ?? 0) > 0 || request.headers[.transferEncoding] != nil
         guard hasBody else { return try await next(request, context) }
         var body: ByteBuffer
-        switch await BodyReader.read(request.body, limit: limit, limits: limits) {
-        case .complete(let buffer): body = buffer
+        var arrival: Int
+        switch await BodyReader.read(request.body, declared: declared, limit: limit, limits: limits, localForce: localForce) {
+        case .complete(let buffer, let held): (body, arrival) = (buffer, held)
         case .tooLarge: return Responses.closing(.error(tooLarge))
+        case .overloaded: return Responses.closing(.error(overloaded))
         case .tooSlow:
             return Responses.closing(
                 .error(
@@ -43,19 +47,41 @@ struct BodyLimitMiddleware: RouterMiddleware {
             // The connection ended before the declared body arrived.
             return Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request body is incomplete")))
         }
+        let arrivalBudget = localForce.bodyArrival
         if let encoding = request.headers[.contentEncoding] {
+            // What inflating may take, at most (deflate's best ratio is about 1:1032), counted
+            // like arriving bytes before any is allocated; then what it took.
+            let (ratio, overflow) = body.readableBytes.multipliedReportingOverflow(by: 1032)
+            let bound = min(limit, overflow ? limit : ratio)
+            let extra = bound > LocalForce.reservedBodyThreshold ? bound : 0
+            guard await arrivalBudget.tryReserve(extra) else {
+                await arrivalBudget.release(arrival)
+                return Responses.response(.error(overloaded))
+            }
             switch ContentCoding.decode(body, encoding: encoding, limit: limit) {
             case .success(let decoded): body = decoded
-            case .failure(let error): return Responses.response(.error(error))
+            case .failure(let error):
+                await arrivalBudget.release(arrival + extra)
+                return Responses.response(.error(error))
             }
+            // From here the inflated body is what is held.
+            let inflated = body.readableBytes > LocalForce.reservedBodyThreshold ? body.readableBytes : 0
+            await arrivalBudget.release(arrival + extra)
+            guard await arrivalBudget.tryReserve(inflated) else { return Responses.response(.error(overloaded)) }
+            arrival = inflated
         }
         var context = context
         let size = body.readableBytes
         context.apiRequest.body = body.readBytes(length: size) ?? []
         let (weight, overflow) = size.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor)
         let reservation = size > LocalForce.reservedBodyThreshold ? (overflow ? Int.max : weight) : 0
-        guard reservation > 0 else { return try await next(request, context) }
+        guard reservation > 0 else {
+            await arrivalBudget.release(arrival)
+            return try await next(request, context)
+        }
         await localForce.bodyMemory.reserve(reservation)
+        // The parsing reservation covers the body from here.
+        await arrivalBudget.release(arrival)
         do {
             let answer = try await next(request, context)
             await localForce.bodyMemory.release(reservation)
@@ -80,7 +106,8 @@ enum ContentCoding {
             switch coding {
             case "identity", "": continue
             case "gzip", "x-gzip": algorithm = .gzip()
-            case "deflate": algorithm = .deflate()
+            // HTTP's deflate is the zlib format (RFC 9110 8.4.1.2), not raw deflate.
+            case "deflate": algorithm = .zlib()
             default:
                 return .failure(
                     APIError(415, "UNSUPPORTED_MEDIA_TYPE", "Content-Encoding \(coding) is not supported (use gzip or deflate)"))
