@@ -9,7 +9,7 @@ public struct SyncState: Sendable, Equatable {
     public enum Status: String, Sendable {
         /// Created, never run.
         case new = "NEW"
-        /// The last run was stopped (``SyncManager/stop()`` or task cancellation); ``SyncManager/reSync(id:onUpdate:)`` resumes it.
+        /// The last run was stopped (``SyncManager/stop()`` or task cancellation); `reSync(id:onUpdate:)` resumes it.
         case stopped = "STOPPED"
         /// Running now.
         case running = "RUNNING"

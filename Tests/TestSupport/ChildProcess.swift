@@ -3,6 +3,9 @@ public import Foundation
 /// Runs a child process and collects its output on a Dispatch thread: blocking reads must not
 /// occupy Swift's cooperative pool, which the in-process servers the child talks to need.
 public enum ChildProcess {
+    /// Serialises ``run(_:_:environment:timeout:)``'s process starts.
+    private static let spawning = NSLock()
+
     /// Runs `executable` to its end and returns its exit status and output. With `timeout`, a
     /// process still running then is terminated (its status says so), so a hang fails a test
     /// instead of the whole run.
@@ -17,7 +20,9 @@ public enum ChildProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        // One start at a time: Foundation's Process.run on Linux once crashed (a bad memmove
+        // inside it) while the suite started several children at once.
+        try spawning.withLock { try process.run() }
         let running = RunningProcess(process: process, pipe: pipe)
         if let timeout {
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18

@@ -94,7 +94,7 @@ public final class AccountsListModel<S: Scheduler>: ObservableObject {
     }
 
     /// Keeps a failed fetch's error for the view.
-    private func note(_ completion: Subscribers.Completion<any Error>) {
+    private func note<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
         if case .failure(let error) = completion { lastError = "\(error)" }
     }
 }

@@ -164,6 +164,7 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
 
         let rows = try await Self.firstValue(
             syncManager.publisher(for: "syncDownAccounts")
+                .mapError { $0 as any Error }
                 .flatMap { _ in store.publisher(for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}") })
         let accounts = rows.compactMap { $0.arrayValue }.map { [$0[0].stringValue ?? "", $0[1].stringValue ?? ""] }
         #expect(accounts.sorted { $0[0] < $1[0] } == [["Acme", "Energy"], ["Globex", "Media"]])
@@ -172,7 +173,7 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         var states: [SyncState] = []
         for try await state in syncManager.states(for: "syncDownAccounts") { states.append(state) }
         #expect(states.last?.isDone == true && states.dropLast().allSatisfy(\.isRunning))
-        await #expect(throws: SyncError.self) { _ = try await Self.firstValue(syncManager.publisher(for: "noSuchSync")) }
+        await #expect(throws: MobileSyncError.self) { _ = try await Self.firstValue(syncManager.publisher(for: "noSuchSync")) }
         await org.stop()
     }
 }

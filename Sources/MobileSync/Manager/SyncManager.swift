@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import Locking
 public import SalesforceREST
 public import SmartStore
 
@@ -39,7 +40,11 @@ public actor SyncManager {
     static let soupName = "syncs_soup"
     /// Whether syncs are accepted, a stop is under way, or the manager is stopped.
     private(set) public var state: State = .acceptingSyncs
-    private var active: Set<Int64> = []
+    private var active: Set<Int64> = [] {
+        didSet { running.withLock { $0 = active } }
+    }
+    /// ``active``, readable without the actor.
+    private nonisolated let running = Locked<Set<Int64>>([])
     /// The soup of each sync up running or waiting for its soup: a create attempt of that soup
     /// cannot be settled meanwhile (it may be on the wire). Sync ups of one soup run one at a
     /// time (``waitForSoups(_:)``): two at once would take each other's creates in flight for
@@ -170,13 +175,43 @@ public actor SyncManager {
     }
 
     private func create(_ sync: SyncState, soups: [String]) throws -> SyncState {
-        if let name = sync.name, try hasSync(named: name) { throw SyncError.duplicateName(name) }
+        var created = try createNow(sync, soups: soups)
+        announce(&created, saved: created.document, onUpdate: nil)
+        return created
+    }
+
+    /// Saves a new sync's state (status NEW) without announcing it: for the SDK's synchronous
+    /// call shapes, which announce it when it runs.
+    nonisolated func createNow(_ sync: SyncState, soups: [String]) throws -> SyncState {
+        if let name = sync.name,
+            try !store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).isEmpty
+        {
+            throw SyncError.duplicateName(name)
+        }
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
         try Self.keepBases(of: soups, in: store)
         var created = sync
-        announce(&created, saved: try store.upsert(sync.document, in: Self.soupName), onUpdate: nil)
+        created.id = try store.upsert(sync.document, in: Self.soupName)["_soupEntryId"]?.int64Value ?? sync.id
         return created
     }
+
+    /// Runs a sync just created with its target (the SDK's call shapes).
+    func runCreated(_ sync: SyncState, down: any SyncDownTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
+        -> SyncState
+    {
+        try await run(sync, down: down, onUpdate: onUpdate)
+    }
+
+    /// Runs a sync up just created with its target (the SDK's call shapes).
+    func runCreated(_ sync: SyncState, up: any SyncUpTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
+        -> SyncState
+    {
+        try await run(sync, up: up, onUpdate: onUpdate)
+    }
+
+    /// Whether the sync runs in this manager now (read without the actor, for the SDK's
+    /// synchronous call shapes).
+    nonisolated func isRunning(_ id: Int64) -> Bool { running.withLock { $0.contains(id) } }
 
     /// The sync with this id, or nil.
     public func syncStatus(id: Int64) throws -> SyncState? {
