@@ -3,9 +3,6 @@ public import Foundation
 /// Runs a child process and collects its output on a Dispatch thread: blocking reads must not
 /// occupy Swift's cooperative pool, which the in-process servers the child talks to need.
 public enum ChildProcess {
-    /// Serialises ``run(_:_:environment:timeout:)``'s process starts.
-    private static let spawning = NSLock()
-
     /// Runs `executable` to its end and returns its exit status and output. With `timeout`, a
     /// process still running then is terminated (its status says so), so a hang fails a test
     /// instead of the whole run.
@@ -13,30 +10,61 @@ public enum ChildProcess {
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
         timeout: Duration? = nil
     ) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        // One start at a time: Foundation's Process.run on Linux once crashed (a bad memmove
-        // inside it) while the suite started several children at once.
-        try spawning.withLock { try process.run() }
-        let running = RunningProcess(process: process, pipe: pipe)
-        if let timeout {
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                if running.process.isRunning { running.process.terminate() }
+        #if canImport(Glibc)
+            // posix_spawn, not Foundation's Process: see PosixSpawn.
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw PosixSpawn.Failure(description: "pipe failed") }
+            let (reading, writing) = (ends[0], ends[1])
+            let pid: pid_t
+            do {
+                pid = try PosixSpawn.start(executable.path, arguments, environment: environment, output: writing)
+            } catch {
+                close(reading)
+                close(writing)
+                throw error
             }
-        }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = running.pipe.fileHandleForReading.readDataToEndOfFile()
-                running.process.waitUntilExit()
-                continuation.resume(returning: (running.process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            close(writing)
+            // The timer signals the child only while it has not been reaped (its pid is still its own).
+            let ended = NSLock()
+            nonisolated(unsafe) var reaped = false
+            if let timeout {
+                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    ended.withLock { if !reaped { kill(pid, SIGTERM) } }
+                }
             }
-        }
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    let handle = FileHandle(fileDescriptor: reading, closeOnDealloc: true)
+                    let data = handle.readDataToEndOfFile()
+                    let status = PosixSpawn.wait(pid) { ended.withLock { reaped = true } }
+                    continuation.resume(returning: (status, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        #else
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let running = RunningProcess(process: process, pipe: pipe)
+            if let timeout {
+                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    if running.process.isRunning { running.process.terminate() }
+                }
+            }
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    let data = running.pipe.fileHandleForReading.readDataToEndOfFile()
+                    running.process.waitUntilExit()
+                    continuation.resume(returning: (running.process.terminationStatus, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        #endif
     }
 
     /// Reads from a pipe until `done` says the text so far is enough (on a Dispatch thread).

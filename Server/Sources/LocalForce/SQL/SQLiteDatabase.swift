@@ -34,7 +34,11 @@ public final class SQLiteDatabase: SQLDatabase {
         temporaryFolder = folder
         do {
             if let folder {
-                let pool = try DatabasePool(path: folder + "/org.sqlite", configuration: configuration)
+                // Two readers: a long read never holds up a short one, and an org costs few file
+                // descriptors (a test process holds many orgs at once).
+                var pooled = configuration
+                pooled.maximumReaderCount = 2
+                let pool = try DatabasePool(path: folder + "/org.sqlite", configuration: pooled)
                 // Thrown away with the folder: never worth a flush (set on the writer after
                 // GRDB's own WAL setup, which sets NORMAL).
                 try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = OFF") }
