@@ -58,8 +58,7 @@ extension SyncManager {
     /// Runs the named sync again in the background (see the `reSync(id:onUpdate:)` above).
     @discardableResult
     public nonisolated func reSync(named name: String, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
-        let found = try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first
-        guard let id = try found.map(SyncState.init(document:))?.id else { throw SyncError.notFound(name) }
+        guard let id = try storedSync(named: name)?.id else { throw SyncError.notFound(name) }
         return try reSync(id: id, onUpdate: onUpdate)
     }
 
@@ -106,8 +105,7 @@ extension SyncManager {
     public nonisolated func cleanResyncGhosts(
         forName name: String, onComplete: @escaping @Sendable (SyncState.Status, UInt) -> Void
     ) throws {
-        let found = try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first
-        guard let id = try found.map(SyncState.init(document:))?.id else { throw SyncError.notFound(name) }
+        guard let id = try storedSync(named: name)?.id else { throw SyncError.notFound(name) }
         try cleanResyncGhosts(forId: id, onComplete: onComplete)
     }
 

@@ -183,11 +183,7 @@ public actor SyncManager {
     /// Saves a new sync's state (status NEW) without announcing it: for the SDK's synchronous
     /// call shapes, which announce it when it runs.
     nonisolated func createNow(_ sync: SyncState, soups: [String]) throws -> SyncState {
-        if let name = sync.name,
-            try !store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).isEmpty
-        {
-            throw SyncError.duplicateName(name)
-        }
+        if let name = sync.name, try storedSync(named: name) != nil { throw SyncError.duplicateName(name) }
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
         try Self.keepBases(of: soups, in: store)
         var created = sync
@@ -219,7 +215,10 @@ public actor SyncManager {
     }
 
     /// The sync with this name, or nil.
-    public func syncStatus(named name: String) throws -> SyncState? {
+    public func syncStatus(named name: String) throws -> SyncState? { try storedSync(named: name) }
+
+    /// The named sync's state as stored (read without the actor: only the store is read).
+    nonisolated func storedSync(named name: String) throws -> SyncState? {
         try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first.map(SyncState.init(document:))
     }
 
