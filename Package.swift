@@ -60,8 +60,11 @@ let package = Package(
                 "EncryptedSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                // Combine on Apple platforms; the same API elsewhere.
+                // Combine on Apple platforms; the same API elsewhere, with its RunLoop and
+                // DispatchQueue schedulers (re-exported, so SDK code's `.receive(on:)` compiles).
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),
@@ -83,8 +86,11 @@ let package = Package(
             name: "MobileSync",
             dependencies: [
                 "SmartStore", "SalesforceREST", "SalesforceWire", "SOQL", "FastJSON", "Locking",
-                // Combine on Apple platforms; the same API elsewhere.
+                // Combine on Apple platforms; the same API elsewhere, with its RunLoop and
+                // DispatchQueue schedulers (re-exported, so SDK code's `.receive(on:)` compiles).
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings
         ),

@@ -166,10 +166,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The SDK template's model as an app runs it, its main thread running the run loop.
+        .executableTarget(
+            name: "sdk-template-app",
+            dependencies: [
+                "LocalForceTesting",
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
+            ],
+            path: "Tests/SDKTemplateApp",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "AccountsListExample",
+                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "AccountsListExample", "sdk-template-app",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),

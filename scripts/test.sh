@@ -50,7 +50,7 @@ fi
 
 # Formatting and lint rules (.swift-format); swift-format ships with the Swift 6 toolchain.
 swift format lint --strict --recursive --parallel Package.swift Sources Tests \
-  Server/Package.swift Server/Sources Server/Tests/*Tests Server/Fuzz Server/Examples
+  Server/Package.swift Server/Sources Server/Tests/*Tests Server/Tests/SDKTemplateApp Server/Fuzz Server/Examples
 
 # Nothing Linux-only outside #if guards: Apple platforms are built elsewhere (.github/workflows/apple.yml).
 python3 scripts/checks/portability_lint.py --self-test

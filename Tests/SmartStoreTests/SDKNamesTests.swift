@@ -1,4 +1,5 @@
 import FastJSON
+import Foundation
 import SmartStore
 import Testing
 
@@ -6,13 +7,27 @@ import Testing
 @Suite struct SDKNamesTests {
     @Test func registerSoupWithIndexPathsAndQueryAsAResult() throws {
         let store = try SmartStore()
-        try store.registerSoup(withName: "Account", withIndexPaths: ["Name", "Industry"])
+        // The SDK's Swift extension: a Result, JSON1 indexes.
+        _ = store.registerSoup(withName: "Account", withIndexPaths: ["Name", "Industry"])
         #expect(try store.soupNames() == ["Account"])
+        #expect(try store.indexSpecs(ofSoup: "Account").map(\.type) == [.json1, .json1])
+        guard case .failure = store.registerSoup(withName: "bad name!", withIndexPaths: ["Name"]) else {
+            Issue.record("a bad soup name registered")
+            return
+        }
         for index in 0..<2_500 { _ = try store.create(["Name": .string("A\(index)"), "Industry": "Energy"], in: "Account") }
-        // Every row, across pages.
-        let all = store.query("select {Account:Name} from {Account} order by {Account:Name}")
-        #expect((try? all.get())?.count == 2_500)
-        #expect((try? all.get())?.first == ["A0"])
+        _ = try store.create(["Name": "Z no industry"], in: "Account")
+        // Every row, across pages, as Foundation values: a row casts to [String?] as in the
+        // SDK's template, a null cell included.
+        let rows = try store.query("select {Account:Name}, {Account:Industry} from {Account} order by {Account:Name}").get()
+        #expect(rows.count == 2_501)
+        #expect((rows.first as? [String?]) == ["A0", "Energy"])
+        #expect((rows.last as? [String?]) == ["Z no industry", nil])
+        // An entry is a dictionary.
+        let entries = try store.query("select {Account:_soup} from {Account} where {Account:Name} = 'A7'").get()
+        let entry = (entries.first as? [Any])?.first as? [String: Any]
+        #expect(entry?["Name"] as? String == "A7")
+        #expect(entry?["_soupEntryId"] as? Int != nil)
         // An unknown soup is the error, not a throw.
         guard case .failure(let error) = store.query("select {Nope:Name} from {Nope}") else {
             Issue.record("a query of an unknown soup succeeded")
@@ -20,5 +35,22 @@ import Testing
         }
         #expect("\(error)".contains("Nope"))
         #expect(SmartStore.defaultStoreName == StoreDirectory.defaultStoreName)
+    }
+
+    @Test func thePublisherWithoutAPageSizeIsTheSDKs() throws {
+        let store = try SmartStore()
+        _ = store.registerSoup(withName: "Account", withIndexPaths: ["Name"])
+        _ = try store.create(["Name": "Acme"], in: "Account")
+        // Spelled as the SDK spells it, the call picks the SDK's form; with a page size, ours.
+        let sdkForm = store.publisher(for: "select {Account:Name} from {Account}")
+        #expect(type(of: sdkForm) == Future<[Any], SmartStoreError>.self)
+        let ours = store.publisher(for: "select {Account:Name} from {Account}", pageSize: 10)
+        #expect(type(of: ours) == Future<[JSONValue], any Error>.self)
+        // The SDK's Future runs the query when made, as the SDK's does: the value is there.
+        var names: [String?] = []
+        let cancellable = sdkForm.sink(
+            receiveCompletion: { _ in }, receiveValue: { rows in names = rows.compactMap { ($0 as? [String?])?.first ?? nil } })
+        #expect(names == ["Acme"])
+        cancellable.cancel()
     }
 }

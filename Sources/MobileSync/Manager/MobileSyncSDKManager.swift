@@ -1,6 +1,6 @@
 public import Foundation
 import Locking
-public import SalesforceREST
+import SalesforceREST
 public import SmartStore
 
 /// The app layer of the SDK's `MobileSyncSDKManager`: the current user, their stores and sync
@@ -20,17 +20,29 @@ public final class MobileSyncSDKManager: Sendable {
     /// The app's manager.
     public static let shared = MobileSyncSDKManager()
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var stores: StoreDirectory
         var resourcesDirectory: URL?
+        /// The current user.
         var user: UserAccount?
-        /// The managers handed out this session, by store (kept alive until the user changes).
-        var managers: [String: SyncManager] = [:]
+        /// The signed-in users, in the order they signed in (the current one among them).
+        var accounts: [UserAccount] = []
+        /// The managers handed out, by store (see ``SyncManager/registryKey(_:)``), with the
+        /// user each talks for (kept alive until that user is switched away from or logs out).
+        var managers: [String: HandedOut] = [:]
         /// The default configs applied this session (`userstore`, `usersyncs`, …).
         var configsApplied: Set<String> = []
     }
 
-    private let state: Locked<State>
+    /// A manager handed out: for a user's store (`owner` is the user's ``UserAccount/storeKey``)
+    /// or a global one (`global`, with the current user's client).
+    struct HandedOut: Sendable {
+        var manager: SyncManager
+        var owner: String
+        var global: Bool
+    }
+
+    let state: Locked<State>
 
     /// A manager keeping stores under `root` (the SDK's layout: `users/<user>/stores/<name>`
     /// and `global/stores/<name>`) and reading default configs from `resourcesDirectory` (the
@@ -91,37 +103,9 @@ public final class MobileSyncSDKManager: Sendable {
     /// The user whose stores and syncs the manager serves, or nil before login.
     public var currentUser: UserAccount? { state.withLock { $0.user } }
 
-    /// Makes `account` the current user (nil: logged out). When the user changes, every sync
-    /// manager handed out this session is stopped (this waits for running syncs to reach their
-    /// next page or batch) and retired — the global stores' too, since they talk with the
-    /// previous user's client — so the next ``syncManager(storeNamed:)`` or
-    /// ``globalSyncManager(storeNamed:)`` makes a new one; the previous user's stores are closed
-    /// (the files stay) and a new session begins (the default configs apply again). Setting the
-    /// same user again (org, user and community) only replaces the account, for example its token
-    /// provider; managers handed out already keep their client.
-    public func setCurrentUser(_ account: UserAccount?) async throws {
-        let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
-            defer { state.user = account }
-            guard let previous = state.user, previous.storeKey != account?.storeKey else {
-                if state.user == nil { state.configsApplied = [] }
-                return nil
-            }
-            let managers = Array(state.managers.values)
-            state.managers = [:]
-            state.configsApplied = []
-            return (previous, managers)
-        }
-        guard let ended else { return }
-        for manager in ended.managers {
-            SyncManager.retire(manager)
-            await manager.stop()
-            while await !manager.isStopped { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try state.withLock { $0.stores }.closeUserStores(user: ended.user.storeKey)
-    }
-
-    /// Logs the current user out: ``setCurrentUser(_:)`` with nil.
-    public func logout() async throws { try await setCurrentUser(nil) }
+    /// The signed-in users, in the order they signed in: the current one and every other one
+    /// that ``setCurrentUser(_:)`` made current and that has not logged out since.
+    public var userAccounts: [UserAccount] { state.withLock { $0.accounts } }
 
     /// The current user's store named `name`, created on first use; one instance per file.
     ///
@@ -129,6 +113,17 @@ public final class MobileSyncSDKManager: Sendable {
     public func store(named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
         let (stores, user) = state.withLock { ($0.stores, $0.user) }
         guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
+        return try stores.userStore(user: user.storeKey, named: name)
+    }
+
+    /// The store named `name` of a signed-in user (``userAccounts``), current or not.
+    ///
+    /// - Throws: ``SyncError/invalidSyncState(_:)`` when `user` is not signed in.
+    public func store(named name: String = StoreDirectory.defaultStoreName, for user: UserAccount) throws -> SmartStore {
+        let stores = try state.withLock { state in
+            guard state.accounts.contains(where: { $0.storeKey == user.storeKey }) else { throw Self.notSignedIn(user) }
+            return state.stores
+        }
         return try stores.userStore(user: user.storeKey, named: name)
     }
 
@@ -140,147 +135,94 @@ public final class MobileSyncSDKManager: Sendable {
     /// The sync manager of the current user's store named `storeName` (the SDK's
     /// `SyncManager.sharedInstance`), talking to the user's instance with the user's tokens.
     public func syncManager(storeNamed storeName: String = StoreDirectory.defaultStoreName) throws -> SyncManager {
-        try manager(for: try store(named: storeName))
+        guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
+        return try manager(for: try store(named: storeName, for: user), owner: user, global: false)
+    }
+
+    /// The sync manager of a signed-in user's store named `storeName`, current user or not,
+    /// talking with that user's tokens. It runs until that user logs out (a switch to another
+    /// user stops only the managers of the user switched away from).
+    public func syncManager(storeNamed storeName: String = StoreDirectory.defaultStoreName, for user: UserAccount) throws -> SyncManager {
+        try manager(for: try store(named: storeName, for: user), owner: user, global: false)
     }
 
     /// The sync manager of the global store named `storeName`, with the current user's client.
     public func globalSyncManager(storeNamed storeName: String = StoreDirectory.defaultStoreName) throws -> SyncManager {
-        try manager(for: try globalStore(named: storeName))
+        guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
+        return try manager(for: try globalStore(named: storeName), owner: user, global: true)
     }
 
-    private func manager(for store: SmartStore) throws -> SyncManager {
-        guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
-        let manager = try SyncManager.shared(for: store, client: user.client)
+    /// The manager of `store`, made with `owner`'s client, recorded as handed out for `owner`.
+    func manager(for store: SmartStore, owner: UserAccount, global: Bool) throws -> SyncManager {
+        let manager = try SyncManager.shared(for: store, client: owner.client)
         try state.withLock { state in
-            // A user switch meanwhile: this manager talks for the previous user.
-            guard state.user?.storeKey == user.storeKey else {
-                throw SyncError.invalidSyncState("The current user changed while the sync manager was being made")
+            // A switch or a logout meanwhile: this manager would talk for a user who is gone.
+            guard state.accounts.contains(where: { $0.storeKey == owner.storeKey }),
+                !global || state.user?.storeKey == owner.storeKey
+            else {
+                throw SyncError.invalidSyncState("The user changed while the sync manager was being made")
             }
-            state.managers[SyncManager.registryKey(store)] = manager
+            state.managers[SyncManager.registryKey(store)] = HandedOut(manager: manager, owner: owner.storeKey, global: global)
         }
         return manager
     }
 
-    // MARK: - Default configs
-
-    /// Registers the soups of `userstore.json` in the current user's default store, once per
-    /// user session. Returns nil when it ran already this session or there is no such file;
-    /// otherwise what it did (bad entries are skipped and listed, as in the SDK).
-    @discardableResult
-    public func setupUserStoreFromDefaultConfig() throws -> StoreSetupReport? {
-        try setupStore(file: "userstore", store: { try self.store() })
-    }
-
-    /// Registers the soups of `globalstore.json` in the default global store, once per session.
-    @discardableResult
-    public func setupGlobalStoreFromDefaultConfig() throws -> StoreSetupReport? {
-        try setupStore(file: "globalstore", store: { try self.globalStore() })
-    }
-
-    /// Creates the syncs of `usersyncs.json` in the current user's default store, once per
-    /// user session. Returns nil when it ran already this session or there is no such file;
-    /// otherwise ``SyncManager/apply(_:)``'s report.
-    @discardableResult
-    public func setupUserSyncsFromDefaultConfig() async throws -> SyncManager.ConfigReport? {
-        try await setupSyncs(file: "usersyncs", manager: { try self.syncManager() })
-    }
-
-    /// Creates the syncs of `globalsyncs.json` in the default global store, once per session.
-    @discardableResult
-    public func setupGlobalSyncsFromDefaultConfig() async throws -> SyncManager.ConfigReport? {
-        try await setupSyncs(file: "globalsyncs", manager: { try self.globalSyncManager() })
-    }
-
-    /// What a store setup did: the soups registered, and the entries skipped with why.
-    public struct StoreSetupReport: Sendable, Equatable {
-        /// Soups registered (those existing already are left as they are).
-        public var registered: [String]
-        /// Entries of the file that were skipped.
-        public var rejected: [StoreConfig.Rejection]
-    }
-
-    private func setupStore(file: String, store: () throws -> SmartStore) throws -> StoreSetupReport? {
-        guard let url = try claimConfig(file) else { return nil }
-        do {
-            let config = try StoreConfig(contentsOf: url)
-            return StoreSetupReport(registered: try store().apply(config), rejected: config.rejected)
-        } catch {
-            unclaimConfig(file)
-            throw error
-        }
-    }
-
-    private func setupSyncs(file: String, manager: () throws -> SyncManager) async throws -> SyncManager.ConfigReport? {
-        guard let url = try claimConfig(file) else { return nil }
-        do {
-            return try await manager().apply(SyncsConfig(contentsOf: url))
-        } catch {
-            unclaimConfig(file)
-            throw error
-        }
-    }
-
-    /// A setup that failed (unreadable file, no user) may run again this session.
-    private func unclaimConfig(_ name: String) {
-        state.withLock { _ = $0.configsApplied.remove(name) }
-    }
-
-    /// The config file to apply, marking it applied for this session; nil when it was applied
-    /// already or the resources have no such file.
-    private func claimConfig(_ name: String) throws -> URL? {
-        try state.withLock { state in
-            guard !state.configsApplied.contains(name) else { return nil }
-            guard let resources = state.resourcesDirectory else {
-                throw SyncError.invalidConfig("No resources directory for \(name).json: configure(root:resourcesDirectory:)")
-            }
-            let url = resources.appendingPathComponent(name + ".json")
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            state.configsApplied.insert(name)
-            return url
-        }
+    static func notSignedIn(_ user: UserAccount) -> SyncError {
+        SyncError.invalidSyncState("The user \(user.userId) of org \(user.orgId) is not signed in: call setCurrentUser first")
     }
 }
 
-/// The signed-in user: who they are, where their org is, and how to get their token: from a
-/// login (``init(identity:session:communityId:)``), or filled in by the app.
-public struct UserAccount: Sendable {
-    /// The user's id (`005…`).
-    public var userId: String
-    /// The org's id (`00D…`).
-    public var orgId: String
-    /// The org's instance.
-    public var instanceURL: URL
-    /// The Experience Cloud site, when the user signed in to one.
-    public var communityId: String?
-    /// Gives the user's access token, and a new one after a 401.
-    public var tokenProvider: any AccessTokenProvider
-
-    /// An account.
-    public init(userId: String, orgId: String, instanceURL: URL, communityId: String? = nil, tokenProvider: any AccessTokenProvider) {
-        self.userId = userId
-        self.orgId = orgId
-        self.instanceURL = instanceURL
-        self.communityId = communityId
-        self.tokenProvider = tokenProvider
+extension MobileSyncSDKManager {
+    /// The sync manager of any store (the SDK's `SyncManager.sharedInstance(store:)`): the one the
+    /// store has already, else a new one talking for the signed-in user whose folder holds the
+    /// store, or for the current user (a global store, or one outside the manager's folders).
+    public func syncManager(for store: SmartStore) throws -> SyncManager {
+        if let existing = SyncManager.existing(for: store) { return existing }
+        let (root, user, accounts) = state.withLock { ($0.stores.root, $0.user, $0.accounts) }
+        guard let path = store.path.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) else {
+            guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
+            return try manager(for: store, owner: user, global: false)
+        }
+        let users = root.standardizedFileURL.appendingPathComponent("users").path + "/"
+        if path.hasPrefix(users), let key = path.dropFirst(users.count).split(separator: "/").first {
+            guard let owner = accounts.first(where: { $0.storeKey == key }) else {
+                throw SyncError.invalidSyncState("The store \(path) belongs to a user who is not signed in")
+            }
+            return try manager(for: store, owner: owner, global: false)
+        }
+        guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
+        let global = path.hasPrefix(root.standardizedFileURL.appendingPathComponent("global").path + "/")
+        return try manager(for: store, owner: user, global: global)
     }
 
-    /// The account of a login: the user and org of its identity, renewed by its session.
-    ///
-    /// ```swift
-    /// let credentials = try await oauth.exchange(code: code, for: login)
-    /// let account = UserAccount(identity: try await oauth.userIdentity(for: credentials),
-    ///                           session: OAuthSession(credentials: credentials, client: oauth))
-    /// try await MobileSyncSDKManager.shared.setCurrentUser(account)
-    /// ```
-    public init(identity: UserIdentity, session: OAuthSession, communityId: String? = nil) {
-        self.init(
-            userId: identity.userId, orgId: identity.organizationId, instanceURL: identity.instanceURL, communityId: communityId,
-            tokenProvider: session)
+    /// Takes the managers handed out for the stores whose registry keys `matches` out of the
+    /// session, stops them and forgets them once their syncs have stopped (a store removed).
+    func retireManagers(matching matches: @Sendable (String) -> Bool) {
+        let taken = state.withLock { state in
+            let taken = state.managers.filter { matches($0.key) }
+            for key in taken.keys { state.managers[key] = nil }
+            return taken.values.map(\.manager)
+        }
+        for manager in taken { SyncManager.retireWhenStopped(manager) }
     }
+}
 
-    /// The folder name of the user's stores: org, user and community, as the SDK separates them.
-    var storeKey: String { [orgId, userId, communityId].compactMap { $0 }.joined(separator: "-") }
+extension MobileSyncSDKManager {
+    /// The store directory in use.
+    var directory: StoreDirectory { state.withLock { $0.stores } }
 
-    /// A client for the user's instance.
-    var client: RestClient { RestClient(instanceURL: instanceURL, tokenProvider: tokenProvider) }
+    /// Deletes the stores named `name` (nil: all) of `user` (nil: the global ones), stopping
+    /// their managers first.
+    func removeStores(named name: String?, of user: UserAccount?) throws {
+        let scope = user.map { "/users/\($0.storeKey)/stores/" } ?? "/global/stores/"
+        let tail = name.map { scope + $0 + "/store.sqlite" }
+        retireManagers { key in tail.map { key.hasSuffix($0) } ?? key.contains(scope) }
+        let stores = directory
+        switch (name, user) {
+        case (let name?, let user?): try stores.removeUserStore(user: user.storeKey, named: name)
+        case (nil, let user?): try stores.removeAllUserStores(user: user.storeKey)
+        case (let name?, nil): try stores.removeGlobalStore(named: name)
+        case (nil, nil): try stores.removeAllGlobalStores()
+        }
+    }
 }

@@ -15,7 +15,7 @@ struct WeakSyncManager: Sendable {
 
 extension SyncManager {
     /// The live managers of this process, by store (see ``registryKey(_:)``).
-    private static let registry = Locked([String: WeakSyncManager]())
+    static let registry = Locked([String: WeakSyncManager]())
 
     /// A store's file (symbolic links resolved), or the identity of an in-memory store.
     static func registryKey(_ store: SmartStore) -> String {
@@ -70,6 +70,25 @@ extension SyncManager {
                 // Another task made the store's manager meanwhile: take it.
                 continue
             }
+        }
+    }
+}
+
+extension SyncManager {
+    /// The live manager of `store`'s file, if this process has one.
+    static func existing(for store: SmartStore) -> SyncManager? {
+        let key = registryKey(store)
+        return registry.withLock { $0[key]?.manager }
+    }
+
+    /// Stops `manager` and forgets it as its store's manager once its syncs have stopped (until
+    /// then ``shared(for:client:targets:otherProcesses:)`` still returns it, so that no second
+    /// manager ever runs the store's syncs).
+    static func retireWhenStopped(_ manager: SyncManager) {
+        Task {
+            await manager.stop()
+            while await !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
+            retire(manager)
         }
     }
 }

@@ -72,7 +72,7 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
                 objectType: type, soupName: soup, fieldlist: fields, idFieldName: info["idFieldName"]?.stringValue ?? "Id",
                 modificationDateFieldName: info["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
         }
-        try self.init(infos: infos, countIdsPerRetrieve: json["countIdsPerRetrieve"]?.int64Value.map(Int.init) ?? 500)
+        try self.init(infos: infos, countIdsPerRetrieve: json["countIdsPerRetrieve"]?.int64Value.map { Int(clamping: $0) } ?? 500)
     }
 
     /// The target as JSON: `{"type": "briefcase", "infos": […], "countIdsPerRetrieve": N}`, the SDK's keys.
@@ -119,7 +119,7 @@ public struct BriefcaseSyncDownTarget: SyncDownTarget {
         }
         return PrimingPage(
             idsByType: ids, relayToken: json["relayToken"]?.stringValue,
-            totalCount: json["stats"]?["recordCountTotal"]?.int64Value.map(Int.init))
+            totalCount: json["stats"]?["recordCountTotal"]?.int64Value.map { Int(clamping: $0) })
     }
 
     /// The records of `ids` for `info`, retrieved in slices (records deleted meanwhile are skipped).

@@ -53,7 +53,7 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
             idempotencyFieldName: json["idempotencyFieldName"]?.stringValue,
             idFieldName: json["idFieldName"]?.stringValue ?? "Id",
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 200)
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map { Int(clamping: $0) } ?? 200)
     }
 
     /// `{"type": "collection", "maxBatchSize": N}` with the field lists and names (the default for SDK files without an

@@ -101,12 +101,13 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             headers[name] = text
         }
         try self.init(
-            url: url, keyField: keyField, keyType: keyType, pageSize: json["pageSize"]?.int64Value.map(Int.init) ?? 100,
+            url: url, keyField: keyField, keyType: keyType, pageSize: json["pageSize"]?.int64Value.map { Int(clamping: $0) } ?? 100,
             firstPageIndex: json["firstPageIndex"]?.int64Value.map { Int(clamping: $0) } ?? 0,
             pageIndexParameter: json["pageIndexParameter"]?.stringValue ?? "pageIndex",
             pageSizeParameter: json["pageSizeParameter"]?.stringValue ?? "pageSize",
             recordsPath: json["recordsPath"]?.stringValue, totalSizePath: json["totalSizePath"]?.stringValue, headers: headers,
-            sendsAccessToken: json["sendsAccessToken"]?.boolValue, maximumPasses: json["maximumPasses"]?.int64Value.map(Int.init) ?? 3)
+            sendsAccessToken: json["sendsAccessToken"]?.boolValue,
+            maximumPasses: json["maximumPasses"]?.int64Value.map { Int(clamping: $0) } ?? 3)
     }
 
     /// The target as JSON, `"type": "paging"` with every setting (see the type's documentation for the keys).
@@ -165,7 +166,7 @@ public struct PagingSyncDownTarget: SyncDownTarget {
             }
             keyed.append((key, record))
         }
-        let total = totalSizePath.flatMap { json.value(atPath: $0)?.int64Value }.map(Int.init)
+        let total = totalSizePath.flatMap { json.value(atPath: $0)?.int64Value }.map { Int(clamping: $0) }
         return Page(records: keyed, totalSize: total, body: body)
     }
 

@@ -54,7 +54,7 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
             parentFieldlist: json["parentFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             parentSoqlFilter: json["parentSoqlFilter"]?.stringValue, children: try ChildrenInfo(json: json["children"]),
             childrenFieldlist: json["childrenFieldlist"]?.arrayValue?.compactMap(\.stringValue) ?? [], relationshipType: type,
-            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000)
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map { Int(clamping: $0) } ?? 2000)
     }
 
     /// The target as JSON, with the SDK's keys (`"type": "parent_children"`, `parent`, `parentFieldlist`,

@@ -69,7 +69,7 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         try self.init(
             query: query, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-            maxBatchSize: json["maxBatchSize"]?.int64Value.map(Int.init) ?? 2000,
+            maxBatchSize: json["maxBatchSize"]?.int64Value.map { Int(clamping: $0) } ?? 2000,
             lateCommitWindowMilliseconds: json["lateCommitWindowMilliseconds"]?.int64Value ?? Self.defaultLateCommitWindow)
     }
 

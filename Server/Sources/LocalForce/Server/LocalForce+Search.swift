@@ -65,15 +65,15 @@ extension LocalForce {
             let body = try request.jsonObject()
             text = body["q"]?.stringValue
             scope = body["in"]?.stringValue.flatMap { SearchQuery.Scope(rawValue: $0.uppercased()) } ?? .all
-            overallLimit = body["overallLimit"]?.int64Value.map(Int.init)
-            defaultLimit = body["defaultLimit"]?.int64Value.map(Int.init)
+            overallLimit = body["overallLimit"]?.int64Value.map { Int(clamping: $0) }
+            defaultLimit = body["defaultLimit"]?.int64Value.map { Int(clamping: $0) }
             globalFields = body["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
             for item in body["sobjects"]?.arrayValue ?? [] {
                 guard let name = item["name"]?.stringValue else { continue }
                 objects.append(
                     (
                         name, item["fields"]?.arrayValue?.compactMap(\.stringValue) ?? [], item["where"]?.stringValue,
-                        item["limit"]?.int64Value.map(Int.init)
+                        item["limit"]?.int64Value.map { Int(clamping: $0) }
                     ))
             }
         default:

@@ -1,0 +1,83 @@
+import Foundation
+import SmartStore
+
+/// Signing users in and out, and switching between them.
+extension MobileSyncSDKManager {
+    /// Makes `account` the current user, signing it in (``userAccounts``) if it is not yet; nil
+    /// leaves no current user, the others staying signed in.
+    ///
+    /// When the current user changes, the sync managers handed out for the previous one are
+    /// stopped — this waits for their running syncs to reach their next page or batch, and
+    /// those end STOPPED (``SyncManager/restart(restartStoppedSyncs:onUpdate:)`` resumes them
+    /// later) — and retired, with the global stores' managers, which talk with the previous
+    /// user's client; the next ``syncManager(storeNamed:)`` or ``globalSyncManager(storeNamed:)``
+    /// makes a new one. The previous user's stores are closed (the files stay) and a new session
+    /// begins (the default configs apply again). Managers of other signed-in users
+    /// (``syncManager(storeNamed:for:)``) keep running. Setting the same user again (org, user
+    /// and community) only replaces the account, for example its token provider; managers
+    /// handed out already keep their client.
+    public func setCurrentUser(_ account: UserAccount?) async throws {
+        let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
+            if let account {
+                if let index = state.accounts.firstIndex(where: { $0.storeKey == account.storeKey }) {
+                    state.accounts[index] = account
+                } else {
+                    state.accounts.append(account)
+                }
+            }
+            defer { state.user = account }
+            guard let previous = state.user, previous.storeKey != account?.storeKey else {
+                if state.user == nil { state.configsApplied = [] }
+                return nil
+            }
+            state.configsApplied = []
+            return (previous, Self.takeManagers(of: previous.storeKey, globals: true, from: &state))
+        }
+        guard let ended else { return }
+        try await stopAndClose(ended.managers, storesOf: ended.user)
+    }
+
+    /// Logs a user out (the current one when `account` is nil) without touching the others:
+    /// their sync managers are stopped (running syncs end STOPPED) and retired, their stores
+    /// closed, and they leave ``userAccounts``. Logging out the current user leaves no current
+    /// user, and retires the global stores' managers too.
+    ///
+    /// The SDK deletes a user's stores when the user logs out; here the files stay unless
+    /// `removingStores` is true, because they may hold edits not synced yet (see the article
+    /// "Porting an SDK app").
+    public func logout(_ account: UserAccount? = nil, removingStores: Bool = false) async throws {
+        let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
+            guard let user = account ?? state.user else { return nil }
+            state.accounts.removeAll { $0.storeKey == user.storeKey }
+            let wasCurrent = state.user?.storeKey == user.storeKey
+            if wasCurrent {
+                state.user = nil
+                state.configsApplied = []
+            }
+            return (user, Self.takeManagers(of: user.storeKey, globals: wasCurrent, from: &state))
+        }
+        guard let ended else { return }
+        try await stopAndClose(ended.managers, storesOf: ended.user)
+        if removingStores {
+            try state.withLock { $0.stores }.removeAllUserStores(user: ended.user.storeKey)
+        }
+    }
+
+    /// Removes the managers handed out for `owner` (and the global ones when `globals`) from
+    /// the session and returns them.
+    private static func takeManagers(of owner: String, globals: Bool, from state: inout State) -> [SyncManager] {
+        let taken = state.managers.filter { $0.value.global ? globals : $0.value.owner == owner }
+        for key in taken.keys { state.managers[key] = nil }
+        return taken.values.map(\.manager)
+    }
+
+    /// Stops and retires `managers`, waiting until each is stopped, then closes `user`'s stores.
+    private func stopAndClose(_ managers: [SyncManager], storesOf user: UserAccount) async throws {
+        for manager in managers {
+            SyncManager.retire(manager)
+            await manager.stop()
+            while await !manager.isStopped { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        try state.withLock { $0.stores }.closeUserStores(user: user.storeKey)
+    }
+}
