@@ -155,6 +155,33 @@ import Testing
         }
     }
 
+    @Test func theSDKsStateNamesAreQuietAndTyped() async throws {
+        try await withHarness { harness in
+            try await harness.createAccounts(3)
+            let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Account", maxBatchSize: 500)
+            let down = try await harness.manager.syncDown(target: target, soupName: "accounts", name: "down")
+            let up = try await harness.manager.createSyncUp(
+                target: BatchSyncUpTarget(), options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts", name: "up")
+            let manager = harness.manager
+            #expect(manager.syncStatus(forName: "down")?.id == down.id && manager.syncStatus(forId: up.id)?.name == "up")
+            #expect(manager.syncStatus(forName: "nope") == nil && manager.syncStatus(forId: 999_999) == nil)
+            #expect(manager.hasSync(forName: "up") && !manager.hasSync(forName: "nope"))
+            // Typed targets from the stored state.
+            let downTarget = try #require(manager.syncStatus(forName: "down")?.syncDownTarget as? SoqlSyncDownTarget)
+            #expect(downTarget.query == target.query && downTarget.maxBatchSize == 500)
+            #expect(manager.syncStatus(forName: "up")?.syncUpTarget is BatchSyncUpTarget)
+            #expect(manager.syncStatus(forName: "down")?.syncUpTarget == nil)
+            #expect(try manager.syncStates(withStatus: .done).map(\.name) == ["down"])
+            #expect(try manager.syncStates(withStatus: .new).map(\.name) == ["up"])
+            // Deleting: ours throws for a missing sync, the SDK's is quiet.
+            manager.deleteSync(forName: "nope")
+            await #expect(throws: SyncError.notFound("nope")) { try await manager.deleteSync(named: "nope") }
+            manager.deleteSync(forName: "up")
+            manager.deleteSync(forId: down.id)
+            #expect(try manager.syncStates(withStatus: .done).isEmpty && !manager.hasSync(forName: "up"))
+        }
+    }
+
     /// The single outcome of a future.
     static func outcome<Output: Sendable, Failure: Error>(_ future: Future<Output, Failure>) async -> Result<Output, Failure> {
         let box = CancellableBox()

@@ -43,8 +43,9 @@ extension SmartStore {
         }
     }
 
-    /// Finishes alter-soup operations a crash interrupted. Called when a file store opens.
-    func resumeLongOperations() throws {
+    /// Finishes alter-soup operations a crash interrupted (the SDK's `resumeLongOperations`). A
+    /// file store calls it when it opens, so an app needs it only to retry after that failed.
+    public func resumeLongOperations() throws {
         for (operation, done) in try read({ db in try AlterSoupOperation.pending(db) }) {
             try run(operation, after: done)
         }

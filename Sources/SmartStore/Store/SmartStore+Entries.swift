@@ -25,7 +25,7 @@ extension SmartStore {
         try await write(creating(entries, in: soupName))
     }
 
-    private func creating(_ entries: [JSONValue], in soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
+    func creating(_ entries: [JSONValue], in soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
         { db in
             var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
             return try entries.map { try writer.create($0) }
@@ -46,7 +46,7 @@ extension SmartStore {
         try await write(updating(entry, id: id, in: soupName))
     }
 
-    private func updating(_ entry: JSONValue, id: Int64, in soupName: String) -> @Sendable (Database) throws -> JSONValue {
+    func updating(_ entry: JSONValue, id: Int64, in soupName: String) -> @Sendable (Database) throws -> JSONValue {
         { db in
             var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
             return try writer.update(entry, id: id)
@@ -122,7 +122,7 @@ extension SmartStore {
         try await write(upserting(entries, in: soupName, externalIdPath: externalIdPath))
     }
 
-    private func upserting(_ entries: [JSONValue], in soupName: String, externalIdPath: String)
+    func upserting(_ entries: [JSONValue], in soupName: String, externalIdPath: String)
         -> @Sendable (Database) throws -> [JSONValue]
     {
         { db in
@@ -141,7 +141,7 @@ extension SmartStore {
         try await read(retrieving(ids, from: soupName))
     }
 
-    private func retrieving(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
+    func retrieving(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> [JSONValue] {
         { db in
             let soup = try self.requireSoup(db, named: soupName)
             var byId: [Int64: JSONValue] = [:]
@@ -162,7 +162,7 @@ extension SmartStore {
         try await write(deleting(ids, from: soupName))
     }
 
-    private func deleting(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> Void {
+    func deleting(_ ids: [Int64], from soupName: String) -> @Sendable (Database) throws -> Void {
         { db in try Self.delete(ids, soup: try self.requireSoup(db, named: soupName), db: db) }
     }
 
@@ -194,7 +194,7 @@ extension SmartStore {
         try await write(deleting(spec, from: soupName))
     }
 
-    private func deleting(_ spec: QuerySpec, from soupName: String) -> @Sendable (Database) throws -> Int {
+    func deleting(_ spec: QuerySpec, from soupName: String) -> @Sendable (Database) throws -> Int {
         { db in
             let soup = try self.requireSoup(db, named: soupName)
             let sql = try self.translate(db, spec.idsSmartSql)

@@ -13,7 +13,7 @@ extension SmartStore {
         try translation(db, smartSql).sql
     }
 
-    private func translation(_ db: Database, _ smartSql: String) throws -> SoupCache.Translation {
+    func translation(_ db: Database, _ smartSql: String) throws -> SoupCache.Translation {
         if let cached = cache.translation(of: smartSql) { return cached }
         let sql = try SmartSQLTranslator(soupNamed: { name in try self.soup(db, named: name) }).translate(smartSql)
         let translation = SoupCache.Translation(sql)
@@ -147,7 +147,7 @@ extension SmartStore {
         try await readSingleStatement(counting(spec, bound: try Self.arguments(for: spec, arguments)))
     }
 
-    private func counting(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> Int {
+    func counting(_ spec: QuerySpec, bound: StatementArguments) -> @Sendable (Database) throws -> Int {
         { db in
             let sql = try self.translate(db, spec.countSmartSql)
             do {
@@ -158,7 +158,7 @@ extension SmartStore {
         }
     }
 
-    private static func arguments(for spec: QuerySpec, _ arguments: [JSONValue]?) throws -> StatementArguments {
+    static func arguments(for spec: QuerySpec, _ arguments: [JSONValue]?) throws -> StatementArguments {
         StatementArguments(databaseValues: try values(for: spec, arguments))
     }
 

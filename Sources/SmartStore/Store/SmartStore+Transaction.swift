@@ -1,0 +1,72 @@
+import FastJSON
+import GRDB
+
+/// The store inside one write transaction (`SmartStore.inTransaction(_:)`): what it writes
+/// commits together when the closure returns, or not at all when it throws. It cannot leave the
+/// closure (it is borrowed and cannot be copied), and the store's own calls must not be used
+/// inside it (they would wait for this transaction): use these.
+public struct StoreTransaction: ~Copyable {
+    let store: SmartStore
+    let db: Database
+
+    /// Saves new entries (as `SmartStore.create(_:in:)`).
+    public func create(_ entries: [JSONValue], in soupName: String) throws -> [JSONValue] {
+        try store.creating(entries, in: soupName)(db)
+    }
+
+    /// Replaces an entry (as `SmartStore.update(_:id:in:)`).
+    public func update(_ entry: JSONValue, id: Int64, in soupName: String) throws -> JSONValue {
+        try store.updating(entry, id: id, in: soupName)(db)
+    }
+
+    /// Creates or updates entries by `externalIdPath` (as `SmartStore.upsert(_:in:externalIdPath:)`).
+    public func upsert(_ entries: [JSONValue], in soupName: String, externalIdPath: String = "_soupEntryId") throws -> [JSONValue] {
+        try store.upserting(entries, in: soupName, externalIdPath: externalIdPath)(db)
+    }
+
+    /// Reads entries by id, as this transaction sees them.
+    public func retrieve(_ ids: [Int64], from soupName: String) throws -> [JSONValue] {
+        try store.retrieving(ids, from: soupName)(db)
+    }
+
+    /// Deletes entries by id.
+    public func delete(_ ids: [Int64], from soupName: String) throws {
+        try store.deleting(ids, from: soupName)(db)
+    }
+
+    /// Deletes the entries a query matches; returns how many.
+    public func deleteByQuery(_ spec: QuerySpec, from soupName: String) throws -> Int {
+        try store.deleting(spec, from: soupName)(db)
+    }
+
+    /// A page of a query, as this transaction sees the store.
+    public func query(_ spec: QuerySpec, pageIndex: Int = 0, arguments: [JSONValue]? = nil) throws -> [JSONValue] {
+        try store.querying(spec, bound: try SmartStore.pagedArguments(for: spec, arguments, pageIndex: pageIndex))(db)
+    }
+
+    /// The number of results of a query, as this transaction sees the store.
+    public func count(_ spec: QuerySpec, arguments: [JSONValue]? = nil) throws -> Int {
+        try store.counting(spec, bound: try SmartStore.arguments(for: spec, arguments))(db)
+    }
+}
+
+extension SmartStore {
+    /// Runs `body` in one write transaction: everything it writes commits when it returns, and
+    /// nothing when it throws (the error is rethrown). Other writers wait meanwhile; readers see
+    /// the store as it was until the commit.
+    ///
+    /// ```swift
+    /// try store.inTransaction { tx in
+    ///     let order = try tx.create([["Name": "Order 1"]], in: "orders")[0]
+    ///     try tx.upsert([["Id": "001…", "LastOrder": order["_soupEntryId"] ?? nil]], in: "accounts", externalIdPath: "Id")
+    /// }
+    /// ```
+    public func inTransaction<T>(_ body: (borrowing StoreTransaction) throws -> T) throws -> T {
+        try write { db in try body(StoreTransaction(store: self, db: db)) }
+    }
+
+    /// The transaction above without blocking the caller's thread.
+    public func inTransaction<T: Sendable>(_ body: @escaping @Sendable (borrowing StoreTransaction) throws -> T) async throws -> T {
+        try await write { db in try body(StoreTransaction(store: self, db: db)) }
+    }
+}
