@@ -60,6 +60,8 @@ let package = Package(
                 "EncryptedSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // AES-GCM for the key-value store.
+                .product(name: "Crypto", package: "swift-crypto"),
                 // Combine on Apple platforms; the same API elsewhere, with its RunLoop and
                 // DispatchQueue schedulers (re-exported, so SDK code's `.receive(on:)` compiles).
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),

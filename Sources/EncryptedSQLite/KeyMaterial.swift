@@ -47,6 +47,9 @@ package enum KeyMaterial: Sendable, Hashable {
 package struct CipherKeys: @unchecked Sendable {
     /// The AES-256 key.
     let encryption: SymmetricKey
+
+    /// The AES-256 key's bytes, for other uses of the same key derivation (the key-value store).
+    package var encryptionKeyBytes: [UInt8] { encryption.withUnsafeBytes { Array($0) } }
     /// The HMAC-SHA512 key.
     let hmac: SymmetricKey
     /// The file's salt (the first 16 bytes of page 1).

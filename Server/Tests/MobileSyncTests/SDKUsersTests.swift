@@ -37,8 +37,10 @@ import Testing
         let org = try await TestOrg.start(transport: .http)
         let sdk = MobileSyncSDKManager.shared
         sdk.configure(
-            root: folder.appendingPathComponent("root"), resourcesDirectory: folder.appendingPathComponent("resources"), keyProvider: nil)
+            root: folder.appendingPathComponent("root"), resourcesDirectory: folder.appendingPathComponent("resources"),
+            keyProvider: FileStoreKeyProvider(file: folder.appendingPathComponent("keys")))
         #expect(SmartStore.shared(withName: SmartStore.defaultStoreName) == nil) // no user yet
+        #expect(KeyValueEncryptedFileStore.shared(withName: "prefs") == nil)
         let alice = try Self.account("005A", org: org)
         #expect(SyncManager.sharedInstance(forUserAccount: alice) == nil) // not signed in
         try await sdk.setCurrentUser(alice)
@@ -47,6 +49,15 @@ import Testing
         #expect(SyncManager.sharedInstance(forUserAccount: alice) === manager)
         #expect(SyncManager.sharedInstance(named: "", forUserAccount: alice) === manager)
         #expect(SmartStore.shared(withName: "defaultStore", forUserAccount: alice) === store)
+
+        // The key-value stores, per user and global.
+        let prefs = try #require(KeyValueEncryptedFileStore.shared(withName: "prefs"))
+        prefs["theme"] = "dark"
+        #expect(KeyValueEncryptedFileStore.shared(withName: "prefs", forUserAccount: alice)?["theme"] == "dark")
+        #expect(KeyValueEncryptedFileStore.sharedGlobal(withName: "prefs")?["theme"] == nil)
+        #expect(KeyValueEncryptedFileStore.allNames() == ["prefs"] && KeyValueEncryptedFileStore.allGlobalNames() == ["prefs"])
+        KeyValueEncryptedFileStore.removeSharedGlobal(withName: "prefs")
+        #expect(KeyValueEncryptedFileStore.allGlobalNames().isEmpty)
 
         // The static names.
         #expect(SmartStore.allStoreNames == ["defaultStore"])
@@ -64,8 +75,9 @@ import Testing
         #expect(await manager.isStopped)
         #expect(SmartStore.removeAllForCurrentUser())
         #expect(SmartStore.allStoreNames.isEmpty)
-        try await sdk.logout()
+        try await sdk.logout(removingStores: true)
         #expect(sdk.userAccounts.isEmpty && SmartStore.allStoreNames.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("root/users/00DA-005A/kvstores/prefs").path))
         await org.stop()
     }
 

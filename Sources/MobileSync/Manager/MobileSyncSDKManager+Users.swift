@@ -42,8 +42,8 @@ extension MobileSyncSDKManager {
     /// closed, and they leave ``userAccounts``. Logging out the current user leaves no current
     /// user, and retires the global stores' managers too.
     ///
-    /// The SDK deletes a user's stores when the user logs out; here the files stay unless
-    /// `removingStores` is true, because they may hold edits not synced yet (see the article
+    /// The SDK deletes a user's stores when the user logs out; here the files (SmartStores and
+    /// key-value stores) stay unless `removingStores` is true, because they may hold edits not synced yet (see the article
     /// "Porting an SDK app").
     public func logout(_ account: UserAccount? = nil, removingStores: Bool = false) async throws {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
@@ -59,7 +59,9 @@ extension MobileSyncSDKManager {
         guard let ended else { return }
         try await stopAndClose(ended.managers, storesOf: ended.user)
         if removingStores {
-            try state.withLock { $0.stores }.removeAllUserStores(user: ended.user.storeKey)
+            let stores = state.withLock { $0.stores }
+            try stores.removeAllUserStores(user: ended.user.storeKey)
+            try stores.removeKeyValueStores(user: ended.user.storeKey, named: nil)
         }
     }
 

@@ -121,3 +121,46 @@ extension SyncManager {
         MobileSyncSDKManager.shared.retireManagers { _ in true }
     }
 }
+
+/// The SDK's static key-value store names over ``MobileSyncSDKManager/shared``: stores under its
+/// root, keyed by its key provider (nil without one, as a key-value store is always encrypted).
+extension KeyValueEncryptedFileStore {
+    /// The current user's key-value store named `name`, created on first use, or nil.
+    public static func shared(withName name: String) -> KeyValueEncryptedFileStore? {
+        guard let user = MobileSyncSDKManager.shared.currentUser else { return nil }
+        return shared(withName: name, forUserAccount: user)
+    }
+
+    /// A signed-in user's key-value store named `name`, or nil.
+    public static func shared(withName name: String, forUserAccount user: UserAccount) -> KeyValueEncryptedFileStore? {
+        guard MobileSyncSDKManager.shared.userAccounts.contains(where: { $0.storeKey == user.storeKey }) else { return nil }
+        return try? MobileSyncSDKManager.shared.directory.keyValueStore(user: user.storeKey, named: name)
+    }
+
+    /// The global key-value store named `name`, or nil.
+    public static func sharedGlobal(withName name: String) -> KeyValueEncryptedFileStore? {
+        try? MobileSyncSDKManager.shared.directory.keyValueStore(user: nil, named: name)
+    }
+
+    /// The names of the current user's key-value stores.
+    public static func allNames() -> [String] {
+        guard let user = MobileSyncSDKManager.shared.currentUser else { return [] }
+        return (try? MobileSyncSDKManager.shared.directory.keyValueStoreNames(user: user.storeKey)) ?? []
+    }
+
+    /// The names of the global key-value stores.
+    public static func allGlobalNames() -> [String] {
+        (try? MobileSyncSDKManager.shared.directory.keyValueStoreNames(user: nil)) ?? []
+    }
+
+    /// Deletes the current user's key-value store named `name`.
+    public static func removeShared(withName name: String) {
+        guard let user = MobileSyncSDKManager.shared.currentUser else { return }
+        try? MobileSyncSDKManager.shared.directory.removeKeyValueStores(user: user.storeKey, named: name)
+    }
+
+    /// Deletes the global key-value store named `name`.
+    public static func removeSharedGlobal(withName name: String) {
+        try? MobileSyncSDKManager.shared.directory.removeKeyValueStores(user: nil, named: name)
+    }
+}

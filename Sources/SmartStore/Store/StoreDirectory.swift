@@ -25,6 +25,8 @@ public final class StoreDirectory: Sendable {
     public let keyProvider: (any StoreKeyProvider)?
     /// The stores handed out, by file path.
     private let open = Locked([String: SmartStore]())
+    /// The key-value stores handed out, by folder.
+    private let keyValueStores = Locked([String: KeyValueEncryptedFileStore]())
 
     /// A directory of stores under `root` (folders are created when a store first opens),
     /// encrypted with the keys `keyProvider` gives.
@@ -87,6 +89,54 @@ public final class StoreDirectory: Sendable {
     /// Deletes every global store.
     public func removeAllGlobalStores() throws {
         for name in try globalStoreNames() { try removeGlobalStore(named: name) }
+    }
+
+    // MARK: - Key-value stores
+
+    /// The key-value store of `user` (nil: a global one) named `name`, created on first use
+    /// under `<root>/<user or global>/kvstores/<name>`, with the key the provider gives for
+    /// `kv_<name>`. One instance per folder.
+    ///
+    /// - Throws: ``SmartStoreError/keyRequired(path:)`` without a key provider: a key-value
+    ///   store is always encrypted.
+    public func keyValueStore(user: String?, named name: String) throws -> KeyValueEncryptedFileStore {
+        let parent = try keyValueFolder(user: user)
+        let folder = parent.appendingPathComponent(name).path
+        return try keyValueStores.withLock { stores in
+            if let store = stores[folder] { return store }
+            guard let key = try keyProvider?.key(forStore: "kv_" + name, user: user) else {
+                throw SmartStoreError.keyRequired(path: folder)
+            }
+            let store = try KeyValueEncryptedFileStore(parentDirectory: parent, name: name, key: key)
+            Self.excludeFromBackup(store.directory)
+            stores[folder] = store
+            return store
+        }
+    }
+
+    /// Names of the key-value stores of `user` (nil: the global ones).
+    public func keyValueStoreNames(user: String?) throws -> [String] {
+        let folder = try keyValueFolder(user: user)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return entries.filter {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("salt").path)
+        }
+        .sorted()
+    }
+
+    /// Deletes the key-value store of `user` (nil: a global one) named `name` (nil: all of them).
+    public func removeKeyValueStores(user: String?, named name: String?) throws {
+        let parent = try keyValueFolder(user: user)
+        let names = try name.map { [$0] } ?? keyValueStoreNames(user: user)
+        for name in names {
+            let folder = parent.appendingPathComponent(name)
+            keyValueStores.withLock { _ = $0.removeValue(forKey: folder.path) }
+            if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+        }
+    }
+
+    private func keyValueFolder(user: String?) throws -> URL {
+        root.appendingPathComponent(try user.map(userScope) ?? "global").appendingPathComponent("kvstores")
     }
 
     private func userScope(_ user: String) throws -> String {

@@ -1,0 +1,208 @@
+import Crypto
+import EncryptedSQLite
+public import Foundation
+import Locking
+
+/// Values by key, encrypted, beside the soups: the SDK's `KeyValueEncryptedFileStore` (iOS
+/// SalesforceSDKCore, Android SmartStore), for what is too large or too plain for a soup.
+///
+/// The store is a folder. Each entry is two files named by the SHA-256 of its key, holding the
+/// value and the key, each sealed with AES-256-GCM (a fresh nonce per write, the file's name
+/// authenticated with it, so a changed or swapped file fails to open). The AES key derives from the store's ``StoreKey`` as an
+/// encrypted SmartStore's does (PBKDF2-HMAC-SHA512 for a passphrase, over a salt kept in the
+/// folder; a raw key as it is). Writes replace files atomically; values are read and written
+/// whole, in memory.
+///
+/// ```swift
+/// let cache = try KeyValueEncryptedFileStore(parentDirectory: appSupport, name: "images", key: key)
+/// try cache.write(Data(png), forKey: "001xx-logo")
+/// let png = try cache.read(forKey: "001xx-logo")
+/// cache["greeting"] = "hello"          // the SDK's quiet forms
+/// ```
+public final class KeyValueEncryptedFileStore: Sendable {
+    /// The store's folder.
+    public let directory: URL
+    /// The store's name (its folder's name).
+    public let name: String
+    /// The longest store name (the SDK's `maxStoreNameLength`).
+    public static let maxNameLength = 96
+
+    private let key: SymmetricKeyBox
+    private let writes = Locked(())
+    private static let version = Data("msync-kv 1\n".utf8)
+    private static let checkText = Data("msync key-value store".utf8)
+
+    /// Opens the store `name` under `parentDirectory` with `key`, creating it if needed.
+    ///
+    /// - Throws: ``SmartStoreError/invalidStoreName(_:)`` for a name ``isValidName(_:)``
+    ///   refuses; ``SmartStoreError/wrongKey(path:)`` when `key` is not the store's;
+    ///   ``SmartStoreError/corrupted(path:detail:)`` for a folder that is not such a store.
+    public init(parentDirectory: URL, name: String, key: StoreKey) throws {
+        guard Self.isValidName(name) else { throw SmartStoreError.invalidStoreName(name) }
+        let directory = parentDirectory.appendingPathComponent(name)
+        self.directory = directory
+        self.name = name
+        let files = FileManager.default
+        let saltFile = directory.appendingPathComponent("salt")
+        let checkFile = directory.appendingPathComponent("check")
+        do {
+            if !files.fileExists(atPath: saltFile.path) {
+                try files.createDirectory(at: directory, withIntermediateDirectories: true)
+                var salt = [UInt8](repeating: 0, count: 16)
+                var generator = SystemRandomNumberGenerator()
+                for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
+                let derived = SymmetricKey(data: try key.material.derive(salt: salt).encryptionKeyBytes)
+                try Self.version.write(to: directory.appendingPathComponent("version"), options: .atomic)
+                try AES.GCM.seal(Self.checkText, using: derived).combined?.write(to: checkFile, options: .atomic)
+                try Data(salt).write(to: saltFile, options: .atomic)
+                self.key = SymmetricKeyBox(derived)
+                return
+            }
+            let salt = try Data(contentsOf: saltFile)
+            guard salt.count == 16 else { throw SmartStoreError.corrupted(path: directory.path, detail: "its salt is not 16 bytes") }
+            let derived = SymmetricKey(data: try key.material.derive(salt: Array(salt)).encryptionKeyBytes)
+            guard let opened = try? AES.GCM.open(AES.GCM.SealedBox(combined: Data(contentsOf: checkFile)), using: derived),
+                opened == Self.checkText
+            else { throw SmartStoreError.wrongKey(path: directory.path) }
+            self.key = SymmetricKeyBox(derived)
+        } catch let error as SmartStoreError {
+            throw error
+        } catch {
+            throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
+        }
+    }
+
+    /// Whether `name` can name a store: 1 to ``maxNameLength`` letters, digits and underscores
+    /// (the SDK's rule).
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maxNameLength
+            && name.utf8.allSatisfy {
+                $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            }
+    }
+
+    // MARK: - Throwing forms
+
+    /// Saves `data` under `key`, replacing what was there.
+    public func write(_ data: Data, forKey key: String) throws {
+        let (valueFile, keyFile) = files(for: key)
+        try writes.withLock { _ in
+            do {
+                try seal(data, as: valueFile).write(to: valueFile, options: .atomic)
+                try seal(Data(key.utf8), as: keyFile).write(to: keyFile, options: .atomic)
+            } catch let error as SmartStoreError {
+                throw error
+            } catch {
+                throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
+            }
+        }
+    }
+
+    /// The data saved under `key`, or nil when there is none.
+    ///
+    /// - Throws: ``SmartStoreError/corrupted(path:detail:)`` for a value file that does not open
+    ///   with the store's key (altered, or swapped with another entry's).
+    public func read(forKey key: String) throws -> Data? {
+        let (valueFile, _) = files(for: key)
+        guard let sealed = try? Data(contentsOf: valueFile) else { return nil }
+        return try open(sealed, file: valueFile)
+    }
+
+    /// Deletes the value under `key`; returns whether there was one.
+    @discardableResult
+    public func delete(forKey key: String) throws -> Bool {
+        let (valueFile, keyFile) = files(for: key)
+        return try writes.withLock { _ in
+            guard FileManager.default.fileExists(atPath: valueFile.path) else { return false }
+            do {
+                try FileManager.default.removeItem(at: valueFile)
+                try? FileManager.default.removeItem(at: keyFile)
+                return true
+            } catch {
+                throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
+            }
+        }
+    }
+
+    /// Every key with a value, sorted.
+    public func keys() throws -> [String] {
+        try entryFiles(suffix: ".key").compactMap { file in
+            guard let sealed = try? Data(contentsOf: file) else { return nil }
+            return String(decoding: try open(sealed, file: file), as: UTF8.self)
+        }
+        .sorted()
+    }
+
+    // MARK: - The SDK's quiet forms
+
+    /// Saves `value` under `key`; whether it was saved (the SDK's `saveValue(_:forKey:)`).
+    @discardableResult
+    public func saveValue(_ value: String, forKey key: String) -> Bool { saveData(Data(value.utf8), forKey: key) }
+
+    /// Saves `data` under `key`; whether it was saved (the SDK's `saveData(_:forKey:)`).
+    @discardableResult
+    public func saveData(_ data: Data, forKey key: String) -> Bool { (try? write(data, forKey: key)) != nil }
+
+    /// The data under `key`, or nil when there is none or it cannot be read (the SDK's `readData(key:)`).
+    public func readData(key: String) -> Data? { (try? read(forKey: key)) ?? nil }
+
+    /// The text under `key` (the SDK's subscript); setting nil removes it.
+    public subscript(key: String) -> String? {
+        get { readData(key: key).map { String(decoding: $0, as: UTF8.self) } }
+        set {
+            if let newValue { saveValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
+    }
+
+    /// Removes the value under `key`; whether there was one (the SDK's `removeValue(forKey:)`).
+    @discardableResult
+    public func removeValue(forKey key: String) -> Bool { (try? delete(forKey: key)) ?? false }
+
+    /// Removes every value (the SDK's `removeAll()`); the store stays, with its key.
+    public func removeAll() {
+        writes.withLock { _ in
+            for file in entryFiles(suffix: ".value") + entryFiles(suffix: ".key") { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+
+    /// How many values the store holds (the SDK's `count()`).
+    public var count: Int { entryFiles(suffix: ".value").count }
+
+    /// Whether the store holds no value.
+    public var isEmpty: Bool { count == 0 }
+
+    // MARK: - Files
+
+    private func files(for key: String) -> (value: URL, key: URL) {
+        let digest = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        return (directory.appendingPathComponent(digest + ".value"), directory.appendingPathComponent(digest + ".key"))
+    }
+
+    private func entryFiles(suffix: String) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(suffix) && $0.utf8.count == 64 + suffix.utf8.count }.map { directory.appendingPathComponent($0) }
+    }
+
+    /// `data` sealed for the file `file` (its name is authenticated with it).
+    private func seal(_ data: Data, as file: URL) throws -> Data {
+        guard let combined = try AES.GCM.seal(data, using: key.key, authenticating: Data(file.lastPathComponent.utf8)).combined else {
+            throw SmartStoreError.database("AES-GCM gave no combined box")
+        }
+        return combined
+    }
+
+    private func open(_ sealed: Data, file: URL) throws -> Data {
+        do {
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key.key, authenticating: Data(file.lastPathComponent.utf8))
+        } catch {
+            throw SmartStoreError.corrupted(path: file.path, detail: "the entry does not open with the store's key")
+        }
+    }
+}
+
+/// `@unchecked`: `SymmetricKey` is immutable; CryptoKit's `Sendable` marking trails swift-crypto's
+/// on the oldest Apple SDKs.
+private struct SymmetricKeyBox: @unchecked Sendable {
+    let key: SymmetricKey
+    init(_ key: SymmetricKey) { self.key = key }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SmartStore
+import Testing
+
+/// The encrypted key-value store beside the soups.
+@Suite struct KeyValueStoreTests {
+    static let key = StoreKey.passphrase("correct horse", kdfIterations: 1_000)
+
+    @Test func valuesRoundTripEncrypted() throws {
+        let folder = TemporaryFolder()
+        let store = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: Self.key)
+        #expect(store.isEmpty)
+        try store.write(Data("secret payload".utf8), forKey: "a")
+        store["b"] = "second secret"
+        #expect(store.saveValue("third", forKey: "c/with:odd chars"))
+        #expect(try store.read(forKey: "a") == Data("secret payload".utf8))
+        #expect(store["b"] == "second secret" && store.readData(key: "nope") == nil)
+        #expect(try store.count == 3 && store.keys() == ["a", "b", "c/with:odd chars"])
+        store["b"] = "replaced"
+        #expect(store["b"] == "replaced" && store.count == 3)
+        // Nothing readable on disk.
+        for file in try FileManager.default.contentsOfDirectory(atPath: store.directory.path) {
+            let bytes = try Data(contentsOf: store.directory.appendingPathComponent(file))
+            for text in ["secret", "replaced", "third", "c/with"] { #expect(bytes.range(of: Data(text.utf8)) == nil, "\(file)") }
+        }
+        // Reopened with the key: the same values; with another key: refused.
+        let again = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: Self.key)
+        #expect(again["a"] == "secret payload")
+        #expect(throws: SmartStoreError.wrongKey(path: store.directory.path)) {
+            try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: .passphrase("wrong", kdfIterations: 1_000))
+        }
+        #expect(try store.delete(forKey: "a"))
+        #expect(try !store.delete(forKey: "a"))
+        #expect(store.removeValue(forKey: "b") && store.count == 1)
+        store["c/with:odd chars"] = nil
+        #expect(store.isEmpty)
+        store["x"] = "1"
+        store.removeAll()
+        #expect(try store.isEmpty && store.keys().isEmpty)
+    }
+
+    @Test func alteredOrSwappedFilesDoNotOpen() throws {
+        let folder = TemporaryFolder()
+        let store = try KeyValueEncryptedFileStore(
+            parentDirectory: folder.url, name: "cache", key: try .raw([UInt8](repeating: 7, count: 32)))
+        store["one"] = "1"
+        store["two"] = "2"
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.hasSuffix(".value") }.sorted()
+        let (first, second) = (store.directory.appendingPathComponent(files[0]), store.directory.appendingPathComponent(files[1]))
+        // Swapped: each file is bound to its name.
+        let (a, b) = (try Data(contentsOf: first), try Data(contentsOf: second))
+        try b.write(to: first)
+        try a.write(to: second)
+        #expect(throws: SmartStoreError.self) { try store.read(forKey: "one") }
+        #expect(store["one"] == nil) // the SDK's form: nil
+        // A flipped byte.
+        var flipped = a
+        flipped[flipped.count / 2] ^= 1
+        try flipped.write(to: first)
+        #expect(throws: SmartStoreError.self) { try store.read(forKey: "one") }
+        #expect(throws: SmartStoreError.self) { try store.read(forKey: "two") }
+    }
+
+    @Test func namesFollowTheSDKsRule() throws {
+        #expect(KeyValueEncryptedFileStore.isValidName("images_2"))
+        for bad in ["", "has space", "dot.dot", "../up", String(repeating: "a", count: 97), "é"] {
+            #expect(!KeyValueEncryptedFileStore.isValidName(bad))
+            #expect(throws: SmartStoreError.invalidStoreName(bad)) {
+                try KeyValueEncryptedFileStore(parentDirectory: TemporaryFolder().url, name: bad, key: Self.key)
+            }
+        }
+    }
+
+    @Test func aDirectoryKeepsThemPerUser() throws {
+        let folder = TemporaryFolder()
+        let directory = StoreDirectory(root: folder.url, keyProvider: FileStoreKeyProvider(file: folder.url.appendingPathComponent("keys")))
+        let mine = try directory.keyValueStore(user: "00D-005A", named: "prefs")
+        mine["theme"] = "dark"
+        #expect(try directory.keyValueStore(user: "00D-005A", named: "prefs") === mine)
+        #expect(try directory.keyValueStore(user: "00D-005B", named: "prefs")["theme"] == nil)
+        _ = try directory.keyValueStore(user: nil, named: "shared")
+        #expect(try directory.keyValueStoreNames(user: "00D-005A") == ["prefs"] && directory.keyValueStoreNames(user: nil) == ["shared"])
+        try directory.removeKeyValueStores(user: "00D-005A", named: nil)
+        #expect(try directory.keyValueStoreNames(user: "00D-005A").isEmpty)
+        #expect(throws: SmartStoreError.self) { try StoreDirectory(root: folder.url).keyValueStore(user: nil, named: "plain") }
+    }
+}
+
+/// A temporary folder removed when the value goes.
+final class TemporaryFolder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("kv-\(UUID().uuidString)")
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
