@@ -50,6 +50,15 @@ import Testing
         #expect(SyncManager.sharedInstance(named: "", forUserAccount: alice) === manager)
         #expect(SmartStore.shared(withName: "defaultStore", forUserAccount: alice) === store)
 
+        // The layout and metadata managers of the user's default store.
+        let layouts = try #require(LayoutSyncManager.sharedInstance())
+        #expect(layouts.syncManager === manager && LayoutSyncManager.sharedInstance(alice) === layouts)
+        LayoutSyncManager.reset(alice)
+        #expect(LayoutSyncManager.sharedInstance() !== layouts)
+        let metadata = try #require(MetadataSyncManager.sharedInstance(alice, smartStore: nil))
+        #expect(try await metadata.fetchMetadata(forObject: "Account", fetchMode: .cacheFirst)?.keyPrefix == "001")
+        MetadataSyncManager.reset()
+
         // The key-value stores, per user and global.
         let prefs = try #require(KeyValueEncryptedFileStore.shared(withName: "prefs"))
         prefs["theme"] = "dark"

@@ -66,8 +66,11 @@ public struct LayoutSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: JSONValue.array([layout]).jsonBytes, recordsPath: "", totalSize: 1, next: nil)
     }
 
-    /// Ghost cleanup keeps every entry (the SDK's no-op).
+    /// Every id asked about: ghost cleanup removes nothing (the SDK's no-op).
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> { Set(localIds) }
+
+    /// Ghost cleanup removes nothing, without reading the soup.
+    public func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int { 0 }
 }
 
 /// Syncs down one object's describe (`GET /sobjects/{type}/describe`) as one soup entry whose
@@ -106,6 +109,9 @@ public struct MetadataSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: JSONValue.array([describe]).jsonBytes, recordsPath: "", totalSize: 1, next: nil)
     }
 
-    /// Ghost cleanup keeps every entry (the SDK's no-op).
+    /// Every id asked about: ghost cleanup removes nothing (the SDK's no-op).
     public func remoteIds(client: RestClient, localIds: [String]) async throws -> Set<String> { Set(localIds) }
+
+    /// Ghost cleanup removes nothing, without reading the soup.
+    public func cleanGhosts(_ sync: SyncState, context: SyncContext) async throws -> Int { 0 }
 }

@@ -1,0 +1,65 @@
+import FastJSON
+import SmartStore
+
+/// The fetch modes over one soup entry that a sync down target refreshes: what
+/// ``LayoutSyncManager`` and ``MetadataSyncManager`` share.
+struct CachedFetch: Sendable {
+    let syncManager: SyncManager
+    let soupName: String
+
+    /// Registers the soup (an `Id` index, as the SDK's) if it is missing.
+    static func prepare(_ store: SmartStore, soupName: String) throws {
+        if try !store.hasSoup(soupName) { try store.registerSoup(soupName, indexSpecs: [IndexSpec("Id", .json1)]) }
+    }
+
+    /// The entry `id`, looked up as `mode` says, refreshed through `target` (a named sync per
+    /// entry, `syncName`, resynced on every server fetch rather than a new sync each time).
+    func fetch(id: String, mode: FetchMode, target: any SyncDownTarget, syncName: String) async throws -> JSONValue? {
+        switch mode {
+        case .cacheOnly:
+            return try await cached(id)
+        case .cacheFirst:
+            if let entry = try await cached(id) { return entry }
+            try await refresh(target: target, syncName: syncName)
+            return try await cached(id)
+        case .serverFirst:
+            do {
+                try await refresh(target: target, syncName: syncName)
+            } catch {
+                guard let entry = try await cached(id) else { throw error }
+                return entry
+            }
+            return try await cached(id)
+        case .serverOnly:
+            try await refresh(target: target, syncName: syncName)
+            return try await cached(id)
+        }
+    }
+
+    private func cached(_ id: String) async throws -> JSONValue? {
+        try await syncManager.store.query(.exact(soup: soupName, path: "Id", key: .string(id), pageSize: 1)).first
+    }
+
+    /// Runs the entry's sync: the named one again, or a new one. A run of it already under way
+    /// (another fetch of the same entry) is waited for.
+    private func refresh(target: any SyncDownTarget, syncName: String) async throws {
+        let state: SyncState
+        do {
+            if syncManager.hasSync(forName: syncName) {
+                state = try await syncManager.reSync(named: syncName)
+            } else {
+                state = try await syncManager.syncDown(
+                    target: target, options: SyncOptions(mergeMode: .overwrite), soupName: soupName, name: syncName)
+            }
+        } catch SyncError.stillRunning, SyncError.duplicateName {
+            var current = syncManager.syncStatus(forName: syncName)
+            while let running = current, running.isRunning || running.isWaiting {
+                try await Task.sleep(for: .milliseconds(20))
+                current = syncManager.syncStatus(forName: syncName)
+            }
+            guard let current else { throw SyncError.notFound(syncName) }
+            state = current
+        }
+        guard state.isDone else { throw SyncError.invalidSyncState("The sync \(syncName) ended \(state.status.rawValue): \(state.error)") }
+    }
+}
