@@ -69,21 +69,23 @@ import Testing
 
     /// A store made by SQLCipher in the SDK's layout (its schema, `kdf_iter = 4000`, WAL mode),
     /// left with an uncheckpointed log, answers Smart SQL, FTS5 and JSON1 queries here; what is
-    /// written here then reads back in SQLCipher.
-    @Test func aStoreMadeBySQLCipherAnswersSmartSQLHere() async throws {
+    /// written here then reads back in SQLCipher. Passphrases: a typed one, and the iOS SDK's
+    /// kind (the Base64 text of a 32-byte Keychain key).
+    @Test(arguments: ["sdk passcode", Data((0..<32).map { UInt8($0 * 7 % 256) }).base64EncodedString()])
+    func aStoreMadeBySQLCipherAnswersSmartSQLHere(passphrase: String) async throws {
         let folder = TemporaryDirectory()
         let path = folder.path("sdk.sqlite")
         let sqlFile = folder.path("sdk.sql")
         try Self.sdkLayout.write(toFile: sqlFile, atomically: true, encoding: .utf8)
         let (status, output) = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Self.script.path, "write", path, "sdk passcode", "4000", sqlFile, "--leave-wal"],
+            ["python3", Self.script.path, "write", path, passphrase, "4000", sqlFile, "--leave-wal"],
             timeout: .seconds(120))
         try #require(status == 0, "sqlcipher3 failed: \(output)")
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
 
         do {
-            let store = try SmartStore(path: path, key: .passphrase("sdk passcode", kdfIterations: StoreKey.sdkKDFIterations))
+            let store = try SmartStore(path: path, key: .passphrase(passphrase, kdfIterations: StoreKey.sdkKDFIterations))
             let energy = try await store.query(
                 .smart(
                     "select {accounts:Id} from {accounts} where {accounts:Industry} = 'Energy' order by {accounts:Id} limit 2", pageSize: 2)
@@ -95,7 +97,7 @@ import Testing
             _ = try await store.upsert(["Id": "00142", "Name": "Written here", "Industry": "Energy"], in: "accounts", externalIdPath: "Id")
         }
         let back = try await Self.sqlcipher(
-            path, key: "sdk passcode", kdfIterations: 4000,
+            path, key: passphrase, kdfIterations: 4000,
             ["PRAGMA cipher_integrity_check", "SELECT json_extract(soup, '$.Name') FROM TABLE_1 WHERE TABLE_1_0 = '00142'"])
         #expect(back == [[], [["Written here"]]])
     }
