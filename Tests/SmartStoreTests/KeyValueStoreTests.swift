@@ -9,15 +9,15 @@ import Testing
     @Test func valuesRoundTripEncrypted() throws {
         let folder = TemporaryFolder()
         let store = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: Self.key)
-        #expect(store.isEmpty)
+        #expect(store.isEmpty())
         try store.write(Data("secret payload".utf8), forKey: "a")
         store["b"] = "second secret"
         #expect(store.saveValue("third", forKey: "c/with:odd chars"))
         #expect(try store.read(forKey: "a") == Data("secret payload".utf8))
         #expect(store["b"] == "second secret" && store.readData(key: "nope") == nil)
-        #expect(try store.count == 3 && store.keys() == ["a", "b", "c/with:odd chars"])
+        #expect(try store.count() == 3 && store.keys() == ["a", "b", "c/with:odd chars"] && store.allKeys() == store.keys())
         store["b"] = "replaced"
-        #expect(store["b"] == "replaced" && store.count == 3)
+        #expect(store["b"] == "replaced" && store.count() == 3)
         // Nothing readable on disk.
         for file in try FileManager.default.contentsOfDirectory(atPath: store.directory.path) {
             let bytes = try Data(contentsOf: store.directory.appendingPathComponent(file))
@@ -31,12 +31,13 @@ import Testing
         }
         #expect(try store.delete(forKey: "a"))
         #expect(try !store.delete(forKey: "a"))
-        #expect(store.removeValue(forKey: "b") && store.count == 1)
+        #expect(store.removeValue(forKey: "b") && store.count() == 1)
+        #expect(store.removeValue(forKey: "never there")) // the SDK's answer for an absent key
         store["c/with:odd chars"] = nil
-        #expect(store.isEmpty)
+        #expect(store.isEmpty())
         store["x"] = "1"
         store.removeAll()
-        #expect(try store.isEmpty && store.keys().isEmpty)
+        #expect(try store.isEmpty() && store.keys().isEmpty)
     }
 
     @Test func alteredOrSwappedFilesDoNotOpen() throws {
@@ -61,6 +62,30 @@ import Testing
         #expect(throws: SmartStoreError.self) { try store.read(forKey: "two") }
     }
 
+    /// A file copied from one store into another, where its name says the same key, does not
+    /// open there: each store has its own key, even under one ``StoreKey``.
+    @Test func entriesDoNotMoveBetweenStores() throws {
+        let folder = TemporaryFolder()
+        let key = try StoreKey.raw([UInt8](repeating: 9, count: 32))
+        let first = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "one", key: key)
+        let second = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "two", key: key)
+        first["token"] = "first's secret"
+        second["token"] = "second's"
+        for file in try FileManager.default.contentsOfDirectory(atPath: first.directory.path) where file.hasSuffix(".value") {
+            try FileManager.default.removeItem(at: second.directory.appendingPathComponent(file))
+            try FileManager.default.copyItem(
+                at: first.directory.appendingPathComponent(file), to: second.directory.appendingPathComponent(file))
+        }
+        #expect(throws: SmartStoreError.self) { try second.read(forKey: "token") }
+        #expect(second["token"] == nil && first["token"] == "first's secret")
+        // An entry whose value file went (a crash between the two writes) does not count.
+        first["half"] = "x"
+        for file in try FileManager.default.contentsOfDirectory(atPath: first.directory.path) where file.hasSuffix(".value") {
+            try FileManager.default.removeItem(at: first.directory.appendingPathComponent(file))
+        }
+        #expect(first.count() == 0 && first.allKeys().isEmpty && first["half"] == nil)
+    }
+
     @Test func namesFollowTheSDKsRule() throws {
         #expect(KeyValueEncryptedFileStore.isValidName("images_2"))
         for bad in ["", "has space", "dot.dot", "../up", String(repeating: "a", count: 97), "é"] {
@@ -80,6 +105,12 @@ import Testing
         #expect(try directory.keyValueStore(user: "00D-005B", named: "prefs")["theme"] == nil)
         _ = try directory.keyValueStore(user: nil, named: "shared")
         #expect(try directory.keyValueStoreNames(user: "00D-005A") == ["prefs"] && directory.keyValueStoreNames(user: nil) == ["shared"])
+        // Names no store can have never reach the file system.
+        for bad in ["..", "../stores", "../../users", ""] {
+            #expect(throws: SmartStoreError.invalidStoreName(bad)) { try directory.removeKeyValueStores(user: nil, named: bad) }
+            #expect(throws: SmartStoreError.invalidStoreName(bad)) { try directory.keyValueStore(user: "00D-005A", named: bad) }
+        }
+        #expect(try directory.keyValueStoreNames(user: nil) == ["shared"])
         try directory.removeKeyValueStores(user: "00D-005A", named: nil)
         #expect(try directory.keyValueStoreNames(user: "00D-005A").isEmpty)
         #expect(throws: SmartStoreError.self) { try StoreDirectory(root: folder.url).keyValueStore(user: nil, named: "plain") }

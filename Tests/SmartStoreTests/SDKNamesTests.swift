@@ -129,10 +129,10 @@ import Testing
 
     @Test func sizeAndPlan() throws {
         let store = try Self.store(entries: 10)
-        let before = try store.databaseSize()
+        let before = store.databaseSize()
         _ = try store.create(
             (0..<2_000).map { ["Name": .string("B\($0)"), "About": .string(String(repeating: "x", count: 200))] }, in: "accounts")
-        #expect(try store.databaseSize() > before + 400_000)
+        #expect(store.databaseSize() > before + 400_000)
         let plan = try store.explainQueryPlan(.exact(soup: "accounts", path: "Name", key: "A1003", pageSize: 10))
         #expect(plan["sql"]?.stringValue?.contains("TABLE_1") == true)
         let details = plan["plan"]?.arrayValue?.compactMap { $0["detail"]?.stringValue } ?? []
@@ -160,6 +160,20 @@ import Testing
             }
         }
         #expect(try store.count(.all(soup: "accounts", pageSize: 1)) == 4)
+        // The store's own calls inside the body throw (GRDB would stop the process on a nested
+        // write), and the transaction still commits what it wrote through its own calls.
+        let outcome = try store.inTransaction { tx in
+            _ = try tx.create([["Name": "T4"]], in: "accounts")
+            let nested = Result { try store.create(["Name": "nested"], in: "accounts") }
+            let read = Result { try store.query(.all(soup: "accounts", pageSize: 10)) }
+            return (nested, read)
+        }
+        #expect(throws: SmartStoreError.self) { try outcome.0.get() }
+        #expect(throws: SmartStoreError.self) { try outcome.1.get() }
+        #expect(try store.count(.exact(soup: "accounts", path: "Name", key: "T4", pageSize: 1)) == 1)
+        #expect(try store.count(.exact(soup: "accounts", path: "Name", key: "nested", pageSize: 1)) == 0)
+        // Outside a body, the same thread's calls work again.
+        _ = try store.create(["Name": "after"], in: "accounts")
     }
 
     @Test func anAsynchronousTransaction() async throws {

@@ -34,6 +34,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: SmartStore.lockFilePath(forStoreAt: directory.path("store.sqlite"))))
     }
 
+    /// A store removed and made again at the same path locks its new lock file: a lock still
+    /// held on the removed store's file neither blocks it nor hides it from other processes.
+    @Test func aStoreMadeAgainLocksItsNewFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        let old = try SmartStore(path: path)
+        let held = try #require(old.tryLock(["soup:a"]))
+        try old.close()
+        for suffix in ["", "-wal", "-shm", "-locks"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.removeItem(atPath: path + suffix)
+        }
+        let again = try SmartStore(path: path)
+        #expect(!again.isLocked("soup:a"))
+        let fresh = try #require(again.tryLock(["soup:a"]))
+        #expect(FileManager.default.fileExists(atPath: SmartStore.lockFilePath(forStoreAt: path)))
+        fresh.release()
+        held.release()
+    }
+
     @Test func inMemoryStoresHaveTheirOwnLocks() throws {
         let (one, two) = (try SmartStore(), try SmartStore())
         let held = try #require(one.tryLock(["soup:a"]))

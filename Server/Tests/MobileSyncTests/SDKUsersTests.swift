@@ -102,8 +102,12 @@ import Testing
         let alice = try Self.account("005A", org: orgA)
         let bob = try Self.account("005B", org: orgB, orgId: "00DB")
         try await sdk.setCurrentUser(alice)
+        let aliceStore = try sdk.store()
         try await sdk.setCurrentUser(bob)
         #expect(sdk.userAccounts.map(\.userId) == ["005A", "005B"] && sdk.currentUser?.userId == "005B")
+        // Alice stays signed in: her store stays open, the same instance (one per file).
+        #expect(try sdk.store(for: alice) === aliceStore)
+        #expect(try sdk.syncManager().store !== aliceStore) // the current user's is Bob's
 
         let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Account")
         let managers = try [alice, bob].map { user in

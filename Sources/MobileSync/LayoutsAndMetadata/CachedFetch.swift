@@ -36,6 +36,19 @@ struct CachedFetch: Sendable {
         }
     }
 
+    /// The final state of the run another fetch of the same entry started: waited for while
+    /// the manager runs it, or while it is still NEW (created, its run about to start), for at
+    /// most two minutes.
+    private func runOfAnotherFetch(_ syncName: String) async throws -> SyncState {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            guard let current = syncManager.syncStatus(forName: syncName) else { throw SyncError.notFound(syncName) }
+            if !syncManager.isRunning(current.id), current.status != .new, !current.isRunning, !current.isWaiting { return current }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw SyncError.invalidSyncState("The sync \(syncName) of another fetch did not end within two minutes")
+    }
+
     private func cached(_ id: String) async throws -> JSONValue? {
         try await syncManager.store.query(.exact(soup: soupName, path: "Id", key: .string(id), pageSize: 1)).first
     }
@@ -52,13 +65,7 @@ struct CachedFetch: Sendable {
                     target: target, options: SyncOptions(mergeMode: .overwrite), soupName: soupName, name: syncName)
             }
         } catch SyncError.stillRunning, SyncError.duplicateName {
-            var current = syncManager.syncStatus(forName: syncName)
-            while let running = current, running.isRunning || running.isWaiting {
-                try await Task.sleep(for: .milliseconds(20))
-                current = syncManager.syncStatus(forName: syncName)
-            }
-            guard let current else { throw SyncError.notFound(syncName) }
-            state = current
+            state = try await runOfAnotherFetch(syncName)
         }
         guard state.isDone else { throw SyncError.invalidSyncState("The sync \(syncName) ended \(state.status.rawValue): \(state.error)") }
     }

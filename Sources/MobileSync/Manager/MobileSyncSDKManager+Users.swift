@@ -9,10 +9,11 @@ extension MobileSyncSDKManager {
     /// When the current user changes, the sync managers handed out for the previous one are
     /// stopped — this waits for their running syncs to reach their next page or batch, and
     /// those end STOPPED (``SyncManager/restart(restartStoppedSyncs:onUpdate:)`` resumes them
-    /// later) — and retired, with the global stores' managers, which talk with the previous
+    /// later) — and then retired, with the global stores' managers, which talk with the previous
     /// user's client; the next ``syncManager(storeNamed:)`` or ``globalSyncManager(storeNamed:)``
-    /// makes a new one. The previous user's stores are closed (the files stay) and a new session
-    /// begins (the default configs apply again). Managers of other signed-in users
+    /// makes a new one (until then, the stopping manager is the store's, and refuses new syncs).
+    /// The previous user stays signed in, with their stores open, and a new session begins (the
+    /// default configs apply again). Managers of other signed-in users
     /// (``syncManager(storeNamed:for:)``) keep running. Setting the same user again (org, user
     /// and community) only replaces the account, for example its token provider; managers
     /// handed out already keep their client.
@@ -34,7 +35,8 @@ extension MobileSyncSDKManager {
             return (previous, Self.takeManagers(of: previous.storeKey, globals: true, from: &state))
         }
         guard let ended else { return }
-        try await stopAndClose(ended.managers, storesOf: ended.user)
+        // The previous user stays signed in: their stores stay open (an app may hold them).
+        try await stopAndRetire(ended.managers, closingStoresOf: nil)
     }
 
     /// Logs a user out (the current one when `account` is nil) without touching the others:
@@ -57,7 +59,7 @@ extension MobileSyncSDKManager {
             return (user, Self.takeManagers(of: user.storeKey, globals: wasCurrent, from: &state))
         }
         guard let ended else { return }
-        try await stopAndClose(ended.managers, storesOf: ended.user)
+        try await stopAndRetire(ended.managers, closingStoresOf: ended.user)
         if removingStores {
             let stores = state.withLock { $0.stores }
             try stores.removeAllUserStores(user: ended.user.storeKey)
@@ -73,13 +75,18 @@ extension MobileSyncSDKManager {
         return taken.values.map(\.manager)
     }
 
-    /// Stops and retires `managers`, waiting until each is stopped, then closes `user`'s stores.
-    private func stopAndClose(_ managers: [SyncManager], storesOf user: UserAccount) async throws {
-        for manager in managers {
-            SyncManager.retire(manager)
-            await manager.stop()
-            while await !manager.isStopped { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try state.withLock { $0.stores }.closeUserStores(user: user.storeKey)
+    /// Stops `managers` and waits until every one has stopped (the wait is not cut short by the
+    /// caller's cancellation: a manager left running would sync for a user who is gone), then
+    /// retires them, so that no second manager of their stores exists meanwhile; then, when
+    /// `closingStoresOf` is set, closes that user's stores.
+    private func stopAndRetire(_ managers: [SyncManager], closingStoresOf user: UserAccount?) async throws {
+        await Task {
+            for manager in managers { await manager.stop() }
+            for manager in managers {
+                while await !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
+                SyncManager.retire(manager)
+            }
+        }.value
+        if let user { try state.withLock { $0.stores }.closeUserStores(user: user.storeKey) }
     }
 }

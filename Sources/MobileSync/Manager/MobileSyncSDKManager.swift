@@ -136,7 +136,7 @@ public final class MobileSyncSDKManager: Sendable {
     /// `SyncManager.sharedInstance`), talking to the user's instance with the user's tokens.
     public func syncManager(storeNamed storeName: String = StoreDirectory.defaultStoreName) throws -> SyncManager {
         guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
-        return try manager(for: try store(named: storeName, for: user), owner: user, global: false)
+        return try manager(for: try store(named: storeName, for: user), owner: user, global: false, current: true)
     }
 
     /// The sync manager of a signed-in user's store named `storeName`, current user or not,
@@ -149,16 +149,18 @@ public final class MobileSyncSDKManager: Sendable {
     /// The sync manager of the global store named `storeName`, with the current user's client.
     public func globalSyncManager(storeNamed storeName: String = StoreDirectory.defaultStoreName) throws -> SyncManager {
         guard let user = currentUser else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
-        return try manager(for: try globalStore(named: storeName), owner: user, global: true)
+        return try manager(for: try globalStore(named: storeName), owner: user, global: true, current: true)
     }
 
-    /// The manager of `store`, made with `owner`'s client, recorded as handed out for `owner`.
-    func manager(for store: SmartStore, owner: UserAccount, global: Bool) throws -> SyncManager {
+    /// The manager of `store`, made with `owner`'s client, recorded as handed out for `owner`
+    /// (asked for as the current user's when `current`).
+    func manager(for store: SmartStore, owner: UserAccount, global: Bool, current: Bool = false) throws -> SyncManager {
         let manager = try SyncManager.shared(for: store, client: owner.client)
         try state.withLock { state in
-            // A switch or a logout meanwhile: this manager would talk for a user who is gone.
+            // A switch or a logout meanwhile: this manager would talk for a user who is gone, or
+            // is no longer the current one it was asked for as.
             guard state.accounts.contains(where: { $0.storeKey == owner.storeKey }),
-                !global || state.user?.storeKey == owner.storeKey
+                !(global || current) || state.user?.storeKey == owner.storeKey
             else {
                 throw SyncError.invalidSyncState("The user changed while the sync manager was being made")
             }
@@ -181,7 +183,7 @@ extension MobileSyncSDKManager {
         let (root, user, accounts) = state.withLock { ($0.stores.root, $0.user, $0.accounts) }
         guard let path = store.path.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) else {
             guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
-            return try manager(for: store, owner: user, global: false)
+            return try manager(for: store, owner: user, global: false, current: true)
         }
         let users = root.standardizedFileURL.appendingPathComponent("users").path + "/"
         if path.hasPrefix(users), let key = path.dropFirst(users.count).split(separator: "/").first {
@@ -192,18 +194,27 @@ extension MobileSyncSDKManager {
         }
         guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
         let global = path.hasPrefix(root.standardizedFileURL.appendingPathComponent("global").path + "/")
-        return try manager(for: store, owner: user, global: global)
+        return try manager(for: store, owner: user, global: global, current: true)
     }
 
     /// Takes the managers handed out for the stores whose registry keys `matches` out of the
-    /// session, stops them and forgets them once their syncs have stopped (a store removed).
-    func retireManagers(matching matches: @Sendable (String) -> Bool) {
+    /// session and stops them; they are forgotten once their syncs have stopped, or at once when
+    /// `now` (their store is being deleted: a new store at that path gets a new manager, while
+    /// the old one's last page goes to the removed file).
+    func retireManagers(now: Bool = false, matching matches: @Sendable (String) -> Bool) {
         let taken = state.withLock { state in
             let taken = state.managers.filter { matches($0.key) }
             for key in taken.keys { state.managers[key] = nil }
             return taken.values.map(\.manager)
         }
-        for manager in taken { SyncManager.retireWhenStopped(manager) }
+        for manager in taken {
+            if now {
+                SyncManager.retire(manager)
+                Task { await manager.stop() }
+            } else {
+                SyncManager.retireWhenStopped(manager)
+            }
+        }
     }
 }
 
@@ -216,7 +227,7 @@ extension MobileSyncSDKManager {
     func removeStores(named name: String?, of user: UserAccount?) throws {
         let scope = user.map { "/users/\($0.storeKey)/stores/" } ?? "/global/stores/"
         let tail = name.map { scope + $0 + "/store.sqlite" }
-        retireManagers { key in tail.map { key.hasSuffix($0) } ?? key.contains(scope) }
+        retireManagers(now: true) { key in tail.map { key.hasSuffix($0) } ?? key.contains(scope) }
         let stores = directory
         switch (name, user) {
         case (let name?, let user?): try stores.removeUserStore(user: user.storeKey, named: name)

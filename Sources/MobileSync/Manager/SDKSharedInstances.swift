@@ -21,8 +21,10 @@ extension SmartStore {
         try? MobileSyncSDKManager.shared.globalStore(named: name)
     }
 
-    /// Deletes the current user's store named `name`: its sync manager is stopped, the files
-    /// removed. Returns whether the store is gone (also when it never existed).
+    /// Deletes the current user's store named `name`: its sync manager is retired at once and
+    /// stopped (a page it is writing goes to the removed file), then the files are removed; the
+    /// next `shared(withName:)` makes a new, empty store with a new manager. Returns whether the
+    /// store is gone (also when it never existed).
     @discardableResult
     public static func removeShared(withName name: String) -> Bool {
         guard let user = MobileSyncSDKManager.shared.currentUser else { return false }
@@ -97,7 +99,9 @@ extension SyncManager {
     }
 
     /// Stops the managers of every store of `user` and forgets them once their syncs have
-    /// stopped: the next `sharedInstance` makes a new one.
+    /// stopped: the next `sharedInstance` after that makes a new one. Until then it returns the
+    /// stopping manager, which refuses new syncs (``SyncError/managerStopped(_:)``): a second
+    /// manager never runs a store's syncs beside the first (the SDK only drops its reference).
     public static func removeSharedInstance(_ user: UserAccount) {
         MobileSyncSDKManager.shared.retireManagers { $0.contains("/users/\(user.storeKey)/stores/") }
     }
@@ -153,10 +157,36 @@ extension KeyValueEncryptedFileStore {
         (try? MobileSyncSDKManager.shared.directory.keyValueStoreNames(user: nil)) ?? []
     }
 
+    /// The names of a signed-in user's key-value stores.
+    public static func allNames(forUserAccount user: UserAccount) -> [String] {
+        (try? MobileSyncSDKManager.shared.directory.keyValueStoreNames(user: user.storeKey)) ?? []
+    }
+
     /// Deletes the current user's key-value store named `name`.
     public static func removeShared(withName name: String) {
         guard let user = MobileSyncSDKManager.shared.currentUser else { return }
+        removeShared(withName: name, forUserAccount: user)
+    }
+
+    /// Deletes a user's key-value store named `name`.
+    public static func removeShared(withName name: String, forUserAccount user: UserAccount) {
         try? MobileSyncSDKManager.shared.directory.removeKeyValueStores(user: user.storeKey, named: name)
+    }
+
+    /// Deletes every key-value store of the current user.
+    public static func removeAllForCurrentUser() {
+        guard let user = MobileSyncSDKManager.shared.currentUser else { return }
+        removeAll(forUserAccount: user)
+    }
+
+    /// Deletes every key-value store of a user.
+    public static func removeAll(forUserAccount user: UserAccount) {
+        try? MobileSyncSDKManager.shared.directory.removeKeyValueStores(user: user.storeKey, named: nil)
+    }
+
+    /// Deletes every global key-value store.
+    public static func removeAllGlobal() {
+        try? MobileSyncSDKManager.shared.directory.removeKeyValueStores(user: nil, named: nil)
     }
 
     /// Deletes the global key-value store named `name`.

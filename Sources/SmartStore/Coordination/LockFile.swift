@@ -44,6 +44,10 @@ final class LockFile: Sendable {
     static func shared(path: String, create: Bool) -> LockFile? {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return files.withLock { files in
+            // A store removed and made again has a new lock file: the one kept open here would
+            // lock the removed file, which other processes no longer see. (The old descriptor
+            // stays open for holders of the old one: closing it would drop their locks.)
+            if let file = files[key], !file.isSameFile(as: key) { files[key] = nil }
             if let file = files[key] {
                 guard create, !file.state.withLock({ $0.writable }) else { return file }
                 let descriptor = open(key, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -58,6 +62,18 @@ final class LockFile: Sendable {
             files[key] = file
             return file
         }
+    }
+
+    /// Whether this lock file is still the file at `path` (or has no file: in-memory locks,
+    /// or a read-only folder).
+    private func isSameFile(as path: String) -> Bool {
+        let descriptor = state.withLock { $0.descriptor }
+        guard descriptor >= 0 else { return true }
+        var open = stat()
+        var current = stat()
+        guard fstat(descriptor, &open) == 0 else { return false }
+        guard stat(path, &current) == 0 else { return false }
+        return open.st_dev == current.st_dev && open.st_ino == current.st_ino
     }
 
     /// Takes all `offsets` if no holder, here or in another process, has any of them; takes

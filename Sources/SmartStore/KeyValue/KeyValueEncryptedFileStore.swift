@@ -7,11 +7,13 @@ import Locking
 /// SalesforceSDKCore, Android SmartStore), for what is too large or too plain for a soup.
 ///
 /// The store is a folder. Each entry is two files named by the SHA-256 of its key, holding the
-/// value and the key, each sealed with AES-256-GCM (a fresh nonce per write, the file's name
-/// authenticated with it, so a changed or swapped file fails to open). The AES key derives from the store's ``StoreKey`` as an
-/// encrypted SmartStore's does (PBKDF2-HMAC-SHA512 for a passphrase, over a salt kept in the
-/// folder; a raw key as it is). Writes replace files atomically; values are read and written
-/// whole, in memory.
+/// value and the key, each sealed with AES-256-GCM: a fresh nonce per write, the file's name
+/// authenticated with it, so a changed or swapped file fails to open. The AES key is the store's
+/// own: HKDF-SHA256 over what the ``StoreKey`` derives to (PBKDF2-HMAC-SHA512 for a passphrase,
+/// a raw key as it is) and a random salt kept in the folder, so two stores never share a key,
+/// nor a store and the SmartStores the same ``StoreKey`` encrypts. Writes replace files
+/// atomically; values are read and written whole, in memory. A new store's folder appears
+/// whole (made aside, then renamed), so two processes creating it at once agree on its salt.
 ///
 /// ```swift
 /// let cache = try KeyValueEncryptedFileStore(parentDirectory: appSupport, name: "images", key: key)
@@ -42,34 +44,57 @@ public final class KeyValueEncryptedFileStore: Sendable {
         let directory = parentDirectory.appendingPathComponent(name)
         self.directory = directory
         self.name = name
-        let files = FileManager.default
-        let saltFile = directory.appendingPathComponent("salt")
-        let checkFile = directory.appendingPathComponent("check")
         do {
-            if !files.fileExists(atPath: saltFile.path) {
-                try files.createDirectory(at: directory, withIntermediateDirectories: true)
-                var salt = [UInt8](repeating: 0, count: 16)
-                var generator = SystemRandomNumberGenerator()
-                for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
-                let derived = SymmetricKey(data: try key.material.derive(salt: salt).encryptionKeyBytes)
-                try Self.version.write(to: directory.appendingPathComponent("version"), options: .atomic)
-                try AES.GCM.seal(Self.checkText, using: derived).combined?.write(to: checkFile, options: .atomic)
-                try Data(salt).write(to: saltFile, options: .atomic)
-                self.key = SymmetricKeyBox(derived)
-                return
+            if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("salt").path) {
+                try Self.create(directory, key: key)
             }
-            let salt = try Data(contentsOf: saltFile)
+            let salt = try Data(contentsOf: directory.appendingPathComponent("salt"))
             guard salt.count == 16 else { throw SmartStoreError.corrupted(path: directory.path, detail: "its salt is not 16 bytes") }
-            let derived = SymmetricKey(data: try key.material.derive(salt: Array(salt)).encryptionKeyBytes)
-            guard let opened = try? AES.GCM.open(AES.GCM.SealedBox(combined: Data(contentsOf: checkFile)), using: derived),
-                opened == Self.checkText
-            else { throw SmartStoreError.wrongKey(path: directory.path) }
+            let derived = try Self.storeKey(key, salt: salt)
+            let check = try Data(contentsOf: directory.appendingPathComponent("check"))
+            guard let opened = try? AES.GCM.open(AES.GCM.SealedBox(combined: check), using: derived), opened == Self.checkText else {
+                throw SmartStoreError.wrongKey(path: directory.path)
+            }
             self.key = SymmetricKeyBox(derived)
         } catch let error as SmartStoreError {
             throw error
         } catch {
             throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
         }
+    }
+
+    /// Makes the store's folder aside (version, salt, check value) and renames it into place;
+    /// when another process got there first, its folder stays and this one goes.
+    private static func create(_ directory: URL, key: StoreKey) throws {
+        let files = FileManager.default
+        let parent = directory.deletingLastPathComponent()
+        try files.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).\(UUID().uuidString)")
+        try files.createDirectory(at: staging, withIntermediateDirectories: false)
+        defer { try? files.removeItem(at: staging) }
+        var salt = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
+        guard let check = try AES.GCM.seal(checkText, using: storeKey(key, salt: Data(salt))).combined else {
+            throw SmartStoreError.database("AES-GCM gave no combined box")
+        }
+        try version.write(to: staging.appendingPathComponent("version"))
+        try check.write(to: staging.appendingPathComponent("check"))
+        try Data(salt).write(to: staging.appendingPathComponent("salt"))
+        // An empty folder left where the store goes (an interrupted creation) is replaced.
+        if (try? files.contentsOfDirectory(atPath: directory.path))?.isEmpty == true { try? files.removeItem(at: directory) }
+        do {
+            try files.moveItem(at: staging, to: directory)
+        } catch  where files.fileExists(atPath: directory.appendingPathComponent("salt").path) {
+            // Made by another process meanwhile: open that one.
+        }
+    }
+
+    /// The store's AES key: HKDF-SHA256 over the key material's derivation, with the salt.
+    private static func storeKey(_ key: StoreKey, salt: Data) throws -> SymmetricKey {
+        let material = SymmetricKey(data: try key.material.derive(salt: Array(salt)).encryptionKeyBytes)
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: material, salt: salt, info: Data("msync key-value store v1".utf8), outputByteCount: 32)
     }
 
     /// Whether `name` can name a store: 1 to ``maxNameLength`` letters, digits and underscores
@@ -88,6 +113,7 @@ public final class KeyValueEncryptedFileStore: Sendable {
         let (valueFile, keyFile) = files(for: key)
         try writes.withLock { _ in
             do {
+                // The value first: an entry counts once its key file is there too.
                 try seal(data, as: valueFile).write(to: valueFile, options: .atomic)
                 try seal(Data(key.utf8), as: keyFile).write(to: keyFile, options: .atomic)
             } catch let error as SmartStoreError {
@@ -101,10 +127,19 @@ public final class KeyValueEncryptedFileStore: Sendable {
     /// The data saved under `key`, or nil when there is none.
     ///
     /// - Throws: ``SmartStoreError/corrupted(path:detail:)`` for a value file that does not open
-    ///   with the store's key (altered, or swapped with another entry's).
+    ///   with the store's key (altered, or swapped with another entry's); a file that cannot be
+    ///   read.
     public func read(forKey key: String) throws -> Data? {
-        let (valueFile, _) = files(for: key)
-        guard let sealed = try? Data(contentsOf: valueFile) else { return nil }
+        let (valueFile, keyFile) = files(for: key)
+        guard FileManager.default.fileExists(atPath: keyFile.path), FileManager.default.fileExists(atPath: valueFile.path) else {
+            return nil
+        }
+        let sealed: Data
+        do {
+            sealed = try Data(contentsOf: valueFile)
+        } catch {
+            throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
+        }
         return try open(sealed, file: valueFile)
     }
 
@@ -113,10 +148,13 @@ public final class KeyValueEncryptedFileStore: Sendable {
     public func delete(forKey key: String) throws -> Bool {
         let (valueFile, keyFile) = files(for: key)
         return try writes.withLock { _ in
-            guard FileManager.default.fileExists(atPath: valueFile.path) else { return false }
+            guard FileManager.default.fileExists(atPath: keyFile.path) || FileManager.default.fileExists(atPath: valueFile.path) else {
+                return false
+            }
             do {
-                try FileManager.default.removeItem(at: valueFile)
-                try? FileManager.default.removeItem(at: keyFile)
+                // The key first: the entry stops counting at once.
+                if FileManager.default.fileExists(atPath: keyFile.path) { try FileManager.default.removeItem(at: keyFile) }
+                if FileManager.default.fileExists(atPath: valueFile.path) { try FileManager.default.removeItem(at: valueFile) }
                 return true
             } catch {
                 throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
@@ -125,9 +163,11 @@ public final class KeyValueEncryptedFileStore: Sendable {
     }
 
     /// Every key with a value, sorted.
+    ///
+    /// - Throws: ``SmartStoreError/corrupted(path:detail:)`` when a key file does not open.
     public func keys() throws -> [String] {
-        try entryFiles(suffix: ".key").compactMap { file in
-            guard let sealed = try? Data(contentsOf: file) else { return nil }
+        try entries().map { file in
+            let sealed = try Data(contentsOf: file)
             return String(decoding: try open(sealed, file: file), as: UTF8.self)
         }
         .sorted()
@@ -154,28 +194,45 @@ public final class KeyValueEncryptedFileStore: Sendable {
         }
     }
 
-    /// Removes the value under `key`; whether there was one (the SDK's `removeValue(forKey:)`).
+    /// Removes the value under `key`; false only when it could not be removed (the SDK's
+    /// `removeValue(forKey:)`: a key that was absent is removed too).
     @discardableResult
-    public func removeValue(forKey key: String) -> Bool { (try? delete(forKey: key)) ?? false }
+    public func removeValue(forKey key: String) -> Bool { (try? delete(forKey: key)) != nil }
 
     /// Removes every value (the SDK's `removeAll()`); the store stays, with its key.
     public func removeAll() {
         writes.withLock { _ in
-            for file in entryFiles(suffix: ".value") + entryFiles(suffix: ".key") { try? FileManager.default.removeItem(at: file) }
+            for file in entryFiles(suffix: ".key") + entryFiles(suffix: ".value") { try? FileManager.default.removeItem(at: file) }
         }
     }
 
-    /// How many values the store holds (the SDK's `count()`).
-    public var count: Int { entryFiles(suffix: ".value").count }
+    /// Every key whose files open, sorted; entries that do not open are left out (the SDK's
+    /// `allKeys()`; ``keys()`` throws instead).
+    public func allKeys() -> [String] {
+        entries().compactMap { file in
+            (try? Data(contentsOf: file)).flatMap { try? open($0, file: file) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        .sorted()
+    }
 
-    /// Whether the store holds no value.
-    public var isEmpty: Bool { count == 0 }
+    /// How many values the store holds (the SDK's `count()`).
+    public func count() -> Int { entries().count }
+
+    /// Whether the store holds no value (the SDK's `isEmpty()`).
+    public func isEmpty() -> Bool { count() == 0 }
 
     // MARK: - Files
 
     private func files(for key: String) -> (value: URL, key: URL) {
         let digest = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
         return (directory.appendingPathComponent(digest + ".value"), directory.appendingPathComponent(digest + ".key"))
+    }
+
+    /// The key files of whole entries (a value file beside them).
+    private func entries() -> [URL] {
+        entryFiles(suffix: ".key").filter { file in
+            FileManager.default.fileExists(atPath: file.deletingPathExtension().appendingPathExtension("value").path)
+        }
     }
 
     private func entryFiles(suffix: String) -> [URL] {

@@ -3,13 +3,14 @@ import GRDB
 
 extension SmartStore {
     /// The store's size in bytes: its pages, the ones still in the write-ahead log included
-    /// (the SDK's `databaseSize()`).
-    public func databaseSize() throws -> Int64 {
-        try read { db in
-            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+    /// (the SDK's `databaseSize()`, which does not throw either); 0 when the store cannot be read.
+    public func databaseSize() -> UInt64 {
+        let size = try? read { db in
+            let pages = try UInt64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try UInt64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return pages.multipliedReportingOverflow(by: pageSize).partialValue
         }
+        return size ?? 0
     }
 
     /// How SQLite runs a query: the SQL it translates to, and SQLite's plan (`EXPLAIN QUERY

@@ -50,8 +50,8 @@ extension SmartStore {
         }
     }
 
-    /// Runs a Smart SQL query when subscribed to, and publishes all its rows once as
-    /// ``query(_:)`` returns them (the SDK's `publisher(for:)`). Combine's `Future` on Apple
+    /// Runs a Smart SQL query at once, on the caller's thread, and publishes all its rows as
+    /// ``query(_:)`` returns them (the SDK's `publisher(for:)`, which runs when made too). Combine's `Future` on Apple
     /// platforms, OpenCombine's elsewhere (SmartStore re-exports it with its `RunLoop` and
     /// `DispatchQueue` schedulers there, so `.receive(on: RunLoop.main)` compiles everywhere).
     /// For rows as `JSONValue`s, pass a page size: ``publisher(for:pageSize:)``.

@@ -1,10 +1,12 @@
 import FastJSON
+import Foundation
 import GRDB
 
 /// The store inside one write transaction (`SmartStore.inTransaction(_:)`): what it writes
 /// commits together when the closure returns, or not at all when it throws. It cannot leave the
-/// closure (it is borrowed and cannot be copied), and the store's own calls must not be used
-/// inside it (they would wait for this transaction): use these.
+/// closure (it is borrowed and cannot be copied). Inside the closure, use these calls: the
+/// store's own throw there (``SmartStoreError/database(_:)``), as they could neither nest in this
+/// transaction nor see its writes.
 public struct StoreTransaction: ~Copyable {
     let store: SmartStore
     let db: Database
@@ -62,11 +64,19 @@ extension SmartStore {
     /// }
     /// ```
     public func inTransaction<T>(_ body: (borrowing StoreTransaction) throws -> T) throws -> T {
-        try write { db in try body(StoreTransaction(store: self, db: db)) }
+        try write { db in try runMarked { try body(StoreTransaction(store: self, db: db)) } }
+    }
+
+    /// Runs `body` with this thread marked as inside a transaction body.
+    private func runMarked<T>(_ body: () throws -> T) throws -> T {
+        let thread = ObjectIdentifier(Thread.current)
+        transactionThreads.withLock { _ = $0.insert(thread) }
+        defer { transactionThreads.withLock { _ = $0.remove(thread) } }
+        return try body()
     }
 
     /// The transaction above without blocking the caller's thread.
     public func inTransaction<T: Sendable>(_ body: @escaping @Sendable (borrowing StoreTransaction) throws -> T) async throws -> T {
-        try await write { db in try body(StoreTransaction(store: self, db: db)) }
+        try await write { db in try self.runMarked { try body(StoreTransaction(store: self, db: db)) } }
     }
 }

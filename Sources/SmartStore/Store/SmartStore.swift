@@ -2,6 +2,7 @@ import EncryptedSQLite
 import Foundation
 import GRDB
 import GRDBSQLite
+import Locking
 
 /// A local store of JSON entries kept in soups, on SQLite.
 ///
@@ -53,6 +54,10 @@ public final class SmartStore: Sendable {
     let isReadOnly: Bool
     /// Wakes live queries on other processes' commits (file stores opened for writing only).
     let changeWatcher: ChangeWatcher?
+    /// The threads running an ``inTransaction(_:)`` body: the store's own calls refuse to run
+    /// there (GRDB would stop the process on a nested write, and a read would not see the
+    /// transaction's writes).
+    let transactionThreads = Locked(Set<ObjectIdentifier>())
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and resumes
     /// any long operation (``alterSoup(_:indexSpecs:reIndexData:)``) a crash interrupted.
@@ -233,12 +238,21 @@ public final class SmartStore: Sendable {
 
     /// Runs `body` in a write transaction, mapping database errors to ``SmartStoreError``.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try mapErrors { try writer.write(body) }
+        try refuseInsideTransaction()
+        return try mapErrors { try writer.write(body) }
     }
 
     /// Runs `body` with a read-only connection.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try mapErrors { try writer.read(body) }
+        try refuseInsideTransaction()
+        return try mapErrors { try writer.read(body) }
+    }
+
+    /// Throws when called from an ``inTransaction(_:)`` body on this thread.
+    private func refuseInsideTransaction() throws {
+        let threads = transactionThreads.withLock { $0 }
+        guard !threads.isEmpty, threads.contains(ObjectIdentifier(Thread.current)) else { return }
+        throw SmartStoreError.database("A store call inside inTransaction: use the transaction's own calls (tx.create, tx.query…)")
     }
 
     /// Runs `body`, which executes a single statement, on a read-only connection without
@@ -247,6 +261,7 @@ public final class SmartStore: Sendable {
     /// separate readers, so they keep the guarded `read`.
     func readSingleStatement<T>(_ body: (Database) throws -> T) throws -> T {
         guard writer is DatabasePool else { return try read(body) }
+        try refuseInsideTransaction()
         return try mapErrors {
             if let result = try readers?.withConnection(body) { return result }
             return try writer.unsafeRead(body)

@@ -100,6 +100,7 @@ public final class StoreDirectory: Sendable {
     /// - Throws: ``SmartStoreError/keyRequired(path:)`` without a key provider: a key-value
     ///   store is always encrypted.
     public func keyValueStore(user: String?, named name: String) throws -> KeyValueEncryptedFileStore {
+        guard KeyValueEncryptedFileStore.isValidName(name) else { throw SmartStoreError.invalidStoreName(name) }
         let parent = try keyValueFolder(user: user)
         let folder = parent.appendingPathComponent(name).path
         return try keyValueStores.withLock { stores in
@@ -119,13 +120,18 @@ public final class StoreDirectory: Sendable {
         let folder = try keyValueFolder(user: user)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return entries.filter {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("salt").path)
+            KeyValueEncryptedFileStore.isValidName($0)
+                && FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).appendingPathComponent("salt").path)
         }
         .sorted()
     }
 
     /// Deletes the key-value store of `user` (nil: a global one) named `name` (nil: all of them).
+    ///
+    /// - Throws: ``SmartStoreError/invalidStoreName(_:)`` for a name no key-value store can have
+    ///   (`..` and the like never reach the file system).
     public func removeKeyValueStores(user: String?, named name: String?) throws {
+        if let name, !KeyValueEncryptedFileStore.isValidName(name) { throw SmartStoreError.invalidStoreName(name) }
         let parent = try keyValueFolder(user: user)
         let names = try name.map { [$0] } ?? keyValueStoreNames(user: user)
         for name in names {
