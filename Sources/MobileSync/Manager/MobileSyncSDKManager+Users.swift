@@ -45,8 +45,8 @@ extension MobileSyncSDKManager {
     /// user, and retires the global stores' managers too.
     ///
     /// The SDK deletes a user's stores when the user logs out; here the files (SmartStores and
-    /// key-value stores) stay unless `removingStores` is true, because they may hold edits not synced yet (see the article
-    /// "Porting from the Mobile SDK").
+    /// key-value stores) stay unless `removingStores` is true, because they may hold edits not
+    /// synced yet (see the article "Porting from the Mobile SDK").
     public func logout(_ account: UserAccount? = nil, removingStores: Bool = false) async throws {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
             guard let user = account ?? state.user else { return nil }

@@ -77,7 +77,7 @@ public final class StoreDirectory: Sendable {
     }
 
     /// Forgets the user's open stores: the next ``userStore(user:named:)`` opens the file again,
-    /// and each store closes once nothing else holds it (a user logging out or switched away).
+    /// and each store closes once nothing else holds it (a user logging out).
     /// Files are kept.
     public func closeUserStores(user: String) throws {
         let prefix = root.appendingPathComponent(try userScope(user)).appendingPathComponent("stores").path + "/"
