@@ -52,14 +52,8 @@ import Testing
         }
 
         /// Starts msync sync without waiting for it (its output discarded).
-        func start(_ names: [String]) throws -> Process {
-            let process = Process()
-            process.executableURL = try SyncCommandTests.binary()
-            process.arguments = arguments(names)
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        func start(_ names: [String]) throws -> RunningChild {
+            try RunningChild(try SyncCommandTests.binary(), arguments(names))
         }
 
         /// Local edits: `creates` new records, renames of `edits` clean ones, deletes of `deletes`
