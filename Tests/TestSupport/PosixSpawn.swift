@@ -20,16 +20,17 @@
                 symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
         }()
 
-        /// Starts `executable` with its standard output and error going to `output` (a write
-        /// descriptor) and returns its pid.
-        static func start(_ executable: String, _ arguments: [String], environment: [String: String]?, output: Int32) throws
-            -> pid_t
-        {
+        /// Starts `executable` with its standard output going to `output` and its standard
+        /// error to `errors` (write descriptors; `errors` nil: to `output` too) and returns its
+        /// pid.
+        static func start(
+            _ executable: String, _ arguments: [String], environment: [String: String]?, output: Int32, errors: Int32? = nil
+        ) throws -> pid_t {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
+            posix_spawn_file_actions_adddup2(&actions, errors ?? output, 2)
             guard let closeFrom = Self.addCloseFrom else { throw Failure(description: "this glibc has no posix_spawn closefrom") }
             _ = closeFrom(&actions, 3)
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]

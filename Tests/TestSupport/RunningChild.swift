@@ -4,12 +4,24 @@ public import Foundation
     import Glibc
 #endif
 
-/// A child process started and left running, its output discarded: the handle tests keep to
-/// signal it and wait for it. On Linux it starts through `posix_spawn` (see `PosixSpawn`: not
+/// A child process started and left running: the handle tests keep to read its output, signal
+/// it and wait for it. On Linux it starts through `posix_spawn` (see `PosixSpawn`: not
 /// Foundation's `Process.run`, which crashes now and then in a process with many descriptors).
 public final class RunningChild: @unchecked Sendable {
+    /// What becomes of the child's standard output and error.
+    public enum Output: Sendable {
+        /// Both discarded.
+        case discarded
+        /// Standard output to ``output``, standard error discarded.
+        case standardOutput
+        /// Both to ``output``.
+        case both
+    }
+
     /// The child's pid (valid until ``waitUntilExit()`` has reaped it).
     public let processIdentifier: Int32
+    /// The read end of the child's output, unless it is discarded.
+    public let output: FileHandle?
     private let lock = NSLock()
     private var status: Int32?
     #if !canImport(Glibc)
@@ -17,22 +29,54 @@ public final class RunningChild: @unchecked Sendable {
     #endif
 
     /// Starts `executable` with `arguments` (and `environment`, the test process's when nil).
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, output mode: Output = .discarded) throws {
         #if canImport(Glibc)
             let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
             guard devNull >= 0 else { throw PosixSpawn.Failure(description: "cannot open /dev/null") }
             defer { close(devNull) }
-            processIdentifier = try PosixSpawn.start(executable.path, arguments, environment: environment, output: devNull)
+            var ends: [Int32] = [-1, -1]
+            if mode != .discarded {
+                guard pipe(&ends) == 0 else { throw PosixSpawn.Failure(description: "pipe failed") }
+            }
+            let (reading, writing) = (ends[0], ends[1])
+            do {
+                processIdentifier = try PosixSpawn.start(
+                    executable.path, arguments, environment: environment, output: mode == .discarded ? devNull : writing,
+                    errors: mode == .both ? writing : devNull)
+            } catch {
+                if reading >= 0 { close(reading) }
+                if writing >= 0 { close(writing) }
+                throw error
+            }
+            if writing >= 0 { close(writing) }
+            output = reading >= 0 ? FileHandle(fileDescriptor: reading, closeOnDealloc: true) : nil
         #else
             process = Process()
             process.executableURL = executable
             process.arguments = arguments
             if let environment { process.environment = environment }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let pipe = Pipe()
+            process.standardOutput = mode == .discarded ? FileHandle.nullDevice : pipe
+            process.standardError = mode == .both ? pipe : FileHandle.nullDevice
             try process.run()
             processIdentifier = process.processIdentifier
+            output = mode == .discarded ? nil : pipe.fileHandleForReading
         #endif
+    }
+
+    /// Sends SIGTERM, unless the child has ended.
+    public func terminate() { send(SIGTERM) }
+
+    /// Sends SIGINT (Ctrl-C), unless the child has ended.
+    public func interrupt() { send(SIGINT) }
+
+    /// Sends `signal` unless the child has ended, checked and sent under the lock that reaping
+    /// takes, so the signal never reaches another process that got the pid.
+    private func send(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard runningWhileLocked() else { return }
+        kill(processIdentifier, signal)
     }
 
     /// Whether the child has not ended yet. (An ended child is not reaped until
@@ -40,6 +84,10 @@ public final class RunningChild: @unchecked Sendable {
     public var isRunning: Bool {
         lock.lock()
         defer { lock.unlock() }
+        return runningWhileLocked()
+    }
+
+    private func runningWhileLocked() -> Bool {
         guard status == nil else { return false }
         #if canImport(Glibc)
             var info = siginfo_t()

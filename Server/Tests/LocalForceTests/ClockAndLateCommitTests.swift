@@ -76,16 +76,15 @@ import Testing
         let binary = try #require(
             ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [
-            "serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { process.terminate() }
-        let banner = await ChildProcess.read(output.fileHandleForReading) { $0.hasSuffix("\n") }
+        let process = try RunningChild(
+            binary,
+            ["serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400"],
+            output: .standardOutput)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let banner = await ChildProcess.read(try #require(process.output)) { $0.hasSuffix("\n") }
         let address = try #require(banner.split(separator: "\n").first?.replacingOccurrences(of: "LocalForce listening on ", with: ""))
         var create = URLRequest(url: try #require(URL(string: address + "/services/data/v66.0/sobjects/Account")))
         create.httpMethod = "POST"

@@ -52,23 +52,24 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
         let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0"]
+        var arguments = ["serve", "--port", "0"]
         if let url = ProcessInfo.processInfo.environment["LOCALFORCE_TEST_POSTGRES_URL"], !url.isEmpty {
             let schema = "serve" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-            process.arguments? += ["--database", url + (url.contains("?") ? "&" : "?") + "schema=" + schema]
+            arguments += ["--database", url + (url.contains("?") ? "&" : "?") + "schema=" + schema]
         }
         // Its own temporary directory: an in-memory org's private folder goes there.
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let banner = await ChildProcess.read(output.fileHandleForReading) { $0.contains("token: ") && $0.hasSuffix("\n") }
+        let process = try RunningChild(
+            binary, arguments, environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new },
+            output: .standardOutput)
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let output = try #require(process.output)
+        let banner = await ChildProcess.read(output) { $0.contains("token: ") && $0.hasSuffix("\n") }
         let lines = banner.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("LocalForce listening on http://127.0.0.1:") == true)
         let address = try #require(lines.first?.replacingOccurrences(of: "LocalForce listening on ", with: ""))
@@ -87,6 +88,7 @@ import Testing
         // Ctrl-C stops it cleanly (130, as a shell reports SIGINT), leaving no file behind.
         process.interrupt()
         while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        process.waitUntilExit()
         #expect(process.terminationStatus == 130)
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.isEmpty, "\(left)")

@@ -121,20 +121,14 @@ import Testing
 /// A child process left running while the test works, with what it printed until `until`.
 final class Background {
     let output: String
-    private let process: Process
+    private let process: RunningChild
 
     init(_ executable: URL, _ arguments: [String], until marker: String) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
+        let process = try RunningChild(executable, arguments, output: .both)
         var text = ""
         let deadline = Date().addingTimeInterval(60)
-        while !text.contains(marker) || !text.hasSuffix("\n"), Date() < deadline {
-            let chunk = pipe.fileHandleForReading.availableData
+        while !text.contains(marker) || !text.hasSuffix("\n"), Date() < deadline, let output = process.output {
+            let chunk = output.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
@@ -143,7 +137,7 @@ final class Background {
     }
 
     func stop() {
-        if process.isRunning { process.terminate() }
+        process.terminate()
         process.waitUntilExit()
     }
 }

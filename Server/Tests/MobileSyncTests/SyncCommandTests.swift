@@ -152,20 +152,17 @@ import Testing
             """#.utf8
         ).write(to: syncs)
         let store = folder.appendingPathComponent("store.sqlite").path
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = [
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
-            "--store-config", storeConfig.path, "--syncs", syncs.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let seen = await ChildProcess.read(output.fileHandleForReading) { $0.contains("% of 2000") }
+        let process = try RunningChild(
+            try Self.binary(),
+            [
+                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+                "--store-config", storeConfig.path, "--syncs", syncs.path,
+            ], output: .both)
+        let output = try #require(process.output)
+        let seen = await ChildProcess.read(output) { $0.contains("% of 2000") }
         #expect(seen.contains("accounts: RUNNING"), "\(seen)")
         process.terminate() // SIGTERM
-        let rest = await ChildProcess.read(output.fileHandleForReading) { _ in false }
+        let rest = await ChildProcess.read(output) { _ in false }
         process.waitUntilExit()
         #expect(process.terminationStatus == 143, "\(seen)\(rest)")
         #expect(rest.contains("accounts: STOPPED") && rest.contains("interrupted"), "\(rest)")
