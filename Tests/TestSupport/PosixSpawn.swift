@@ -42,8 +42,21 @@
                 }
             let envp = variables.map { strdup($0) } + [nil]
             defer { for pointer in envp { free(pointer) } }
+            // As Foundation's Process does: no signal blocked and every signal at its default in
+            // the child. Without this it inherits the spawning thread's mask, and a Dispatch
+            // worker blocks the signals a test sends it (SIGINT, SIGTERM).
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+            let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             guard result == 0 else { throw Failure(description: "posix_spawn \(executable): error \(result)") }
             return pid
         }

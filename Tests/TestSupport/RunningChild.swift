@@ -70,13 +70,16 @@ public final class RunningChild: @unchecked Sendable {
     /// Sends SIGINT (Ctrl-C), unless the child has ended.
     public func interrupt() { send(SIGINT) }
 
+    /// Sends SIGKILL, unless the child has ended.
+    public func kill() { send(SIGKILL) }
+
     /// Sends `signal` unless the child has ended, checked and sent under the lock that reaping
     /// takes, so the signal never reaches another process that got the pid.
     private func send(_ signal: Int32) {
         lock.lock()
         defer { lock.unlock() }
         guard runningWhileLocked() else { return }
-        kill(processIdentifier, signal)
+        signalProcess(processIdentifier, signal)
     }
 
     /// Whether the child has not ended yet. (An ended child is not reaped until
@@ -118,4 +121,9 @@ public final class RunningChild: @unchecked Sendable {
         defer { lock.unlock() }
         return status ?? -1
     }
+}
+
+/// The C library's `kill`, out of reach of ``RunningChild/kill()`` inside the class.
+private func signalProcess(_ pid: Int32, _ signal: Int32) {
+    _ = kill(pid, signal)
 }

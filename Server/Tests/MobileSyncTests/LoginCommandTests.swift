@@ -63,15 +63,11 @@ import Testing
     @Test func browserLoginThenSyncQueryRenewalAndLogout() async throws {
         let world = try await World()
         let url = world.server.baseURL.absoluteString
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = ["login", "--instance-url", url, "--no-browser", "--callback-port", "0", "--timeout", "120"]
-        process.environment = world.environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let prompt = await ChildProcess.read(pipe.fileHandleForReading) { $0.contains("code_challenge_method=S256") }
+        let process = try RunningChild(
+            try Self.binary(), ["login", "--instance-url", url, "--no-browser", "--callback-port", "0", "--timeout", "120"],
+            environment: world.environment, output: .both)
+        let output = try #require(process.output)
+        let prompt = await ChildProcess.read(output) { $0.contains("code_challenge_method=S256") }
         let authorizeURL = try #require(prompt.split(separator: "\n").first { $0.hasPrefix("http") }.map(String.init))
         #expect(authorizeURL.hasPrefix(url + "/services/oauth2/authorize?"))
         // Another page sending the browser to the listener cannot end or disturb the login.
@@ -89,7 +85,7 @@ import Testing
             timeout: .seconds(120))
         #expect(browserStatus == 0, "\(browserText)")
         #expect(browserText.contains("browser: logged in and consented"))
-        let rest = await ChildProcess.read(pipe.fileHandleForReading) { _ in false }
+        let rest = await ChildProcess.read(output) { _ in false }
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(prompt)\(rest)")
         #expect(rest.contains("Logged in as ada@example.com"))
@@ -194,7 +190,10 @@ import Testing
         ).write(to: auth)
         // The apps and users work (a long lifetime: a loaded machine may take seconds per step).
         let (serving, banner) = try await Self.serve(["--auth", auth.path])
-        defer { serving.terminate() }
+        defer {
+            serving.terminate()
+            serving.waitUntilExit()
+        }
         // The file holds secrets and others can read it (written 0644): the server says so.
         #expect(banner.contains("others can read it (chmod 600 it)"))
         let baseURL = try Self.address(banner)
@@ -208,7 +207,10 @@ import Testing
         // --token-lifetime 1: a token is refused once a second has passed (under load it can only
         // be refused sooner, so this holds however slow the machine).
         let (short, shortBanner) = try await Self.serve(["--auth", auth.path, "--token-lifetime", "1"])
-        defer { short.terminate() }
+        defer {
+            short.terminate()
+            short.waitUntilExit()
+        }
         let shortLived = try await OAuthClient(loginURL: try Self.address(shortBanner), clientId: "cli", clientSecret: "s")
             .clientCredentials()
         try await Task.sleep(for: .milliseconds(1500))
@@ -227,15 +229,9 @@ import Testing
 
     /// `msync serve --port 0 --token static` with `arguments`, running; its output up to the
     /// "listening on" line.
-    static func serve(_ arguments: [String]) async throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = ["serve", "--port", "0", "--token", "static"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let banner = await ChildProcess.read(pipe.fileHandleForReading) { text in
+    static func serve(_ arguments: [String]) async throws -> (RunningChild, String) {
+        let process = try RunningChild(try binary(), ["serve", "--port", "0", "--token", "static"] + arguments, output: .both)
+        let banner = await ChildProcess.read(try #require(process.output)) { text in
             text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains("listening on") }
         }
         return (process, banner)

@@ -28,23 +28,17 @@ import Testing
     func aProcessKilledInAWriteTransactionReopensConsistentAndEncrypted(mode: String) async throws {
         let folder = TemporaryDirectory()
         let path = folder.path("store.sqlite")
-        let process = Process()
-        process.executableURL = try Self.writer
-        process.arguments = [path, mode]
-        process.environment = ["STORE_KEY": Self.keyText]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try RunningChild(try Self.writer, [path, mode], environment: ["STORE_KEY": Self.keyText], output: .standardOutput)
         let committed = mode == "wal-commit"
         let awaited = committed ? "committed transaction\n" : "in transaction\n"
-        let text = await ChildProcess.read(output.fileHandleForReading) { $0.contains(awaited) || $0.contains("rror") }
+        let text = await ChildProcess.read(try #require(process.output)) { $0.contains(awaited) || $0.contains("rror") }
         try #require(text.contains(awaited), "\(text)")
         let companion = path + (mode == "journal" ? "-journal" : "-wal")
         #expect(FileManager.default.fileExists(atPath: companion))
         for file in [path, path + "-wal", path + "-journal"] {
             #expect(try EncryptedStoreTests.fileContains(file, EncryptedStoreTests.marker) == false, "\(file)")
         }
-        kill(process.processIdentifier, SIGKILL)
+        process.kill()
         process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: companion), "the crash left the \(mode) behind")
 
