@@ -27,11 +27,10 @@ public final class LayoutSyncManager: Sendable, SyncManagerBacked {
     }
 
     /// The layout of `objectType` for these options, from the cache or the server as `fetchMode`
-    /// says; nil when the cache has none (``FetchMode/cacheOnly``, or ``FetchMode/serverFirst``
-    /// after the server failed… then the server's error is thrown instead when the cache is
-    /// empty too).
+    /// says; nil only in ``FetchMode/cacheOnly`` mode when the cache has none.
     ///
-    /// - Throws: the server fetch's failure (``FetchMode/serverOnly``, or an empty cache).
+    /// - Throws: the server fetch's failure: in ``FetchMode/serverOnly`` mode, and in the
+    ///   others when the cache has nothing to fall back on.
     public func fetchLayout(
         forObjectAPIName objectType: String, formFactor: String? = nil, layoutType: String? = nil, mode: String? = nil,
         recordTypeId: String? = nil, fetchMode: FetchMode

@@ -201,7 +201,9 @@ extension MobileSyncSDKManager {
     /// session and stops them; they are forgotten once their syncs have stopped, or at once when
     /// `now` (their store is being deleted: a new store at that path gets a new manager, while
     /// the old one's last page goes to the removed file).
-    func retireManagers(now: Bool = false, matching matches: @Sendable (String) -> Bool) {
+    /// Returns whether it took any.
+    @discardableResult
+    func retireManagers(now: Bool = false, matching matches: @Sendable (String) -> Bool) -> Bool {
         let taken = state.withLock { state in
             let taken = state.managers.filter { matches($0.key) }
             for key in taken.keys { state.managers[key] = nil }
@@ -215,6 +217,7 @@ extension MobileSyncSDKManager {
                 SyncManager.retireWhenStopped(manager)
             }
         }
+        return !taken.isEmpty
     }
 }
 

@@ -116,8 +116,10 @@ extension SyncManager {
     /// Stops the manager of `store` and forgets it (see ``removeSharedInstance(_:)``).
     public static func removeSharedInstance(store: SmartStore) {
         let key = registryKey(store)
-        MobileSyncSDKManager.shared.retireManagers { $0 == key }
-        if let manager = existing(for: store) { retireWhenStopped(manager) }
+        // A manager made outside `MobileSyncSDKManager` (`shared(for:client:)`) is retired too.
+        if !MobileSyncSDKManager.shared.retireManagers(matching: { $0 == key }), let manager = existing(for: store) {
+            retireWhenStopped(manager)
+        }
     }
 
     /// Stops every manager ``MobileSyncSDKManager/shared`` handed out and forgets them.
