@@ -13,6 +13,8 @@ struct RecordAPI {
     let clock: WriteClock
     /// Shared by the writes of one transaction that creates many records.
     var counters: CounterBlock? = nil
+    /// The transaction's change events (nil when not captured).
+    var capture: ChangeCapture? = nil
 
     /// Whether a request to these path segments (after `sobjects`) only reads.
     static func isRead(method: String) -> Bool { method == "GET" }

@@ -12,6 +12,8 @@ struct RecordWriter {
     let clock: WriteClock
     /// Counter values reserved per transaction (collections creates), or nil for one statement each.
     var counters: CounterBlock? = nil
+    /// The transaction's change events, or nil when changes are not captured.
+    var capture: ChangeCapture? = nil
 
     private var dialect: SQLDialect { db.dialect }
 
@@ -69,6 +71,8 @@ struct RecordWriter {
             throw APIError(400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(names.joined(separator: ", "))]", fields: names)
         }
         try checkReferencesAndUniqueness(object, values, excluding: nil)
+        if object.name == PushTopics.objectName { try PushTopics.validate(values, schema: schema, db: db) }
+        if object.isPlatformEvent { return try PlatformEvents.publish(object, values: values, userId: userId, now: clock.now, on: db) }
         let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
         // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.
         let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
@@ -82,6 +86,7 @@ struct RecordWriter {
         let columns = row.map { SQLDialect.quote($0.0) }.joined(separator: ", ")
         let placeholders = row.indices.map { p($0 + 1) }.joined(separator: ", ")
         try db.execute("INSERT INTO \(SQLDialect.quote(object.name)) (\(columns)) VALUES (\(placeholders))", row.map(\.1))
+        try capture?.created(object, id: id.value, row: row, on: db)
         return id
     }
 
@@ -100,6 +105,8 @@ struct RecordWriter {
                 400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(nulled.joined(separator: ", "))]", fields: nulled)
         }
         try checkReferencesAndUniqueness(object, values, excluding: id.value)
+        if object.name == PushTopics.objectName { try PushTopics.validate(values, schema: schema, db: db) }
+        let before = try capture.map { _ in try currentValues(object, id: id, names: values.map(\.0.name) + ["Name"]) }
         let stamp = try stamp()
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]
@@ -114,6 +121,19 @@ struct RecordWriter {
                 "UPDATE \(SQLDialect.quote(object.name)) SET \(set) WHERE \"Id\" = \(p(computed.count + 1))",
                 computed.map(\.1) + [.text(id.value)])
         }
+        if let capture, let before { try capture.updated(object, id: id.value, after: row + computed, before: before, on: db) }
+    }
+
+    /// The stored values of a record's columns named `names` (those the object has).
+    private func currentValues(_ object: ObjectDefinition, id: SalesforceId, names: [String]) throws -> [String: SQLValue] {
+        let fields = Array(Set(names.compactMap { object.field(named: $0)?.name })).sorted()
+        guard !fields.isEmpty,
+            let row = try db.rows(
+                "SELECT \(fields.map(SQLDialect.quote).joined(separator: ", ")) FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" = \(p(1))",
+                [.text(id.value)]
+            ).first
+        else { return [:] }
+        return Dictionary(zip(fields, row), uniquingKeysWith: { first, _ in first })
     }
 
     /// Moves a record to the recycle bin; master-detail children follow, lookups to it are cleared.
@@ -143,6 +163,7 @@ struct RecordWriter {
             try db.execute(
                 "UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
                 [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))
+            try capture?.deleted(object, ids: Array(ids), on: db)
             for relationship in schema.childRelationships(of: object.name) {
                 guard let child = schema.object(named: relationship.childObject) else { continue }
                 let table = SQLDialect.quote(child.name)
@@ -156,7 +177,18 @@ struct RecordWriter {
                         )
                         .compactMap { $0.first?.text })
                 } else {
+                    let cleared = try capture.map { _ in
+                        try db.rows(
+                            "SELECT \"Id\" FROM \(table) WHERE \(column) IN (\(childList)) AND \"IsDeleted\" = 0", ids.map(SQLValue.text)
+                        ).compactMap {
+                            $0.first?.text
+                        }
+                    }
                     try db.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) IN (\(childList))", ids.map(SQLValue.text))
+                    for childId in cleared ?? [] {
+                        try capture?.updated(
+                            child, id: childId, after: [(relationship.field, .null)], before: [relationship.field: .text("")], on: db)
+                    }
                 }
             }
         }

@@ -22,6 +22,7 @@ enum StorageSchema {
             include_deleted \(integer) NOT NULL, batch_size \(integer) NOT NULL, ids \(text) NOT NULL, last_used \(integer) NOT NULL)
             """, [])
         try db.execute("CREATE INDEX IF NOT EXISTS lf_cursors_last_used ON lf_cursors (last_used)", [])
+        try EventLog.create(on: db)
         for object in schema.objects {
             let table = SQLDialect.quote(object.name)
             var columns: [String] = []

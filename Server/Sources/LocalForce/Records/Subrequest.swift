@@ -16,7 +16,9 @@ struct Subrequest {
 
     /// Runs the subrequest: record endpoints under `sobjects/` and `query` / `queryAll` (paged as
     /// `/query` pages: `Sforce-Query-Options` batch size, `done`, `nextRecordsUrl`, child lists).
-    func run(schema: Schema, db: any SQLConnection, userId: String, clock: WriteClock) throws -> (APIResponse, Cursors) {
+    func run(schema: Schema, db: any SQLConnection, userId: String, clock: WriteClock, capture: ChangeCapture? = nil) throws -> (
+        APIResponse, Cursors
+    ) {
         let (pathPart, queryPart) = url.split(separator: "?", maxSplits: 1).map(String.init).splitFirst
         var segments = APIRequest.segments(of: pathPart)
         if segments.starts(with: ["services", "data"]) { segments.removeFirst(2) }
@@ -25,7 +27,7 @@ struct Subrequest {
         let request = APIRequest(method: method, path: "/", query: queryPart, headers: headers, body: body.map(\.jsonBytes) ?? [])
         switch segments.first {
         case "sobjects" where segments.count >= 2 && segments.count <= 4:
-            let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
+            let response = try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock, capture: capture)
                 .handle(
                     method: method, path: Array(segments.dropFirst()), parameters: request.parameter, headers: request.headers,
                     body: { () throws(APIError) -> [String: JSONValue] in

@@ -19,6 +19,9 @@ public struct ObjectDefinition: Sendable, Hashable {
     public var mruEnabled: Bool
     /// Whether the object is custom (its name ends in `__c`).
     public var custom: Bool { name.hasSuffix("__c") }
+    /// Whether the object is a platform event (its name ends in `__e`): records of it are
+    /// published on `/event/<name>`, never stored.
+    public var isPlatformEvent: Bool { name.hasSuffix("__e") }
 
     /// An object; the labels default to ones derived from the name.
     public init(

@@ -10,7 +10,8 @@ public import Foundation
 ///                               "relationshipKind": "masterDetail"} ] } ],
 ///   "fields": { "Account": [ {"name": "Region__c", "type": "picklist", "picklistValues": ["EMEA", "APAC"]} ] } }
 /// ```
-/// Custom object and field names must end in `__c`.
+/// Custom object and field names must end in `__c`; an object whose name ends in `__e` is a
+/// platform event (published on `/event/<name>` when created, never stored).
 public enum SchemaFile {
     struct FieldSpec: Decodable {
         var name: String
@@ -66,17 +67,20 @@ public enum SchemaFile {
         }
         var schema = base
         for spec in file.objects ?? [] {
-            guard spec.name.hasSuffix("__c") else { throw SchemaError("custom object \(spec.name) must end in __c") }
+            let isEvent = spec.name.hasSuffix("__e")
+            guard spec.name.hasSuffix("__c") || isEvent else {
+                throw SchemaError("custom object \(spec.name) must end in __c (or __e for a platform event)")
+            }
             var fields: [FieldDefinition] = []
             for field in spec.fields ?? [] { fields.append(try field.definition()) }
-            if !fields.contains(where: { $0.name == "Name" }) {
+            if !isEvent, !fields.contains(where: { $0.name == "Name" }) {
                 fields.insert(
                     FieldDefinition("Name", .string, label: "\(spec.label ?? spec.name) Name", length: 80, isNameField: true), at: 0)
             }
             try schema.add(
                 ObjectDefinition(
                     name: spec.name, label: spec.label, labelPlural: spec.labelPlural, keyPrefix: spec.keyPrefix,
-                    fields: fields))
+                    fields: fields, mruEnabled: !isEvent))
         }
         for (object, specs) in (file.fields ?? [:]).sorted(by: { $0.key < $1.key }) {
             var fields: [FieldDefinition] = []

@@ -148,5 +148,5 @@ enum StandardObjects {
                     FieldDefinition("Quantity__c", .double, label: "Quantity"),
                     FieldDefinition("Amount__c", .currency, label: "Amount"),
                 ], mruEnabled: false),
-        ] + activities
+        ] + activities + [PushTopics.definition]
 }

@@ -123,6 +123,7 @@ extension LocalForce {
         _ save: @escaping @Sendable (RecordAPI, JSONValue) throws -> JSONValue
     ) async throws -> APIResponse {
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
+        let source = captureSource(version: "66.0", userId: userId, clock: clock)
         struct Failed: Error { var results: [JSONValue] }
         @Sendable func failure(_ error: APIError, id: String?) -> JSONValue {
             var result: [String: JSONValue] = ["success": false, "errors": [error.saveResultJSON]]
@@ -133,7 +134,7 @@ extension LocalForce {
             let results = try await database.write { db -> [JSONValue] in
                 let api = RecordAPI(
                     schema: schema, db: db, userId: userId, version: "66.0", clock: clock,
-                    counters: isolated ? nil : CounterBlock(size: items.count))
+                    counters: isolated ? nil : CounterBlock(size: items.count), capture: source?.make())
                 var results: [JSONValue] = []
                 var failed = false
                 for (item, id) in items {
@@ -179,5 +180,7 @@ extension LocalForce {
 }
 
 extension RecordAPI {
-    var writer: RecordWriter { RecordWriter(schema: schema, db: db, userId: userId, clock: clock, counters: counters) }
+    var writer: RecordWriter {
+        RecordWriter(schema: schema, db: db, userId: userId, clock: clock, counters: counters, capture: capture)
+    }
 }

@@ -70,6 +70,7 @@ extension LocalForce {
         }
         let (items, allOrNone) = try compositeItems(context)
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
+        let source = captureSource(version: context.version, userId: userId, clock: clock)
         var results: [(String, APIResponse)] = []
         var cursors: Subrequest.Cursors = []
         /// Resolves an item's references; `nil` when it depends on a failed item.
@@ -83,32 +84,36 @@ extension LocalForce {
             return subrequest
         }
         /// Runs one resolved item (or answers its failure).
-        let run: @Sendable (any SQLConnection, Subrequest) throws -> (APIResponse, Subrequest.Cursors) = { db, subrequest in
+        let run: @Sendable (any SQLConnection, Subrequest, ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) = {
+            db, subrequest, capture in
             do {
-                return try subrequest.run(schema: schema, db: db, userId: userId, clock: clock)
+                return try subrequest.run(schema: schema, db: db, userId: userId, clock: clock, capture: capture)
             } catch let error as APIError {
                 return (.error(error), [])
             }
         }
         /// Resolves and runs one item inside a transaction (allOrNone: references see the
         /// transaction's own writes).
-        let step: @Sendable (any SQLConnection, CompositeItem, CompositeReferences) throws -> (APIResponse, Subrequest.Cursors) = {
-            db, item, references in
-            do {
-                guard let subrequest = try resolve(item, references) else { return (.error(Self.halted), []) }
-                return try run(db, subrequest)
-            } catch let error as APIError {
-                return (.error(error), [])
-            }
-        }
+        let step:
+            @Sendable (any SQLConnection, CompositeItem, CompositeReferences, ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) =
+                {
+                    db, item, references, capture in
+                    do {
+                        guard let subrequest = try resolve(item, references) else { return (.error(Self.halted), []) }
+                        return try run(db, subrequest, capture)
+                    } catch let error as APIError {
+                        return (.error(error), [])
+                    }
+                }
         if allOrNone {
             do {
                 let outcome = try await database.write { db -> ([(String, APIResponse)], Subrequest.Cursors) in
                     var references = CompositeReferences()
                     var done: [(String, APIResponse)] = []
                     var pending: Subrequest.Cursors = []
+                    let capture = source?.make() // one transaction: one transaction key
                     for (index, item) in items.enumerated() {
-                        let (response, opened) = try step(db, item, references)
+                        let (response, opened) = try step(db, item, references, capture)
                         done.append((item.referenceId, response))
                         if response.status >= 400 { throw RollBack(results: done, failedIndex: index) }
                         pending += opened
@@ -134,8 +139,8 @@ extension LocalForce {
                     if let subrequest = try resolve(item, references) {
                         (response, opened) =
                             subrequest.method == "GET"
-                            ? try await database.read { db in try run(db, subrequest) }
-                            : try await database.write { db in try run(db, subrequest) }
+                            ? try await database.read { db in try run(db, subrequest, nil) }
+                            : try await database.write { db in try run(db, subrequest, source?.make()) }
                     } else {
                         (response, opened) = (.error(Self.halted), [])
                     }
@@ -185,6 +190,7 @@ extension LocalForce {
         guard requests.count <= 25 else { throw APIError(400, "LIMIT_EXCEEDED", "Maximum number of subrequests is 25.") }
         let haltOnError = body["haltOnError"]?.boolValue ?? false
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
+        let source = captureSource(version: context.version, userId: userId, clock: clock)
         var results: [JSONValue] = []
         var hasErrors = false
         for request in requests {
@@ -204,7 +210,7 @@ extension LocalForce {
             let response: APIResponse
             do {
                 let work: @Sendable (any SQLConnection) throws -> (APIResponse, Subrequest.Cursors) = { db in
-                    try subrequest.run(schema: schema, db: db, userId: userId, clock: clock)
+                    try subrequest.run(schema: schema, db: db, userId: userId, clock: clock, capture: source?.make())
                 }
                 // A read runs on a read connection, never holding the org's write lock.
                 let (answer, opened) = subrequest.method == "GET" ? try await database.read(work) : try await database.write(work)

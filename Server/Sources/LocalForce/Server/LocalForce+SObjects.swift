@@ -23,8 +23,9 @@ extension LocalForce {
     /// Runs a record request in a read or write transaction.
     func recordRequest(method: String, path: [String], request: APIRequest, version: String) async throws -> APIResponse {
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
+        let source = RecordAPI.isRead(method: method) ? nil : captureSource(version: version, userId: userId, clock: clock)
         let work: @Sendable (any SQLConnection) throws -> APIResponse = { db in
-            try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock)
+            try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock, capture: source?.make())
                 .handle(method: method, path: path, parameters: request.parameter, headers: request.headers, body: request.jsonObject)
         }
         return RecordAPI.isRead(method: method) ? try await database.read(work) : try await database.write(work)

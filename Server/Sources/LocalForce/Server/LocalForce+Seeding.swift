@@ -8,13 +8,15 @@ extension LocalForce {
     public func insert(_ records: [[String: JSONValue]], of objectType: String) async throws -> [String] {
         guard let object = schema.object(named: objectType) else { throw APIError.notFound }
         let (schema, userId, clock) = (self.schema, self.userId, requestClock())
+        let source = captureSource(version: nil, userId: userId, clock: clock)
         var ids: [String] = []
         for start in stride(from: 0, to: records.count, by: 1000) {
             let slice = Array(records[start..<min(records.count, start + 1000)])
             ids += try await database.write { db in
-                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock)
+                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock, capture: source?.make())
                 return try slice.map { try writer.create(object, body: $0).value }
             }
+            streaming.afterWrite(now: currentTime())
         }
         return ids
     }

@@ -52,6 +52,8 @@ public final class LocalForce: Sendable {
     public let briefcaseRules: [BriefcaseRule]
     /// Opt-in fault injection (off by default).
     public let faults: FaultInjection
+    /// The Streaming API's clients, wake-ups and retention.
+    let streaming: StreamingHub
     /// Added to the machine's clock for every time the server gives: record timestamps, date
     /// literals, the `Date` header (a server whose clock is ahead of or behind its clients').
     public let clockOffset: Duration
@@ -84,12 +86,15 @@ public final class LocalForce: Sendable {
     ///   - accessTokenLifetime: how long an access token issued by the OAuth endpoints is valid
     ///     (two hours, Salesforce's default session timeout); then it answers 401
     ///     `INVALID_SESSION_ID`. At least one second, at most a year.
+    ///   - streaming: what the Streaming API keeps for replay and how it long-polls; whether
+    ///     writes publish change events.
     public init(
         schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
         faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
         cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero, auth: AuthConfiguration = .none,
-        accessTokenLifetime: Duration = .seconds(7200)
+        accessTokenLifetime: Duration = .seconds(7200), streaming: StreamingOptions = StreamingOptions()
     ) async throws {
+        self.streaming = StreamingHub(options: streaming, database: database)
         let (seconds, attoseconds) = clockOffset.components
         let limit = Self.maximumClockOffsetSeconds
         self.clockOffsetMilliseconds = max(-limit, min(limit, seconds)) * 1000 + attoseconds / 1_000_000_000_000_000
@@ -151,7 +156,11 @@ public final class LocalForce: Sendable {
     /// Answers one request. Never throws: every failure becomes a Salesforce error response.
     public func handle(_ request: APIRequest) async -> APIResponse {
         do {
-            return try await route(request)
+            let response = try await route(request)
+            if request.method != "GET", request.method != "HEAD", request.segments.first != "cometd" {
+                streaming.afterWrite(now: currentTime())
+            }
+            return response
         } catch let error as APIError {
             return .error(error)
         } catch {
@@ -172,6 +181,10 @@ public final class LocalForce: Sendable {
 
     private func route(_ request: APIRequest) async throws -> APIResponse {
         if let oauth = try await oauthRoute(request) { return oauth }
+        if request.segments.first == "cometd" {
+            guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
+            return try await streamingRoute(request, user: user)
+        }
         if request.segments.first == "api" {
             guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
             return try await Self.$sessionUserId.withValue(user) { try await pagingAPI(request) }

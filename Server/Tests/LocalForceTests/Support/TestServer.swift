@@ -15,8 +15,8 @@ final class TestServer: Sendable {
     let server: LocalForceServer
     let version: String
 
-    init(schema: Schema = .standard, version: String = "66.0") async throws {
-        let localForce = try await LocalForce(schema: schema, database: try await Self.database(), token: Self.token)
+    init(schema: Schema = .standard, version: String = "66.0", streaming: StreamingOptions = StreamingOptions()) async throws {
+        let localForce = try await LocalForce(schema: schema, database: try await Self.database(), token: Self.token, streaming: streaming)
         server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
         self.version = version
     }

@@ -1,0 +1,103 @@
+/// The org's events, kept in its database beside the records: a table ordered by replay id.
+///
+/// Replay ids come from a counter row updated inside the writing transaction. That row stays
+/// locked until the transaction ends, so ids are handed out in commit order, on SQLite (one
+/// writer) as on PostgreSQL (concurrent writers queue on the row): a reader that sees id `n`
+/// sees every committed id below it, and a subscriber's position is just the last id it got.
+/// A rolled-back transaction gives its ids back with the counter.
+enum EventLog {
+    /// The counter of replay ids: its committed value is the newest event's id.
+    static let replayCounter = "events:replay"
+    /// The newest replay id retention removed: replay from below it is refused.
+    static let purgedCounter = "events:purged"
+
+    /// One stored event.
+    struct Event {
+        var replayId: Int64
+        var channel: String
+        /// The event's `data` object up to its `event` member's last field, to which delivery
+        /// appends `"replayId":n}}` (the id is known only once the row is written).
+        var body: String
+    }
+
+    /// Creates the table and its counters.
+    static func create(on db: any SQLConnection) throws {
+        let dialect = db.dialect
+        let (text, integer) = (dialect.textType, dialect.integerType)
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS lf_events (replay_id \(integer) PRIMARY KEY, channel \(text) NOT NULL,
+            kind \(text) NOT NULL, created \(integer) NOT NULL, body \(text) NOT NULL)
+            """, [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_events_channel ON lf_events (channel, replay_id)", [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_events_kind ON lf_events (kind, replay_id)", [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_events_created ON lf_events (created)", [])
+        for counter in [replayCounter, purgedCounter] {
+            try db.execute(
+                "INSERT INTO lf_counters (name, value) VALUES (\(dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
+                [.text(counter)])
+        }
+    }
+
+    /// The next replay id, taken in the caller's transaction (it locks the counter until the end).
+    static func nextReplayId(on db: any SQLConnection) throws -> Int64 {
+        try StorageSchema.next(replayCounter, on: db)
+    }
+
+    /// Writes an event under a replay id taken from ``nextReplayId(on:)`` in the same transaction.
+    static func insert(
+        replayId: Int64, channel: String, kind: StreamingChannel.Kind, created: Int64, body: String, on db: any SQLConnection
+    ) throws {
+        let p = db.dialect.placeholder
+        try db.execute(
+            "INSERT INTO lf_events (replay_id, channel, kind, created, body) VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)))",
+            [.integer(replayId), .text(channel), .text(kind.rawValue), .integer(created), .text(body)])
+    }
+
+    /// The replay ids a subscription may start after: from the newest one retention removed
+    /// to the newest one committed.
+    static func bounds(on db: any SQLConnection) throws -> ClosedRange<Int64> {
+        let p = db.dialect.placeholder
+        let rows = try db.rows(
+            "SELECT name, value FROM lf_counters WHERE name IN (\(p(1)), \(p(2)))", [.text(replayCounter), .text(purgedCounter)])
+        var latest: Int64 = 0
+        var purged: Int64 = 0
+        for row in rows where row.count == 2 {
+            if row[0].text == replayCounter { latest = row[1].integer ?? 0 } else { purged = row[1].integer ?? 0 }
+        }
+        return min(purged, latest)...latest
+    }
+
+    /// Events of `channel` after `cursor`, oldest first, at most `limit`.
+    static func events(_ channel: StreamingChannel, after cursor: Int64, limit: Int, on db: any SQLConnection) throws -> [Event] {
+        let p = db.dialect.placeholder
+        let filter = channel.isAllChangeEvents ? "kind = \(p(1))" : "channel = \(p(1))"
+        let key: SQLValue = channel.isAllChangeEvents ? .text(StreamingChannel.Kind.changeEvent.rawValue) : .text(channel.name)
+        return try db.rows(
+            "SELECT replay_id, channel, body FROM lf_events WHERE \(filter) AND replay_id > \(p(2)) ORDER BY replay_id LIMIT \(max(1, limit))",
+            [key, .integer(cursor)]
+        ).compactMap { row in
+            guard row.count == 3, let id = row[0].integer, let channel = row[1].text, let body = row[2].text else { return nil }
+            return Event(replayId: id, channel: channel, body: body)
+        }
+    }
+
+    /// Removes events older than `maximumAge` ms or beyond the newest `maximumCount`, and
+    /// remembers the newest id removed. Returns how many went.
+    @discardableResult
+    static func purge(now: Int64, maximumAge: Int64, maximumCount: Int, on db: any SQLConnection) throws -> Int {
+        let p = db.dialect.placeholder
+        let bounds = try bounds(on: db)
+        var cutoff = bounds.upperBound - Int64(maximumCount)
+        let (ageLimit, overflow) = now.subtractingReportingOverflow(maximumAge)
+        if !overflow,
+            let aged = try db.scalar("SELECT max(replay_id) FROM lf_events WHERE created < \(p(1))", [.integer(ageLimit)])?.integer
+        {
+            cutoff = max(cutoff, aged)
+        }
+        guard cutoff > bounds.lowerBound else { return 0 }
+        let removed = try db.execute("DELETE FROM lf_events WHERE replay_id <= \(p(1))", [.integer(cutoff)])
+        try db.execute("UPDATE lf_counters SET value = \(p(1)) WHERE name = \(p(2))", [.integer(cutoff), .text(purgedCounter)])
+        return removed
+    }
+}

@@ -1,0 +1,58 @@
+import NIOConcurrencyHelpers
+
+/// Wakes long polls waiting for events: at once for this process's commits (``wake()``), and,
+/// on a database other processes share, by looking every poll interval for a newer replay id.
+final class EventSignal: Sendable {
+    private struct State {
+        var generation: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Increases with every wake: a waiter that saw generation `g` returns at once when it has moved.
+    var generation: UInt64 { state.withLockedValue { $0.generation } }
+
+    /// Wakes every waiter.
+    func wake() {
+        let waiters = state.withLockedValue { state in
+            state.generation &+= 1
+            let waiting = Array(state.waiters.values)
+            state.waiters = [:]
+            return waiting
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// How many long polls are waiting.
+    var waiting: Int { state.withLockedValue { $0.waiters.count } }
+
+    /// Returns after a wake past `generation`, after `timeout`, or when the task is cancelled.
+    func wait(since generation: UInt64, timeout: Duration) async {
+        let key = state.withLockedValue { state -> UInt64 in
+            state.nextWaiter &+= 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let registered = state.withLockedValue { state -> Bool in
+                    guard state.generation == generation, !Task.isCancelled else { return false }
+                    state.waiters[key] = continuation
+                    return true
+                }
+                guard registered else { return continuation.resume() }
+                Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    self?.release(key)
+                }
+            }
+        } onCancel: {
+            release(key)
+        }
+    }
+
+    private func release(_ key: UInt64) {
+        state.withLockedValue { $0.waiters.removeValue(forKey: key) }?.resume()
+    }
+}

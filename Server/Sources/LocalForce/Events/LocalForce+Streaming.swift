@@ -1,0 +1,254 @@
+import FastJSON
+import Foundation
+
+/// The Streaming API: CometD (Bayeux 1.0) over HTTP long polling at `/cometd/<version>`, as
+/// Salesforce serves it, with the `replay` extension.
+extension LocalForce {
+    /// Messages one request may carry at most.
+    static let maximumBayeuxMessages = 100
+    /// Events one connect answer carries at most; the rest follow on the next connect at once.
+    static let maximumEventsPerConnect = 1_000
+
+    /// `POST /cometd/<version>`: a batch of Bayeux messages, answered in one array.
+    func streamingRoute(_ request: APIRequest, user: String) async throws -> APIResponse {
+        guard request.segments.count == 2, Self.version("v" + request.segments[1].drop(while: { $0 == "v" })) != nil else {
+            throw APIError.notFound
+        }
+        guard request.method == "POST" else {
+            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(request.method)' not allowed. Allowed are POST")
+        }
+        let messages: [JSONValue]
+        switch try request.json() {
+        case .array(let list): messages = list
+        case let single: messages = [single]
+        }
+        guard messages.count <= Self.maximumBayeuxMessages else {
+            throw APIError(400, "LIMIT_EXCEEDED", "At most \(Self.maximumBayeuxMessages) messages per request")
+        }
+        var replies: [[UInt8]] = []
+        var connect: JSONValue?
+        for message in messages {
+            // A connect waits: it is answered last, after the batch's other messages.
+            if message["channel"]?.stringValue == "/meta/connect", connect == nil {
+                connect = message
+                continue
+            }
+            replies.append(try await bayeux(message, user: user).jsonBytes)
+        }
+        if let connect { replies += try await connectReply(connect, user: user) }
+        var writer = JSONWriter(reservingCapacity: 256 + replies.reduce(0) { $0 + $1.count })
+        writer.write(punctuation: "[")
+        for (index, reply) in replies.enumerated() {
+            if index > 0 { writer.write(punctuation: ",") }
+            writer.writeRaw(reply)
+        }
+        writer.write(punctuation: "]")
+        return .json(bytes: writer.bytes)
+    }
+
+    /// The reply to one message other than a connect.
+    private func bayeux(_ message: JSONValue, user: String) async throws -> JSONValue {
+        let channel = message["channel"]?.stringValue ?? ""
+        var reply = Self.reply(to: message, channel: channel)
+        switch channel {
+        case "/meta/handshake":
+            guard let clientId = streaming.clients.add(userId: user, now: currentTime(), options: streaming.options) else {
+                return Self.failed(reply, "503::Too many clients", advice: ["reconnect": "handshake", "interval": 1000])
+            }
+            reply["clientId"] = .string(clientId)
+            reply["version"] = "1.0"
+            reply["minimumVersion"] = "1.0"
+            reply["supportedConnectionTypes"] = ["long-polling"]
+            reply["ext"] = ["replay": true, "payload.format": true]
+            reply["successful"] = true
+            return .object(reply)
+        case "/meta/subscribe", "/meta/unsubscribe":
+            guard let clientId = knownClient(message, user: user) else { return Self.unknownClient(reply) }
+            reply["clientId"] = .string(clientId)
+            guard let name = message["subscription"]?.stringValue else { return Self.failed(reply, "400::A subscription is required") }
+            reply["subscription"] = .string(name)
+            if channel == "/meta/unsubscribe" {
+                streaming.clients.update(clientId) { $0.subscriptions[name] = nil }
+                reply["successful"] = true
+                return .object(reply)
+            }
+            if let error = try await subscribe(clientId, to: name, replay: message["ext"]?["replay"]) { return Self.failed(reply, error) }
+            reply["successful"] = true
+            return .object(reply)
+        case "/meta/disconnect":
+            guard let clientId = knownClient(message, user: user) else { return Self.unknownClient(reply) }
+            streaming.clients.remove(clientId)
+            streaming.signal.wake() // its pending connect, if any, answers now
+            reply["clientId"] = .string(clientId)
+            reply["successful"] = true
+            return .object(reply)
+        default:
+            // Publishing through CometD is not how Salesforce takes events (REST does).
+            return Self.failed(reply, "403::Publish denied")
+        }
+    }
+
+    private func knownClient(_ message: JSONValue, user: String) -> String? {
+        guard let id = message["clientId"]?.stringValue, streaming.clients.client(id, userId: user) != nil else { return nil }
+        return id
+    }
+
+    /// Subscribes a client; returns the Bayeux error when refused.
+    private func subscribe(_ clientId: String, to name: String, replay: JSONValue?) async throws -> String? {
+        guard let channel = StreamingChannel(name, schema: schema) else {
+            return "400::The channel you requested to subscribe to does not exist {\(name)}"
+        }
+        var requested: Int64 = -1
+        if let replay, !replay.isNull, replay.boolValue == nil {
+            guard case .object(let map) = replay, let value = map[name] else {
+                return
+                    "400::The replayId for channel {\(name)} wasn't found using the provided replay ID map {\(replay.jsonString)}. Ensure that the channel name you provided in the replay map is valid and matches the channel name used for subscribing."
+            }
+            guard let id = value.int64Value else { return Self.invalidReplay(value.jsonString) }
+            requested = id
+        }
+        let topicName = channel.kind == .pushTopic ? String(name.dropFirst("/topic/".count)) : nil
+        let (bounds, topicExists) = try await database.read { db in
+            let exists = try topicName.map { topic in
+                (try db.scalar(
+                    "SELECT count(*) FROM \"PushTopic\" WHERE \"Name\" = \(db.dialect.placeholder(1)) AND \"IsDeleted\" = 0", [.text(topic)]
+                )?.integer ?? 0) > 0
+            }
+            return (try EventLog.bounds(on: db), exists ?? true)
+        }
+        guard topicExists else { return "400::The channel you requested to subscribe to does not exist {\(name)}" }
+        let cursor: Int64
+        switch requested {
+        case -1: cursor = bounds.upperBound
+        case -2: cursor = bounds.lowerBound
+        default:
+            guard bounds.contains(requested) else { return Self.invalidReplay(String(requested)) }
+            cursor = requested
+        }
+        var full = false
+        let known = streaming.clients.update(clientId) { client in
+            guard client.subscriptions[name] != nil || client.subscriptions.count < StreamingClients.maximumSubscriptions else {
+                full = true
+                return
+            }
+            client.subscriptions[name] = StreamingClients.Subscription(channel: channel, cursor: cursor)
+        }
+        if !known { return "403::Unknown client" }
+        if full { return "400::A client subscribes to \(StreamingClients.maximumSubscriptions) channels at most" }
+        streaming.signal.wake() // a waiting connect delivers the replayed events now
+        return nil
+    }
+
+    private static func invalidReplay(_ id: String) -> String {
+        "400::The replayId {\(id)} you provided was invalid.  Please provide a valid ID, -2 to replay all events, or -1 to replay only new events."
+    }
+
+    /// A connect: the events its subscriptions have, at once or when some arrive within the
+    /// long poll timeout (at once for `advice.timeout` 0), then the connect's reply.
+    private func connectReply(_ message: JSONValue, user: String) async throws -> [[UInt8]] {
+        var reply = Self.reply(to: message, channel: "/meta/connect")
+        guard let clientId = knownClient(message, user: user) else { return [Self.unknownClient(reply).jsonBytes] }
+        reply["clientId"] = .string(clientId)
+        var generation: UInt64 = 0
+        var first = false
+        streaming.clients.update(clientId) { client in
+            client.connectGeneration &+= 1
+            generation = client.connectGeneration
+            client.lastSeen = nil
+            first = !client.connected
+            client.connected = true
+        }
+        defer { streaming.clients.update(clientId) { $0.lastSeen = currentTime() } }
+        let immediate = message["advice"]?["timeout"]?.int64Value == 0
+        let deadline = ContinuousClock.now + (immediate ? .zero : streaming.options.longPollTimeout)
+        var events: [[UInt8]] = []
+        while true {
+            let seen = streaming.signal.generation
+            guard let delivered = try await deliver(clientId, generation: generation) else {
+                return [Self.unknownClient(reply).jsonBytes]
+            }
+            events = delivered
+            let remaining = deadline - ContinuousClock.now
+            if !events.isEmpty || remaining <= .zero { break }
+            await streaming.waiting { await streaming.signal.wait(since: seen, timeout: remaining) }
+            if Task.isCancelled { break }
+        }
+        reply["successful"] = true
+        if first {
+            reply["advice"] = [
+                "interval": 0, "timeout": .int(streaming.options.longPollTimeout.wholeMilliseconds), "reconnect": "retry",
+            ]
+        }
+        return events + [JSONValue.object(reply).jsonBytes]
+    }
+
+    /// The events due to a client's subscriptions, oldest first, moving its cursors past them;
+    /// empty when a newer connect of the client took over, `nil` when the client is gone.
+    private func deliver(_ clientId: String, generation: UInt64) async throws -> [[UInt8]]? {
+        guard let client = streaming.clients.client(clientId), client.connectGeneration == generation else {
+            return streaming.clients.client(clientId) == nil ? nil : []
+        }
+        let subscriptions = client.subscriptions
+        guard !subscriptions.isEmpty else { return [] }
+        let limit = Self.maximumEventsPerConnect
+        let (latest, found) = try await database.read { db -> (Int64, [(String, EventLog.Event)]) in
+            let latest = try EventLog.bounds(on: db).upperBound
+            var found: [(String, EventLog.Event)] = []
+            for (name, subscription) in subscriptions where subscription.cursor < latest {
+                found += try EventLog.events(subscription.channel, after: subscription.cursor, limit: limit, on: db).map { (name, $0) }
+            }
+            return (latest, found)
+        }
+        // Oldest first across channels, at most `limit`; each channel's cursor moves past what
+        // it delivered, or to the newest id when it delivered all it had.
+        let chosen = found.sorted { $0.1.replayId < $1.1.replayId }.prefix(limit)
+        var cursors: [String: Int64] = [:]
+        for (name, subscription) in subscriptions where subscription.cursor < latest {
+            let all = found.filter { $0.0 == name }
+            let taken = chosen.filter { $0.0 == name }
+            cursors[name] = taken.count == all.count && all.count < limit ? latest : (taken.last?.1.replayId ?? subscription.cursor)
+        }
+        var current = true
+        streaming.clients.update(clientId) { client in
+            guard client.connectGeneration == generation else {
+                current = false
+                return
+            }
+            for (name, cursor) in cursors {
+                guard var subscription = client.subscriptions[name] else { continue }
+                subscription.cursor = max(subscription.cursor, cursor)
+                client.subscriptions[name] = subscription
+            }
+        }
+        guard current else { return [] }
+        return chosen.map { name, event in
+            var writer = JSONWriter(reservingCapacity: event.body.utf8.count + 64)
+            writer.writeRaw(#"{"data":"#.utf8)
+            writer.writeRaw(event.body.utf8)
+            writer.writeRaw(#""replayId":"#.utf8)
+            writer.write(.int(event.replayId))
+            writer.writeRaw(#"}},"channel":"#.utf8)
+            writer.writeString(name)
+            writer.write(punctuation: "}")
+            return writer.bytes
+        }
+    }
+
+    private static func reply(to message: JSONValue, channel: String) -> [String: JSONValue] {
+        var reply: [String: JSONValue] = ["channel": .string(channel)]
+        if let id = message["id"], !id.isNull { reply["id"] = id }
+        return reply
+    }
+
+    private static func failed(_ reply: [String: JSONValue], _ error: String, advice: JSONValue? = nil) -> JSONValue {
+        var reply = reply
+        reply["successful"] = false
+        reply["error"] = .string(error)
+        if let advice { reply["advice"] = advice }
+        return .object(reply)
+    }
+
+    private static func unknownClient(_ reply: [String: JSONValue]) -> JSONValue {
+        failed(reply, "403::Unknown client", advice: ["interval": 0, "reconnect": "handshake"])
+    }
+}

@@ -1,0 +1,35 @@
+import FastJSON
+import Foundation
+@_spi(MSyncInternal) import SalesforceWire
+
+/// Platform events: objects whose name ends in `__e` (defined in the schema file). Creating a
+/// record of one, through any record endpoint, publishes it on `/event/<Name>__e` instead of
+/// storing it, as Salesforce does; the answer carries an id like any create's.
+enum PlatformEvents {
+    /// Publishes the event in the caller's transaction (it is delivered once that commits).
+    static func publish(
+        _ object: ObjectDefinition, values: [(FieldDefinition, SQLValue)], userId: String, now: Int64, on db: any SQLConnection
+    ) throws -> SalesforceId {
+        let sequence = try StorageSchema.next("seq:" + object.name, on: db)
+        let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.writeRaw(#"{"schema":""#.utf8)
+        writer.writeRaw(ChangeCapture.schemaId(object).utf8)
+        writer.writeRaw(#"","payload":{"CreatedDate":"#.utf8)
+        writer.writeString(SalesforceTime.format(now))
+        writer.writeRaw(#","CreatedById":"#.utf8)
+        writer.writeString(userId)
+        for (field, value) in values where !value.isNull {
+            writer.write(punctuation: ",")
+            writer.writeKey(field.name)
+            FieldCodec.write(value, for: field.type, to: &writer)
+        }
+        writer.writeRaw(#"},"event":{"EventUuid":"#.utf8)
+        writer.writeString(UUID().uuidString.lowercased())
+        writer.write(punctuation: ",")
+        try EventLog.insert(
+            replayId: try EventLog.nextReplayId(on: db), channel: "/event/" + object.name, kind: .platformEvent, created: now,
+            body: String(decoding: writer.bytes, as: UTF8.self), on: db)
+        return id
+    }
+}
