@@ -1,4 +1,5 @@
 import FastJSON
+import Foundation
 import SOQL
 @_spi(MSyncInternal) import SalesforceWire
 
@@ -169,7 +170,7 @@ enum PushTopics {
                 writer.writeRaw(#"{"sobject":"#.utf8)
                 writer.write(.object(fields))
                 writer.writeRaw(#","event":{"createdDate":"#.utf8)
-                writer.writeString(SalesforceTime.format(capture.commitTimestamp))
+                writer.writeString(SalesforceTime.format(capture.commitTimestamp).replacingOccurrences(of: "+0000", with: "Z"))
                 writer.writeRaw(#","type":"#.utf8)
                 writer.writeString(operation.rawValue)
                 writer.write(punctuation: ",")

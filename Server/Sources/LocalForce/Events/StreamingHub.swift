@@ -29,10 +29,14 @@ final class StreamingHub: Sendable {
             return true
         }
         guard due else { return }
-        let (database, age, count) = (database, options.retentionAge.wholeMilliseconds, options.retentionCount)
-        Task {
-            _ = try? await database.write { db in try EventLog.purge(now: now, maximumAge: age, maximumCount: count, on: db) }
-        }
+        Task { _ = try? await applyRetention(now: now) }
+    }
+
+    /// Removes the events retention no longer keeps; returns how many went.
+    @discardableResult
+    func applyRetention(now: Int64) async throws -> Int {
+        let (age, count) = (options.retentionAge.wholeMilliseconds, options.retentionCount)
+        return try await database.write { db in try EventLog.purge(now: now, maximumAge: age, maximumCount: count, on: db) }
     }
 
     /// Runs `body` (a long poll's wait) with the poller looking for other processes' events

@@ -13,11 +13,17 @@ final class BayeuxClient: Sendable {
     let version: String
     let token: String
     private let state = LockedBox<(clientId: String?, nextId: Int)>((nil, 0))
+    /// A session of its own: a shared one would queue many clients' long polls behind its
+    /// per-host connection limit.
+    private let session: URLSession
 
     init(_ server: LocalForceServer, version: String = "59.0", token: String = TestServer.token) {
         self.baseURL = server.baseURL
         self.version = version
         self.token = token
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 300
+        session = URLSession(configuration: configuration)
     }
 
     var clientId: String? { state.value.clientId }
@@ -39,7 +45,7 @@ final class BayeuxClient: Sendable {
             return .object(fields)
         }
         request.httpBody = Data(JSONValue.array(numbered).jsonBytes)
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let json = try? JSONValue(parsing: data)
         return (status, json?.arrayValue ?? (json.map { [$0] } ?? []))
