@@ -3,11 +3,12 @@ import Foundation
 import SalesforceWire
 
 extension LocalForce {
-    /// `/composite` (references, allOrNone), `/composite/batch`, `/composite/sobjects…` (collections).
+    /// `/composite` (references, allOrNone), `/composite/batch`, `/composite/tree/{T}`, `/composite/sobjects…` (collections).
     func composite(_ context: RequestContext) async throws -> APIResponse {
         switch context.path.count {
         case 1: return try await compositeRequest(context)
         case 2 where context.path[1] == "batch": return try await compositeBatch(context)
+        case 3 where context.path[1] == "tree": return try await tree(context)
         default:
             guard context.path[1] == "sobjects" else { throw APIError.notFound }
             return try await collections(context)
