@@ -32,6 +32,12 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
 
+# The Streaming API's real client: aiosfstream-ng (PyPI, the maintained fork of aiosfstream).
+if ! python3 -c "import aiosfstream_ng" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check aiosfstream-ng==0.7.5 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages aiosfstream-ng==0.7.5
+fi
+
 # simple-salesforce's JWT flow signs with PyJWT's RS256, which needs cryptography; Selenium
 # drives Chromium through the OAuth pages.
 for module in cryptography:cryptography selenium:selenium==4.51.0; do

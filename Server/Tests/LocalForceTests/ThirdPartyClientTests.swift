@@ -1,4 +1,5 @@
 import Foundation
+import LocalForceHTTP
 import TestSupport
 import Testing
 
@@ -6,8 +7,9 @@ import Testing
 
 /// A real third-party Salesforce client, unchanged, against LocalForce over HTTP.
 @Suite struct ThirdPartyClientTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/checks/simple_salesforce_check.py")
+    static let checks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/checks")
+    static let script = checks.appendingPathComponent("simple_salesforce_check.py")
 
     @Test func simpleSalesforce() async throws {
         let server = try await TestServer()
@@ -20,5 +22,31 @@ import Testing
         // simple-salesforce must be installed (scripts/test.sh installs it): a missing module fails here, loudly.
         #expect(status == 0, "\(text)")
         #expect(text.contains("simple-salesforce: all checks passed"))
+    }
+
+    /// aiosfstream-ng 0.7.5 (PyPI), the maintained fork of aiosfstream: OAuth login, CDC and
+    /// PushTopic subscriptions, replay after a restart and the fallback from a stale replay id.
+    @Test func aiosfstream() async throws {
+        let auth = try AuthConfiguration(
+            connectedApps: [AuthConfiguration.ConnectedApp(clientId: "stream-app", clientSecret: "stream-secret")],
+            users: [AuthConfiguration.User(username: "streamer@example.com", password: "stream-pass")])
+        let localForce = try await LocalForce(
+            database: try await TestServer.database(), token: TestServer.token, auth: auth,
+            // Short long polls: closing an aiosfstream-ng client waits for its pending connect.
+            streaming: StreamingOptions(longPollTimeout: .seconds(1)))
+        let server = try await LocalForceServer.start(localForce)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOCALFORCE_URL"] = server.baseURL.absoluteString
+        environment["CLIENT_ID"] = "stream-app"
+        environment["CLIENT_SECRET"] = "stream-secret"
+        environment["USERNAME"] = "streamer@example.com"
+        environment["PASSWORD"] = "stream-pass"
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.checks.appendingPathComponent("aiosfstream_check.py").path],
+            environment: environment)
+        await server.stop()
+        // aiosfstream-ng must be installed (scripts/test.sh installs it): a missing module fails here, loudly.
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("aiosfstream-ng: all checks passed"))
     }
 }

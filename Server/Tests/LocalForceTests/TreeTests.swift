@@ -26,7 +26,11 @@ import Testing
         try await client.subscribe("/data/ChangeEvents")
         let created = try await server.send(
             "POST", "composite/tree/Account",
-            json: ["records": [Self.account("acme", "Acme", contacts: [("ann", "Ann"), ("bob", "Bob")]), Self.account("zeta", "Zeta", contacts: [])]])
+            json: [
+                "records": [
+                    Self.account("acme", "Acme", contacts: [("ann", "Ann"), ("bob", "Bob")]), Self.account("zeta", "Zeta", contacts: []),
+                ]
+            ])
         #expect(created.status == 201)
         #expect(created.json?["hasErrors"] == false)
         let results = created.json?["results"]?.arrayValue ?? []
