@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "SalesforceWire", targets: ["SalesforceWire"]),
         .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
+        .library(name: "SalesforceStreaming", targets: ["SalesforceStreaming"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
     ],
     dependencies: [
@@ -85,9 +86,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "SalesforceStreaming",
+            dependencies: ["FastJSON", "SalesforceREST"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "MobileSync",
             dependencies: [
-                "SmartStore", "SalesforceREST", "SalesforceWire", "SOQL", "FastJSON", "Locking",
+                "SmartStore", "SalesforceREST", "SalesforceStreaming", "SalesforceWire", "SOQL", "FastJSON", "Locking",
                 // Combine on Apple platforms; the same API elsewhere, with its RunLoop and
                 // DispatchQueue schedulers (re-exported, so SDK code's `.receive(on:)` compiles).
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),

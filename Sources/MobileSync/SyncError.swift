@@ -27,6 +27,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another process runs this sync or syncs one of its soups (``SyncManager/OtherProcessPolicy``
     /// said not to wait, or the wait timed out); `what` names the sync and soups.
     case runningInAnotherProcess(String)
+    /// A live sync's resync (a catch-up, or an event it could not apply directly) failed; the
+    /// live sync retries with backoff.
+    case liveResyncFailed(String)
 
     /// The error as the SDK words it, where its tests assert the text.
     public var description: String {
@@ -41,6 +44,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noCreateAttempt(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no create attempt to settle"
         case .noConflict(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no conflict to resolve"
         case .runningInAnotherProcess(let what): "Another process is syncing \(what)"
+        case .liveResyncFailed(let error): "A live sync's resync failed: \(error)"
         }
     }
 }

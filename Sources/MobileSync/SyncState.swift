@@ -61,6 +61,9 @@ public struct SyncState: Sendable, Equatable {
     public var recordsFetched: Int = 0
     /// Local records the last run deleted because the server no longer has them (paging targets delete as they page).
     public var recordsDeleted: Int = 0
+    /// A live sync's state (its status, the last change event applied); `nil` for a sync that
+    /// never ran live. See ``SyncManager/startLiveSync(named:options:)``.
+    public var live: LiveSyncInfo?
 
     /// Whether the last run finished (DONE; the SDK's `isDone`).
     public var isDone: Bool { status == .done }
@@ -84,6 +87,7 @@ public struct SyncState: Sendable, Equatable {
             "conflictCount": .int(Int64(conflictCount)),
         ]
         if let name { document["name"] = .string(name) }
+        if let live { document["live"] = live.json }
         if id > 0 { document["_soupEntryId"] = .int(id) }
         return .object(document)
     }
@@ -132,6 +136,7 @@ public struct SyncState: Sendable, Equatable {
         self.recordsFetched = Int(document["recordsFetched"]?.int64Value ?? 0)
         self.recordsDeleted = Int(document["recordsDeleted"]?.int64Value ?? 0)
         self.conflictCount = Int(document["conflictCount"]?.int64Value ?? 0)
+        self.live = document["live"].flatMap { $0.objectValue == nil ? nil : LiveSyncInfo(json: $0) }
     }
 
     /// Whether the sync is finished (DONE or FAILED) or stopped.
@@ -162,11 +167,15 @@ public struct SyncOptions: Sendable, Equatable {
     public var mergeMode: MergeMode
     /// Fields sent on sync up (when the target has no create/update lists).
     public var fieldlist: [String]?
+    /// Whether the sync (a SOQL sync down) runs live when the manager starts its live syncs
+    /// (``SyncManager/startLiveSyncs(options:)``); `"live": true` in `usersyncs.json`. Not in the SDK.
+    public var live: Bool
 
     /// Options; the SDK's default is OVERWRITE with no field list.
-    public init(mergeMode: MergeMode = .overwrite, fieldlist: [String]? = nil) {
+    public init(mergeMode: MergeMode = .overwrite, fieldlist: [String]? = nil, live: Bool = false) {
         self.mergeMode = mergeMode
         self.fieldlist = fieldlist
+        self.live = live
     }
 
     init(json: JSONValue) throws {
@@ -177,11 +186,18 @@ public struct SyncOptions: Sendable, Equatable {
             mergeMode = .overwrite
         }
         fieldlist = json["fieldlist"]?.arrayValue?.compactMap(\.stringValue)
+        if let live = json["live"], !live.isNull {
+            guard let flag = live.boolValue else { throw SyncError.invalidConfig("\"live\" must be true or false") }
+            self.live = flag
+        } else {
+            self.live = false
+        }
     }
 
     var json: JSONValue {
         var json: [String: JSONValue] = ["mergeMode": .string(mergeMode.rawValue)]
         if let fieldlist { json["fieldlist"] = .array(fieldlist.map(JSONValue.string)) }
+        if live { json["live"] = true }
         return .object(json)
     }
 }

@@ -108,6 +108,10 @@ public final class RestClient: Sendable {
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }
+        if let timeout = request.timeout {
+            let (seconds, attoseconds) = timeout.components
+            urlRequest.timeoutInterval = max(1, Double(seconds) + Double(attoseconds) / 1e18)
+        }
         counter.increment()
         do {
             let (status, headers, body) = try await transport.send(urlRequest)

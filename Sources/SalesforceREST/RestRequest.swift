@@ -31,6 +31,9 @@ public struct RestRequest: Sendable {
     /// Whether the client's bearer token goes along (turn it off for APIs that authenticate
     /// with their own headers; the token is then never sent to that server).
     public var sendsAccessToken: Bool
+    /// How long the request may go without an answer; `nil` keeps the transport's own timeout
+    /// (a long poll that the server holds for minutes sets a longer one).
+    public var timeout: Duration?
 
     /// A request. `isIdempotent` defaults to true for every method but POST.
     public init(

@@ -53,13 +53,14 @@ public final class TestOrg: Sendable {
     ///     latency, late commits).
     ///   - clockOffset: how far the org's clock is from the machine's.
     ///   - briefcaseRules: the org's briefcases, for briefcase sync downs.
+    ///   - streaming: the Streaming API's options (retention, long polls; whether it is served).
     public static func start(
         schema: Schema = .standard, transport: Transport = .inProcess, faults: FaultInjection = FaultInjection(),
-        clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = []
+        clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = [], streaming: StreamingOptions = StreamingOptions()
     ) async throws -> TestOrg {
         let localForce = try await LocalForce(
             schema: schema, database: try SQLiteDatabase(path: ":memory:"), token: token, briefcaseRules: briefcaseRules, faults: faults,
-            clockOffset: clockOffset)
+            clockOffset: clockOffset, streaming: streaming)
         let retry = RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(10))
         switch transport {
         case .inProcess:
@@ -87,7 +88,7 @@ public final class TestOrg: Sendable {
 
 /// Runs `body` with a fresh org and a client signed in to it, then stops the org (also when
 /// `body` throws). The parameters are those of
-/// ``TestOrg/start(schema:transport:faults:clockOffset:briefcaseRules:)``.
+/// ``TestOrg/start(schema:transport:faults:clockOffset:briefcaseRules:streaming:)``.
 ///
 /// ```swift
 /// @Test func syncsDown() async throws {

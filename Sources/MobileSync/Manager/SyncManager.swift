@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import Locking
 public import SalesforceREST
+import SalesforceStreaming
 public import SmartStore
 
 /// Runs syncs between one store and one server, and keeps their state in `syncs_soup`.
@@ -62,6 +63,14 @@ public actor SyncManager {
     private var nextTicket = 0
     /// What a sync does when another process runs it or syncs one of its soups.
     public nonisolated let otherProcesses: OtherProcessPolicy
+    /// Running live syncs, by sync id (see ``startLiveSync(named:options:)``).
+    var liveTasks: [Int64: (task: Task<Void, Never>, options: LiveSyncOptions)] = [:]
+    /// The streaming client of each live sync, so that a stop ends its long poll at once.
+    var liveClients: [Int64: StreamingClient] = [:]
+    /// Live syncs a ``stop()`` paused, resumed by ``restart(restartStoppedSyncs:onUpdate:)``.
+    var pausedLive: [Int64: LiveSyncOptions] = [:]
+    /// The streams of ``liveChanges()``.
+    var liveChangeListeners: [UUID: AsyncStream<LiveChange>.Continuation] = [:]
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
@@ -138,6 +147,11 @@ public actor SyncManager {
     func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
         let saved = try await store.upsert(sync.document, in: Self.soupName)
         announce(&sync, saved: saved, onUpdate: onUpdate)
+    }
+
+    /// Tells ``updates()`` listeners of a state saved outside a run (a live sync's status).
+    func tellListeners(_ sync: SyncState) {
+        for continuation in listeners.values { continuation.yield(sync) }
     }
 
     /// Takes the entry id the store gave the state and tells listeners.
@@ -447,9 +461,11 @@ public actor SyncManager {
 
     // MARK: - Stop and restart
 
-    /// Asks running syncs to stop at their next page or batch; new syncs are refused until `restart`.
+    /// Asks running syncs to stop at their next page or batch, and pauses live syncs; new syncs
+    /// are refused until `restart`.
     public func stop() {
         state = active.isEmpty ? .stopped : .stopRequested
+        pauseLiveSyncs()
     }
 
     /// Whether a stop was asked while syncs still run (they end at their next page or batch).
@@ -457,10 +473,12 @@ public actor SyncManager {
     /// Whether the manager is stopped: no sync runs and new ones are refused until ``restart(restartStoppedSyncs:onUpdate:)``.
     public var isStopped: Bool { state == .stopped }
 
-    /// Accepts syncs again and, if asked, resyncs every STOPPED sync.
+    /// Accepts syncs again, resumes the live syncs ``stop()`` paused and, if asked, resyncs
+    /// every STOPPED sync.
     @discardableResult
     public func restart(restartStoppedSyncs: Bool, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> [SyncState] {
         state = .acceptingSyncs
+        resumeLiveSyncs()
         guard restartStoppedSyncs else { return [] }
         var results: [SyncState] = []
         for document in try await store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {

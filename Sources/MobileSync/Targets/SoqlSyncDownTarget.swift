@@ -31,6 +31,8 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
     /// Five minutes.
     public static let defaultLateCommitWindow: Int64 = 300_000
     private let parsed: Query
+    /// The completed query, parsed.
+    var parsedQuery: Query { parsed }
 
     /// A SOQL target. `maxBatchSize` is clamped to 200…2000 and the window to 0…1 day.
     ///

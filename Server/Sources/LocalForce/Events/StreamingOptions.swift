@@ -5,6 +5,9 @@
 /// describe, so a subscriber of any LocalForce process on the same database sees them, and a
 /// slow or vanished subscriber costs nothing but its replay position.
 public struct StreamingOptions: Sendable {
+    /// Whether `/cometd/<version>` is served (when not, it answers 404 as a server without the
+    /// Streaming API does; events are still kept for replay).
+    public var servesStreamingAPI: Bool
     /// Whether writes publish change events (Change Data Capture and PushTopics). Platform
     /// events are published whatever this says: publishing them is what a request asks for.
     public var capturesChanges: Bool
@@ -25,10 +28,12 @@ public struct StreamingOptions: Sendable {
 
     /// Options; the defaults follow Salesforce (three days of events, 110 s long polls).
     public init(
-        capturesChanges: Bool = true, retentionAge: Duration = .seconds(72 * 3600), retentionCount: Int = 100_000,
+        servesStreamingAPI: Bool = true, capturesChanges: Bool = true, retentionAge: Duration = .seconds(72 * 3600),
+        retentionCount: Int = 100_000,
         longPollTimeout: Duration = .seconds(110), clientTimeout: Duration = .seconds(40), maximumClients: Int = 10_000,
         pollInterval: Duration = .milliseconds(200)
     ) {
+        self.servesStreamingAPI = servesStreamingAPI
         self.capturesChanges = capturesChanges
         self.retentionAge = max(.seconds(1), retentionAge)
         self.retentionCount = max(1, retentionCount)

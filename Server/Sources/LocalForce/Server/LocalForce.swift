@@ -182,6 +182,7 @@ public final class LocalForce: Sendable {
     private func route(_ request: APIRequest) async throws -> APIResponse {
         if let oauth = try await oauthRoute(request) { return oauth }
         if request.segments.first == "cometd" {
+            guard streaming.options.servesStreamingAPI else { throw APIError.notFound }
             guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
             return try await streamingRoute(request, user: user)
         }

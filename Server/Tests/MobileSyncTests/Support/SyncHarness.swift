@@ -17,9 +17,10 @@ final class SyncHarness: Sendable {
 
     init(
         localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-        clockOffset: Duration = .zero
+        clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions()
     ) async throws {
-        org = try await TestOrg.start(schema: schema, transport: .http, clockOffset: clockOffset, briefcaseRules: briefcaseRules)
+        org = try await TestOrg.start(
+            schema: schema, transport: .http, clockOffset: clockOffset, briefcaseRules: briefcaseRules, streaming: streaming)
         store = try SmartStore()
         var specs = [
             IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
@@ -79,9 +80,10 @@ final class SyncHarness: Sendable {
 
 func withHarness(
     localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-    clockOffset: Duration = .zero, _ body: (SyncHarness) async throws -> Void
+    clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions(), _ body: (SyncHarness) async throws -> Void
 ) async throws {
-    let harness = try await SyncHarness(localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset)
+    let harness = try await SyncHarness(
+        localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset, streaming: streaming)
     do {
         try await body(harness)
     } catch {

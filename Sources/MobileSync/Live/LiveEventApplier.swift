@@ -1,0 +1,173 @@
+import FastJSON
+import Locking
+import SalesforceStreaming
+import SmartStore
+
+/// Brings a live sync's soup up to date with a batch of change events: each applied from the
+/// event itself where it can be, in order, in as few store writes as possible; the rest is
+/// left to one resync (bursts coalesce). A dirty local record is never overwritten by an event.
+struct LiveEventApplier: Sendable {
+    let store: SmartStore
+    let sync: SyncState
+    let shape: LiveQueryShape
+    let idField: String
+    let modificationDateField: String
+    let apiVersion: String
+
+    struct Outcome {
+        var changes: [LiveChange] = []
+        var needsResync = false
+        var applied: Int { changes.filter { $0.outcome == .applied }.count }
+        var skippedDirty: Int { changes.filter { $0.outcome == .skippedDirty }.count }
+    }
+
+    private enum Pending {
+        case upsert(JSONValue)
+        case delete
+    }
+
+    /// Bookkeeping a record read from the soup carries, never sent back into it as data.
+    private static let bookkeeping: Set<String> = [
+        "_soupEntryId", "_soupLastModifiedDate", LocalFields.local, LocalFields.locallyCreated, LocalFields.locallyUpdated,
+        LocalFields.locallyDeleted, LocalFields.syncId, LocalFields.lastError,
+    ]
+
+    func apply(_ events: [StreamingEvent], context: SyncContext) async throws -> Outcome {
+        var outcome = Outcome()
+        var pending: [String: Pending] = [:]
+        var order: [String] = []
+        let name = sync.name ?? String(sync.id)
+        func note(_ change: ChangeEvent, _ result: LiveChange.Outcome, _ event: StreamingEvent, ids: [String]? = nil) {
+            outcome.changes.append(
+                LiveChange(
+                    syncName: name, changeType: change.changeType.rawValue, recordIds: ids ?? change.recordIds,
+                    changedFields: change.changedFields, outcome: result, replayId: event.replayId))
+            if result == .resynced { outcome.needsResync = true }
+        }
+        func set(_ id: String, _ value: Pending) {
+            if pending[id] == nil { order.append(id) }
+            pending[id] = value
+        }
+        for event in events {
+            guard let change = event.change, change.entityName.lowercased() == shape.objectName.lowercased() else { continue }
+            switch change.changeType {
+            case .create, .undelete:
+                guard let fields = shape.fields, shape.takesEveryRecord else {
+                    note(change, .resynced, event)
+                    continue
+                }
+                for id in change.recordIds { set(id, .upsert(record(id: id, fields: fields, values: change.fields))) }
+                note(change, .applied, event)
+            case .update:
+                guard let fields = shape.fields else {
+                    note(change, .resynced, event)
+                    continue
+                }
+                for id in change.recordIds {
+                    let base: JSONValue?
+                    switch pending[id] {
+                    case .upsert(let record)?: base = record
+                    case .delete?: base = nil
+                    case nil: base = try await localRecord(id)
+                    }
+                    guard let base else {
+                        // Not held locally: it may match the query now.
+                        note(change, .resynced, event, ids: [id])
+                        continue
+                    }
+                    if LocalFields.isDirty(base) {
+                        note(change, .skippedDirty, event, ids: [id])
+                        continue
+                    }
+                    var merged = base
+                    let wanted = Set(fields.map { $0.lowercased() } + [modificationDateField.lowercased()])
+                    for (field, value) in change.fields where wanted.contains(field.lowercased()) {
+                        let key = fields.first { $0.lowercased() == field.lowercased() } ?? field
+                        merged[key] = value
+                    }
+                    set(id, .upsert(merged))
+                    note(change, .applied, event, ids: [id])
+                }
+            case .delete:
+                for id in change.recordIds { set(id, .delete) }
+                note(change, .applied, event)
+            case .gapCreate, .gapUpdate, .gapDelete, .gapUndelete, .gapOverflow:
+                note(change, .resynced, event)
+            }
+        }
+        var upserts: [JSONValue] = []
+        var deletes: [String] = []
+        for id in order {
+            switch pending[id] {
+            case .upsert(let record)?: upserts.append(Self.data(of: record))
+            case .delete?: deletes.append(id)
+            case nil: break
+            }
+        }
+        if !upserts.isEmpty {
+            if sync.options.mergeMode == .mergeFields {
+                _ = try await context.saveRecords(
+                    upserts, in: sync.soupName, idFieldName: idField, modificationDateFieldName: modificationDateField, for: sync)
+            } else {
+                _ = try await store.ingestPage(
+                    JSONValue.array(upserts).jsonBytes, into: sync.soupName, recordsPath: "", idPath: idField,
+                    timestampPath: modificationDateField, skipDirty: true, setFields: LocalFields.clean(syncId: sync.id),
+                    removeFields: [LocalFields.lastError])
+            }
+        }
+        if !deletes.isEmpty { outcome.changes = try await delete(deletes, noting: outcome.changes) }
+        return outcome
+    }
+
+    /// A created record from its event: every selected field, absent ones null (a create's event leaves nulls out).
+    private func record(id: String, fields: [String], values: [String: JSONValue]) -> JSONValue {
+        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        var record: [String: JSONValue] = [
+            "attributes": [
+                "type": .string(shape.objectName), "url": .string("/services/data/v\(apiVersion)/sobjects/\(shape.objectName)/\(id)"),
+            ]
+        ]
+        for field in fields { record[field] = lowered[field.lowercased()] ?? .null }
+        record[idField] = .string(id)
+        if let date = lowered[modificationDateField.lowercased()] { record[modificationDateField] = date }
+        return .object(record)
+    }
+
+    private func localRecord(_ id: String) async throws -> JSONValue? {
+        try await store.query(.exact(soup: sync.soupName, path: idField, key: .string(id), pageSize: 1)).first
+    }
+
+    private static func data(of record: JSONValue) -> JSONValue {
+        guard case .object(let members) = record else { return record }
+        return .object(members.filter { !bookkeeping.contains($0.key) })
+    }
+
+    /// Deletes the clean local records of these ids; a dirty one stays (its change is the
+    /// next sync up's), and its change is noted as skipped.
+    private func delete(_ ids: [String], noting changes: [LiveChange]) async throws -> [LiveChange] {
+        var entries: [Int64] = []
+        for id in ids {
+            for entry in try await store.query(.exact(soup: sync.soupName, path: idField, key: .string(id), pageSize: 10)) {
+                if let entryId = entry["_soupEntryId"]?.int64Value { entries.append(entryId) }
+            }
+        }
+        let kept = Locked<Set<String>>([])
+        let idField = self.idField
+        try await store.modify(entries, in: sync.soupName) { entry in
+            guard let record = entry else { return }
+            if LocalFields.isDirty(record) {
+                if let id = record[idField]?.stringValue { kept.withLock { _ = $0.insert(id) } }
+            } else {
+                entry = nil
+            }
+        }
+        let skipped = kept.withLock { $0 }
+        guard !skipped.isEmpty else { return changes }
+        return changes.map { change in
+            guard change.changeType == "DELETE", change.recordIds.contains(where: skipped.contains) else { return change }
+            var change = change
+            change.outcome = .skippedDirty
+            return change
+        }
+    }
+}

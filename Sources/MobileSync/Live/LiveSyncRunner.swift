@@ -1,0 +1,143 @@
+import FastJSON
+import Foundation
+import SalesforceREST
+import SalesforceStreaming
+
+/// The loop of one live sync: subscribe to its object's change events (from the last one
+/// applied), catch up, apply events as they come; reconnect with backoff after a failure;
+/// poll with resyncs when the server has no Streaming API.
+struct LiveSyncRunner: Sendable {
+    let manager: SyncManager
+    let syncId: Int64
+    let options: LiveSyncOptions
+
+    func run() async {
+        var backoff = options.initialBackoff
+        while !Task.isCancelled {
+            do {
+                try await follow { backoff = options.initialBackoff }
+            } catch let error as StreamingError where error.isUnavailable {
+                do {
+                    try await poll(because: error)
+                } catch {
+                    if Task.isCancelled { break }
+                }
+            } catch {
+                if Task.isCancelled || error is CancellationError { break }
+                if case SyncError.stopped = error { break }
+                let message = "\(Self.describe(error)); retrying in \(backoff)"
+                await update {
+                    $0.status = .connecting
+                    $0.note = message
+                }
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, options.maximumBackoff)
+            }
+        }
+    }
+
+    /// Subscribes, catches up and applies events until something fails (it never returns otherwise).
+    private func follow(resetBackoff: () -> Void) async throws {
+        let (sync, target) = try await manager.liveTarget(syncId)
+        let shape = target.liveShape
+        let channel = StreamingClient.changeEventChannel(for: shape.objectName)
+        let streaming = StreamingClient(client: manager.client)
+        await manager.setLiveClient(streaming, for: syncId)
+        defer { Task { await streaming.disconnect() } }
+        await update { $0.status = .connecting }
+        try await streaming.handshake()
+        var note = ""
+        var catchUp = sync.live?.replayId == nil
+        do {
+            try await streaming.subscribe(channel, from: sync.live?.replayId.map(ReplayFrom.after) ?? .newEvents)
+        } catch StreamingError.invalidReplayId(let id) {
+            try await streaming.subscribe(channel, from: .newEvents)
+            note = "Replay id \(id) is outside the server's retention window: full resync"
+            try await manager.resetBoundary(syncId)
+            catchUp = true
+        }
+        let fallback = note
+        if catchUp {
+            await update {
+                $0.status = .catchingUp
+                $0.note = fallback
+                $0.replayId = nil
+            }
+            try await resync()
+        }
+        await update {
+            $0.status = .live
+            $0.note = fallback
+        }
+        resetBackoff()
+        let applier = LiveEventApplier(
+            store: manager.store, sync: sync, shape: shape, idField: target.idFieldName,
+            modificationDateField: target.modificationDateFieldName, apiVersion: manager.client.apiVersion)
+        let context = SyncContext(manager: manager, onUpdate: nil)
+        while true {
+            try Task.checkCancellation()
+            let events = try await streaming.connect()
+            guard let last = events.last else { continue }
+            var outcome = try await applier.apply(events, context: context)
+            if outcome.needsResync { try await resync() }
+            try Task.checkCancellation()
+            let (applied, skipped) = (outcome.applied, outcome.skippedDirty)
+            await update { info in
+                info.replayId = last.replayId
+                info.appliedChanges += applied
+                info.skippedDirty += skipped
+            }
+            outcome.changes.removeAll { $0.recordIds.isEmpty && $0.outcome == .applied }
+            await manager.announce(outcome.changes)
+        }
+    }
+
+    /// Resyncs every poll interval, trying the Streaming API again every retry interval.
+    private func poll(because error: StreamingError) async throws {
+        let until = ContinuousClock.now + options.streamingRetryInterval
+        await update {
+            $0.status = .polling
+            $0.note = "\(error): resyncing every \(options.pollInterval)"
+        }
+        var backoff = options.initialBackoff
+        while ContinuousClock.now < until {
+            try Task.checkCancellation()
+            do {
+                try await resync()
+                backoff = options.initialBackoff
+                try await Task.sleep(for: options.pollInterval)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                let message = "\(Self.describe(error)); retrying in \(backoff)"
+                await update { $0.note = message }
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, options.maximumBackoff)
+            }
+        }
+    }
+
+    /// A resync of the sync, counted; a failed one throws its error.
+    private func resync() async throws {
+        let state = try await manager.reSync(id: syncId)
+        await update { $0.resyncs += 1 }
+        if state.hasFailed { throw SyncError.liveResyncFailed(state.error) }
+    }
+
+    /// Changes the stored live state (nothing once the sync is stopped: the stop wrote its own).
+    private func update(_ change: @Sendable (inout LiveSyncInfo) -> Void) async {
+        guard !Task.isCancelled else { return }
+        try? await manager.updateLive(syncId, change)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        String(describing: error)
+    }
+}
+
+extension StreamingError {
+    /// The server has no Streaming API.
+    var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+}
