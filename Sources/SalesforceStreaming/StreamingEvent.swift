@@ -41,6 +41,7 @@ public struct ChangeEvent: Sendable {
     public var entityName: String
     /// The records changed (one, or several changed the same way in one transaction).
     public var recordIds: [String]
+    /// What happened: created, updated, deleted, undeleted, or a gap.
     public var changeType: ChangeType
     /// For an update, the fields whose values changed (`LastModifiedDate` among them).
     public var changedFields: [String]

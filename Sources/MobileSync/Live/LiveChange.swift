@@ -18,6 +18,7 @@ public struct LiveChange: Sendable, Equatable {
     public var recordIds: [String]
     /// For an update, the fields that changed.
     public var changedFields: [String]
+    /// Whether it was applied, resynced or skipped.
     public var outcome: Outcome
     /// The event's replay id.
     public var replayId: Int64

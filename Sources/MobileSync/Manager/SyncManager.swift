@@ -71,6 +71,8 @@ public actor SyncManager {
     var pausedLive: [Int64: LiveSyncOptions] = [:]
     /// The streams of ``liveChanges()``.
     var liveChangeListeners: [UUID: AsyncStream<LiveChange>.Continuation] = [:]
+    /// Periodic runs of named syncs (see ``schedule(_:every:maximumBackoff:)``), by id.
+    var schedules: [UUID: (task: Task<Void, Never>, info: SyncSchedule)] = [:]
 
     /// A manager for `store` and `client`: registers `syncs_soup` if needed and turns syncs a crash left RUNNING into STOPPED.
     ///
