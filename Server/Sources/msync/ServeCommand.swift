@@ -71,6 +71,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Late commits: how late, in milliseconds.")
     var lateCommitDelayMs: Int = 2000
 
+    @Option(help: ArgumentHelp("Streaming API: hours an event stays available for replay.", valueName: "hours"))
+    var eventRetentionHours: Int = 72
+
+    @Option(help: ArgumentHelp("Streaming API: events kept for replay at most, all channels together.", valueName: "count"))
+    var eventRetentionCount: Int = 100_000
+
     func validate() throws {
         let limit = 10 * 366 * 86_400
         guard (-limit...limit).contains(clockOffset) else {
@@ -82,6 +88,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...31_622_400).contains(tokenLifetime) else {
             throw ValidationError("--token-lifetime must be between 1 and 31622400 seconds (a year)")
+        }
+        guard (1...8_784).contains(eventRetentionHours) else { throw ValidationError("--event-retention-hours takes 1 to 8784 (a year)") }
+        guard (1...100_000_000).contains(eventRetentionCount) else {
+            throw ValidationError("--event-retention-count takes 1 to 100000000")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
@@ -112,7 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
         await faults.configureLateCommits(rate: lateCommitRate, delay: .milliseconds(lateCommitDelayMs))
         let localForce = try await LocalForce(
             schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
-            clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime))
+            clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime),
+            streaming: StreamingOptions(retentionAge: .seconds(eventRetentionHours * 3600), retentionCount: eventRetentionCount))
         let server = try await LocalForceServer.start(localForce, host: host, port: port)
         // Ctrl-C or SIGTERM stops the server cleanly: requests in flight finish and an in-memory
         // org's private files are removed. Trapped before the address is printed, so that no

@@ -45,12 +45,23 @@ struct SyncCommand: AsyncParsableCommand {
         help: "Seconds a sync waits while another process syncs one of its soups (0: fail at once).")
     var waitSeconds: Int = 60
 
+    @Flag(
+        help: """
+            Then keep the SOQL sync downs live: server changes reach the store as they commit (one line \
+            each; JSON lines with --json), until Ctrl-C.
+            """)
+    var live = false
+
+    @Option(help: "With --live, on a server without the Streaming API: seconds between resyncs.")
+    var pollInterval: Int = 30
+
     @Argument(help: "Sync names to run (default: every sync of --syncs, in file order).")
     var names: [String] = []
 
     func validate() throws {
         if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
         if !(0...86_400).contains(waitSeconds) { throw ValidationError("--wait takes 0 to 86400 seconds") }
+        if !(1...86_400).contains(pollInterval) { throw ValidationError("--poll-interval takes 1 to 86400 seconds") }
         try InputFile.check(storeConfig, option: "--store-config")
         try InputFile.check(syncs, option: "--syncs")
     }
@@ -96,6 +107,9 @@ struct SyncCommand: AsyncParsableCommand {
             if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
         }
         printer.endLine()
+        if live && interruption.signal == nil && !results.contains(where: { $0.status == .failed }) {
+            try await followLive(order, manager: manager, printer: printer, interruption: interruption)
+        }
         if json {
             let states: [JSONValue] = results.map { state in
                 [
@@ -116,5 +130,44 @@ struct SyncCommand: AsyncParsableCommand {
         // or nothing run at all.
         if results.isEmpty { FileHandle.standardError.write(Data("no sync ran\n".utf8)) }
         if rejected > 0 || results.isEmpty || results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+    }
+
+    /// Runs the SOQL sync downs among `names` live, printing each change and status, until a signal.
+    private func followLive(_ names: [String], manager: SyncManager, printer: ProgressPrinter, interruption: Interruption) async throws {
+        let changes = await manager.liveChanges()
+        let updates = await manager.updates()
+        var started: [String] = []
+        let options = LiveSyncOptions(pollInterval: .seconds(pollInterval))
+        for name in names {
+            guard let sync = try await manager.syncStatus(named: name), sync.kind == .syncDown else { continue }
+            do {
+                try await manager.startLiveSync(named: name, options: options)
+                started.append(name)
+            } catch SyncError.invalidTarget {
+                continue // not a SOQL sync down
+            }
+        }
+        guard !started.isEmpty else {
+            FileHandle.standardError.write(Data("--live: none of these syncs is a SOQL sync down\n".utf8))
+            throw ExitCode(1)
+        }
+        if !json { printer.line("live: \(started.joined(separator: ", ")) (Ctrl-C to stop)") }
+        let json = self.json
+        let printing = Task {
+            for await change in changes {
+                printer.line(json ? LiveOutput.json(change) : LiveOutput.line(change))
+            }
+        }
+        let statuses = Task {
+            var last: [String: LiveStatus] = [:]
+            for await state in updates {
+                guard let name = state.name, started.contains(name), let info = state.live, last[name] != info.status else { continue }
+                last[name] = info.status
+                printer.line(json ? LiveOutput.json(name, info) : LiveOutput.line(name, info))
+            }
+        }
+        while interruption.signal == nil { try? await Task.sleep(for: .milliseconds(100)) }
+        printing.cancel()
+        statuses.cancel()
     }
 }

@@ -78,7 +78,10 @@ import Testing
                 .first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let process = try RunningChild(
             binary,
-            ["serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400"],
+            [
+                "serve", "--port", "0", "--token", "t", "--clock-offset=-600", "--late-commit-rate", "1", "--late-commit-delay-ms", "400",
+                "--event-retention-hours", "24", "--event-retention-count", "1000",
+            ],
             output: .standardOutput)
         defer {
             process.terminate()

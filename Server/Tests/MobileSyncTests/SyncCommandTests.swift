@@ -169,4 +169,41 @@ import Testing
         let stopped = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
         #expect(stopped.status == .stopped)
     }
+
+    /// `msync sync --live`: runs the syncs, then prints each server change as it reaches the
+    /// store, one line each, until SIGINT (exit 130, the live sync STOPPED, its replay id kept).
+    @Test func liveSyncPrintsEachChangeUntilInterrupted() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        let ids = try await harness.createAccounts(2)
+        let (folder, storeConfig, syncs) = try Self.configFolder("msync-live")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"""
+            {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account"},"options":{"mergeMode":"LEAVE_IF_CHANGED","live":true}}]}
+            """#.utf8
+        ).write(to: syncs)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let process = try RunningChild(
+            try Self.binary(),
+            [
+                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+                "--store-config", storeConfig.path, "--syncs", syncs.path, "--live",
+            ], output: .both)
+        let output = try #require(process.output)
+        let started = await ChildProcess.read(output) { $0.contains("accounts: LIVE") }
+        #expect(started.contains("live: accounts (Ctrl-C to stop)"), "\(started)")
+        try await harness.client.update("Account", id: ids[0], fields: ["Name": "Changed on the server"])
+        let changed = await ChildProcess.read(output) { $0.contains("applied") }
+        #expect(changed.contains("accounts: UPDATE \(ids[0]) (Name, LastModifiedDate) applied"), "\(changed)")
+        process.interrupt()
+        let rest = await ChildProcess.read(output) { _ in false }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(started)\(changed)\(rest)")
+        let state = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
+        #expect(state.live?.status == .stopped)
+        #expect(state.live?.replayId != nil)
+        let local = try await SmartStore(readOnlyAt: store).query(.exact(soup: "accounts", path: "Id", key: .string(ids[0]), pageSize: 1))
+        #expect(local.first?["Name"] == "Changed on the server")
+    }
 }
