@@ -70,6 +70,9 @@ final class ServerProcess: Sendable {
     /// The child's peak resident memory in MB (0 when unavailable).
     var peakMemoryMegabytes: Double { PeakMemory.megabytes(statusFile: "/proc/\(process.processIdentifier)/status") }
 
+    /// The child's resident memory now in MB (0 when unavailable).
+    var residentMegabytes: Double { ResidentMemory.megabytes(statusFile: "/proc/\(process.processIdentifier)/status") }
+
     func stop() {
         process.terminate()
         process.waitUntilExit()

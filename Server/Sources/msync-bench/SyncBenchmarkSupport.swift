@@ -87,6 +87,9 @@ struct SyncBench {
         return report
     }
 
+    /// The server process's resident memory now, in MB (0 in process).
+    var serverResidentMegabytes: Double { child?.residentMegabytes ?? 0 }
+
     /// A fresh folder for a run's databases (the caller removes it).
     static func temporaryFolder() throws -> URL {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msync-bench-\(UUID().uuidString)")
