@@ -85,6 +85,27 @@ import Testing
         }
     }
 
+    @Test func theAppsLiveQueriesUpdateOnEveryAppliedEvent() async throws {
+        try await withHarness { harness in
+            let ids = try await harness.createAccounts(1)
+            try await Self.goLive(harness)
+            let stream = harness.store.observe(
+                smartSql: "select {accounts:Name} from {accounts} where {accounts:Id} = '\(ids[0])'", pageSize: 1)
+            let (seen, see) = AsyncStream<String>.makeStream()
+            let watcher = Task {
+                for try await rows in stream { see.yield(rows.first?.arrayValue?.first?.stringValue ?? "") }
+            }
+            var names = seen.makeAsyncIterator()
+            #expect(await names.next() == "Account 00000")
+            for name in ["First", "Second", "Third"] {
+                try await harness.client.update("Account", id: ids[0], fields: ["Name": .string(name)])
+                #expect(await names.next() == name)
+            }
+            watcher.cancel()
+            try await harness.manager.stopLiveSync(named: "accounts")
+        }
+    }
+
     @Test func aDirtyRecordIsNeverOverwrittenByAnEvent() async throws {
         try await withHarness { harness in
             let ids = try await harness.createAccounts(2)
@@ -258,4 +279,22 @@ final class StatusTrail: @unchecked Sendable {
     private var trail: [String] = []
     var value: [String] { lock.withLock { trail } }
     func append(_ status: String) { lock.withLock { if trail.last != status { trail.append(status) } } }
+}
+
+/// Salesforce's nested compound fields, as the applier flattens them.
+@Suite struct LiveCompoundFieldTests {
+    @Test func compoundNamesAndAddressesAreFlattened() {
+        let flat = LiveEventApplier.flattened([
+            "Name": ["FirstName": "Ann", "LastName": "Lee"], "BillingAddress": ["City": "Paris", "PostalCode": "75001"],
+            "Phone": "555", "Email": .null,
+        ])
+        #expect(
+            flat == [
+                "FirstName": "Ann", "LastName": "Lee", "BillingCity": "Paris", "BillingPostalCode": "75001", "Phone": "555", "Email": .null,
+            ])
+        #expect(LiveEventApplier.flattened(["Geo__c": ["x": 1]]) == nil)
+        #expect(LiveEventApplier.flattenedName("Name.LastName") == "LastName")
+        #expect(LiveEventApplier.flattenedName("MailingAddress.Street") == "MailingStreet")
+        #expect(LiveEventApplier.flattenedName("Phone") == "Phone")
+    }
 }

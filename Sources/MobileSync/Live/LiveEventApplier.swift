@@ -17,6 +17,8 @@ struct LiveEventApplier: Sendable {
     struct Outcome {
         var changes: [LiveChange] = []
         var needsResync = false
+        /// A gap or overflow event may hide deletes, which a resync does not bring.
+        var needsGhostCleanup = false
         var applied: Int { changes.filter { $0.outcome == .applied }.count }
         var skippedDirty: Int { changes.filter { $0.outcome == .skippedDirty }.count }
     }
@@ -49,7 +51,13 @@ struct LiveEventApplier: Sendable {
             pending[id] = value
         }
         for event in events {
-            guard let change = event.change, change.entityName.lowercased() == shape.objectName.lowercased() else { continue }
+            guard var change = event.change, change.entityName.lowercased() == shape.objectName.lowercased() else { continue }
+            guard let flat = Self.flattened(change.fields) else {
+                note(change, .resynced, event) // a nested value this applier does not know
+                continue
+            }
+            change.fields = flat
+            change.changedFields = change.changedFields.map(Self.flattenedName)
             switch change.changeType {
             case .create, .undelete:
                 guard let fields = shape.fields, shape.takesEveryRecord else {
@@ -93,6 +101,7 @@ struct LiveEventApplier: Sendable {
                 note(change, .applied, event)
             case .gapCreate, .gapUpdate, .gapDelete, .gapUndelete, .gapOverflow:
                 note(change, .resynced, event)
+                if change.changeType == .gapDelete || change.changeType == .gapOverflow { outcome.needsGhostCleanup = true }
             }
         }
         var upserts: [JSONValue] = []
@@ -131,6 +140,37 @@ struct LiveEventApplier: Sendable {
         record[idField] = .string(id)
         if let date = lowered[modificationDateField.lowercased()] { record[modificationDateField] = date }
         return .object(record)
+    }
+
+    /// Salesforce sends compound fields nested: `"Name": {"FirstName": …, "LastName": …}`
+    /// (contacts, leads) and `"BillingAddress": {"City": …}`; records hold them flat
+    /// (`FirstName`, `BillingCity`). `nil` for another nested value.
+    static func flattened(_ fields: [String: JSONValue]) -> [String: JSONValue]? {
+        var flat: [String: JSONValue] = [:]
+        for (name, value) in fields {
+            guard case .object(let parts) = value else {
+                flat[name] = value
+                continue
+            }
+            if name == "Name" {
+                for (part, partValue) in parts { flat[part] = partValue }
+            } else if name.hasSuffix("Address") {
+                let prefix = String(name.dropLast("Address".count))
+                for (part, partValue) in parts { flat[prefix + part] = partValue }
+            } else {
+                return nil
+            }
+        }
+        return flat
+    }
+
+    /// `Name.LastName` → `LastName`, `BillingAddress.City` → `BillingCity`.
+    static func flattenedName(_ name: String) -> String {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return name }
+        if parts[0] == "Name" { return parts[1] }
+        if parts[0].hasSuffix("Address") { return String(parts[0].dropLast("Address".count)) + parts[1] }
+        return name
     }
 
     private func localRecord(_ id: String) async throws -> JSONValue? {

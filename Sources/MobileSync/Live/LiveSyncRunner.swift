@@ -9,6 +9,8 @@ import SalesforceStreaming
 struct LiveSyncRunner: Sendable {
     let manager: SyncManager
     let syncId: Int64
+    /// This run: a stopped run that wakes late writes nothing.
+    let run: UUID
     let options: LiveSyncOptions
 
     func run() async {
@@ -16,12 +18,24 @@ struct LiveSyncRunner: Sendable {
         while !Task.isCancelled {
             do {
                 try await follow { backoff = options.initialBackoff }
-            } catch let error as StreamingError where error.isUnavailable {
+            } catch let error as StreamingError where error.meansNoStreaming {
                 do {
                     try await poll(because: error)
                 } catch {
                     if Task.isCancelled { break }
                 }
+            } catch SyncError.notFound(let what) {
+                await update {
+                    $0.status = .stopped
+                    $0.note = "Sync \(what) no longer exists"
+                }
+                break
+            } catch SyncError.invalidTarget(let message) {
+                await update {
+                    $0.status = .stopped
+                    $0.note = message
+                }
+                break
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
                 if case SyncError.stopped = error { break }
@@ -42,7 +56,7 @@ struct LiveSyncRunner: Sendable {
         let shape = target.liveShape
         let channel = StreamingClient.changeEventChannel(for: shape.objectName)
         let streaming = StreamingClient(client: manager.client)
-        await manager.setLiveClient(streaming, for: syncId)
+        await manager.setLiveClient(streaming, for: syncId, run: run)
         defer { Task { await streaming.disconnect() } }
         await update { $0.status = .connecting }
         try await streaming.handshake()
@@ -64,6 +78,9 @@ struct LiveSyncRunner: Sendable {
                 $0.replayId = nil
             }
             try await resync()
+            // Deletes outside the retention window reach no event: the records the server no
+            // longer has go now.
+            if !fallback.isEmpty { _ = try await manager.cleanResyncGhosts(id: syncId) }
         }
         await update {
             $0.status = .live
@@ -77,9 +94,12 @@ struct LiveSyncRunner: Sendable {
         while true {
             try Task.checkCancellation()
             let events = try await streaming.connect()
+            // On Linux a request is not cancelled: a stopped run's last long poll may answer late.
+            try Task.checkCancellation()
             guard let last = events.last else { continue }
             var outcome = try await applier.apply(events, context: context)
             if outcome.needsResync { try await resync() }
+            if outcome.needsGhostCleanup { _ = try await manager.cleanResyncGhosts(id: syncId) }
             try Task.checkCancellation()
             let (applied, skipped) = (outcome.applied, outcome.skippedDirty)
             await update { info in
@@ -100,10 +120,15 @@ struct LiveSyncRunner: Sendable {
             $0.note = "\(error): resyncing every \(options.pollInterval)"
         }
         var backoff = options.initialBackoff
+        var polls = 0
         while ContinuousClock.now < until {
             try Task.checkCancellation()
             do {
                 try await resync()
+                // A resync never removes what the server deleted: every tenth poll, from the
+                // first, cleans that up.
+                polls += 1
+                if polls % 10 == 1 { _ = try await manager.cleanResyncGhosts(id: syncId) }
                 backoff = options.initialBackoff
                 try await Task.sleep(for: options.pollInterval)
             } catch {
@@ -126,7 +151,7 @@ struct LiveSyncRunner: Sendable {
     /// Changes the stored live state (nothing once the sync is stopped: the stop wrote its own).
     private func update(_ change: @Sendable (inout LiveSyncInfo) -> Void) async {
         guard !Task.isCancelled else { return }
-        try? await manager.updateLive(syncId, change)
+        try? await manager.updateLive(syncId, run: run, change)
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -135,9 +160,12 @@ struct LiveSyncRunner: Sendable {
 }
 
 extension StreamingError {
-    /// The server has no Streaming API.
-    var isUnavailable: Bool {
-        if case .unavailable = self { return true }
-        return false
+    /// The server has no Streaming API, or no change events for this object (on Salesforce,
+    /// an object not selected for Change Data Capture has no channel): poll instead.
+    var meansNoStreaming: Bool {
+        switch self {
+        case .unavailable, .subscriptionRefused: true
+        default: false
+        }
     }
 }

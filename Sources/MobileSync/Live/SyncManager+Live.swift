@@ -30,19 +30,35 @@ extension SyncManager {
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
         _ = try liveTarget(id)
         guard liveTasks[id] == nil else { return }
-        let runner = LiveSyncRunner(manager: self, syncId: id, options: options)
-        liveTasks[id] = (Task { await runner.run() }, options)
+        let run = UUID()
+        let runner = LiveSyncRunner(manager: self, syncId: id, run: run, options: options)
+        liveTasks[id] = (
+            Task {
+                await runner.run()
+                self.liveRunEnded(id, run: run)
+            }, options, run
+        )
     }
 
-    /// Starts every sync whose options say `"live": true` (``SyncOptions/live``); returns their names.
+    /// Starts every sync whose options say `"live": true` (``SyncOptions/live``); returns the
+    /// names of those started. One that cannot be live (not a SOQL sync down) is left stopped,
+    /// with the reason in its ``SyncState/live`` note.
     @discardableResult
     public func startLiveSyncs(options: LiveSyncOptions = LiveSyncOptions()) throws -> [String] {
+        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
         var started: [String] = []
         for document in try store.query(.exact(soup: Self.soupName, path: "type", key: "syncDown", pageSize: 10_000)) {
-            let sync = try SyncState(document: document)
-            guard sync.options.live else { continue }
-            try startLiveSync(id: sync.id, options: options)
-            started.append(sync.name ?? String(sync.id))
+            guard let sync = try? SyncState(document: document), sync.options.live else { continue }
+            do {
+                try startLiveSync(id: sync.id, options: options)
+                started.append(sync.name ?? String(sync.id))
+            } catch {
+                // Not one that can be live (not a SOQL sync down): said in its state, the others start.
+                try? updateLiveNow(sync.id) {
+                    $0.status = .stopped
+                    $0.note = "\(error)"
+                }
+            }
         }
         return started
     }
@@ -55,10 +71,10 @@ extension SyncManager {
 
     /// Stops the live sync `id`; see ``stopLiveSync(named:)``.
     public func stopLiveSync(id: Int64) async {
-        guard let (task, _) = liveTasks.removeValue(forKey: id) else { return }
+        guard let (task, _, _) = liveTasks.removeValue(forKey: id) else { return }
         task.cancel()
-        await liveClients.removeValue(forKey: id)?.disconnect()
         try? updateLiveNow(id) { $0.status = .stopped }
+        await liveClients.removeValue(forKey: id)?.disconnect()
     }
 
     /// The names (or ids) of the syncs running live.
@@ -68,7 +84,8 @@ extension SyncManager {
 
     /// Every change the live syncs bring into the store (or cannot), as they happen.
     public func liveChanges() -> AsyncStream<LiveChange> {
-        let (stream, continuation) = AsyncStream<LiveChange>.makeStream()
+        // A listener that stops reading keeps the newest changes only.
+        let (stream, continuation) = AsyncStream<LiveChange>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let id = UUID()
         liveChangeListeners[id] = continuation
         continuation.onTermination = { _ in Task { await self.removeLiveChangeListener(id) } }
@@ -88,14 +105,23 @@ extension SyncManager {
         return (sync, target)
     }
 
-    func setLiveClient(_ client: StreamingClient, for id: Int64) {
-        guard liveTasks[id] != nil else { return }
+    /// A live sync's loop ended on its own (its sync was deleted, or is no longer one that can
+    /// be live): it no longer counts as running.
+    func liveRunEnded(_ id: Int64, run: UUID) {
+        guard liveTasks[id]?.run == run else { return }
+        liveTasks[id] = nil
+        liveClients[id] = nil
+    }
+
+    func setLiveClient(_ client: StreamingClient, for id: Int64, run: UUID) {
+        guard liveTasks[id]?.run == run else { return }
         liveClients[id] = client
     }
 
-    /// Changes a sync's stored live state and tells ``updates()`` listeners.
-    func updateLive(_ id: Int64, _ change: (inout LiveSyncInfo) -> Void) async throws {
-        guard liveTasks[id] != nil else { return }
+    /// Changes a sync's stored live state and tells ``updates()`` listeners, for the run that
+    /// is current (an older, stopped one writes nothing).
+    func updateLive(_ id: Int64, run: UUID, _ change: (inout LiveSyncInfo) -> Void) async throws {
+        guard liveTasks[id]?.run == run else { return }
         try updateLiveNow(id, change)
     }
 

@@ -64,7 +64,7 @@ public actor SyncManager {
     /// What a sync does when another process runs it or syncs one of its soups.
     public nonisolated let otherProcesses: OtherProcessPolicy
     /// Running live syncs, by sync id (see ``startLiveSync(named:options:)``).
-    var liveTasks: [Int64: (task: Task<Void, Never>, options: LiveSyncOptions)] = [:]
+    var liveTasks: [Int64: (task: Task<Void, Never>, options: LiveSyncOptions, run: UUID)] = [:]
     /// The streaming client of each live sync, so that a stop ends its long poll at once.
     var liveClients: [Int64: StreamingClient] = [:]
     /// Live syncs a ``stop()`` paused, resumed by ``restart(restartStoppedSyncs:onUpdate:)``.
@@ -145,8 +145,12 @@ public actor SyncManager {
 
     private func removeListener(_ id: UUID) { listeners[id] = nil }
 
-    /// Saves the state and tells listeners.
+    /// Saves the state and tells listeners. The live state is the live sync's to write: it is
+    /// taken as stored, so that a run's older copy never undoes a live sync's progress or stop.
     func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
+        if sync.id > 0, let stored = try await store.retrieve([sync.id], from: Self.soupName).first {
+            sync.live = stored["live"].flatMap { $0.objectValue == nil ? nil : LiveSyncInfo(json: $0) }
+        }
         let saved = try await store.upsert(sync.document, in: Self.soupName)
         announce(&sync, saved: saved, onUpdate: onUpdate)
     }

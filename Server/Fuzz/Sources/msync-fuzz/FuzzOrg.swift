@@ -23,7 +23,10 @@ enum FuzzOrg {
                         runAs: "fuzz@example.com", jwtCertificatePEM: jwtKey)
                 ],
                 users: [.init(username: "fuzz@example.com", password: "fuzz-password", lastName: "Fuzz")])
-            let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: token, auth: auth)
+            let localForce = try await LocalForce(
+                database: try SQLiteDatabase(path: ":memory:"), token: token, auth: auth,
+                // Connects answer at once: a long poll would hold the fuzzer for minutes.
+                streaming: StreamingOptions(longPollTimeout: .milliseconds(10)))
             let account = await localForce.handle(post("/services/data/v66.0/sobjects/Account", ["Name": "Acme", "Industry": "Energy"]))
             let accountId = (try? JSONValue(parsing: account.body))?["id"]?.stringValue ?? ""
             _ = await localForce.handle(

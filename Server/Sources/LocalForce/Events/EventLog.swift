@@ -68,14 +68,23 @@ enum EventLog {
         return min(purged, latest)...latest
     }
 
-    /// Events of `channel` after `cursor`, oldest first, at most `limit`.
-    static func events(_ channel: StreamingChannel, after cursor: Int64, limit: Int, on db: any SQLConnection) throws -> [Event] {
-        let p = db.dialect.placeholder
-        let filter = channel.isAllChangeEvents ? "kind = \(p(1))" : "channel = \(p(1))"
-        let key: SQLValue = channel.isAllChangeEvents ? .text(StreamingChannel.Kind.changeEvent.rawValue) : .text(channel.name)
+    /// Events of any of `channels` after `cursor`, oldest first, at most `limit`: one query
+    /// for all of a client's subscriptions.
+    static func events(_ channels: [StreamingChannel], after cursor: Int64, limit: Int, on db: any SQLConnection) throws -> [Event] {
+        guard !channels.isEmpty else { return [] }
+        let arguments = SQLArguments(dialect: db.dialect)
+        var filters: [String] = []
+        if channels.contains(where: \.isAllChangeEvents) {
+            filters.append("kind = \(arguments.bind(.text(StreamingChannel.Kind.changeEvent.rawValue)))")
+        }
+        let named = channels.filter { !$0.isAllChangeEvents }
+        if !named.isEmpty {
+            filters.append("channel IN (\(named.map { arguments.bind(.text($0.name)) }.joined(separator: ", ")))")
+        }
+        let after = arguments.bind(.integer(cursor))
         return try db.rows(
-            "SELECT replay_id, channel, body FROM lf_events WHERE \(filter) AND replay_id > \(p(2)) ORDER BY replay_id LIMIT \(max(1, limit))",
-            [key, .integer(cursor)]
+            "SELECT replay_id, channel, body FROM lf_events WHERE (\(filters.joined(separator: " OR "))) AND replay_id > \(after) ORDER BY replay_id LIMIT \(max(1, limit))",
+            arguments.values
         ).compactMap { row in
             guard row.count == 3, let id = row[0].integer, let channel = row[1].text, let body = row[2].text else { return nil }
             return Event(replayId: id, channel: channel, body: body)
@@ -97,7 +106,10 @@ enum EventLog {
         }
         guard cutoff > bounds.lowerBound else { return 0 }
         let removed = try db.execute("DELETE FROM lf_events WHERE replay_id <= \(p(1))", [.integer(cutoff)])
-        try db.execute("UPDATE lf_counters SET value = \(p(1)) WHERE name = \(p(2))", [.integer(cutoff), .text(purgedCounter)])
+        // Never backwards: two processes may purge at once, and the lower cutoff may commit last.
+        try db.execute(
+            "UPDATE lf_counters SET value = CASE WHEN value < \(p(1)) THEN \(p(2)) ELSE value END WHERE name = \(p(3))",
+            [.integer(cutoff), .integer(cutoff), .text(purgedCounter)])
         return removed
     }
 }

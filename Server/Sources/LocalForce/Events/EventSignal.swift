@@ -1,11 +1,18 @@
 import NIOConcurrencyHelpers
 
 /// Wakes long polls waiting for events: at once for this process's commits (``wake()``), and,
-/// on a database other processes share, by looking every poll interval for a newer replay id.
+/// on a database other processes share, when ``StreamingHub``'s poller sees a newer replay id.
 final class EventSignal: Sendable {
+    private struct Waiter {
+        var continuation: CheckedContinuation<Void, Never>
+        /// Ends the wait at its timeout; cancelled when the wait ends sooner, so that a burst of
+        /// short waits does not leave a sleeping task per wait behind.
+        var timer: Task<Void, Never>?
+    }
+
     private struct State {
         var generation: UInt64 = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var waiters: [UInt64: Waiter] = [:]
         var nextWaiter: UInt64 = 0
     }
 
@@ -22,7 +29,10 @@ final class EventSignal: Sendable {
             state.waiters = [:]
             return waiting
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters {
+            waiter.timer?.cancel()
+            waiter.continuation.resume()
+        }
     }
 
     /// How many long polls are waiting.
@@ -38,14 +48,20 @@ final class EventSignal: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let registered = state.withLockedValue { state -> Bool in
                     guard state.generation == generation, !Task.isCancelled else { return false }
-                    state.waiters[key] = continuation
+                    state.waiters[key] = Waiter(continuation: continuation, timer: nil)
                     return true
                 }
                 guard registered else { return continuation.resume() }
-                Task { [weak self] in
+                let timer = Task { [weak self] in
                     try? await Task.sleep(for: timeout)
-                    self?.release(key)
+                    if !Task.isCancelled { self?.release(key) }
                 }
+                let kept = state.withLockedValue { state -> Bool in
+                    guard state.waiters[key] != nil else { return false }
+                    state.waiters[key]?.timer = timer
+                    return true
+                }
+                if !kept { timer.cancel() }
             }
         } onCancel: {
             release(key)
@@ -53,6 +69,8 @@ final class EventSignal: Sendable {
     }
 
     private func release(_ key: UInt64) {
-        state.withLockedValue { $0.waiters.removeValue(forKey: key) }?.resume()
+        guard let waiter = state.withLockedValue({ $0.waiters.removeValue(forKey: key) }) else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume()
     }
 }

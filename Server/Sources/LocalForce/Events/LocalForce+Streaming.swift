@@ -48,6 +48,7 @@ extension LocalForce {
 
     /// The reply to one message other than a connect.
     private func bayeux(_ message: JSONValue, user: String) async throws -> JSONValue {
+        streaming.clients.sweep(now: currentTime(), timeout: streaming.options.clientTimeout.wholeMilliseconds)
         let channel = message["channel"]?.stringValue ?? ""
         var reply = Self.reply(to: message, channel: channel)
         switch channel {
@@ -144,9 +145,11 @@ extension LocalForce {
     }
 
     /// A connect: the events its subscriptions have, at once or when some arrive within the
-    /// long poll timeout (at once for `advice.timeout` 0), then the connect's reply.
+    /// long poll timeout (at once for `advice.timeout` 0), then the connect's reply. A connect
+    /// a newer one of the same client replaced answers empty when it next wakes.
     private func connectReply(_ message: JSONValue, user: String) async throws -> [[UInt8]] {
         var reply = Self.reply(to: message, channel: "/meta/connect")
+        streaming.clients.sweep(now: currentTime(), timeout: streaming.options.clientTimeout.wholeMilliseconds)
         guard let clientId = knownClient(message, user: user) else { return [Self.unknownClient(reply).jsonBytes] }
         reply["clientId"] = .string(clientId)
         var generation: UInt64 = 0
@@ -158,16 +161,20 @@ extension LocalForce {
             first = !client.connected
             client.connected = true
         }
-        defer { streaming.clients.update(clientId) { $0.lastSeen = currentTime() } }
+        defer {
+            let now = currentTime()
+            streaming.clients.update(clientId) { client in if client.connectGeneration == generation { client.lastSeen = now } }
+        }
         let immediate = message["advice"]?["timeout"]?.int64Value == 0
         let deadline = ContinuousClock.now + (immediate ? .zero : streaming.options.longPollTimeout)
         var events: [[UInt8]] = []
-        while true {
+        loop: while true {
             let seen = streaming.signal.generation
-            guard let delivered = try await deliver(clientId, generation: generation) else {
-                return [Self.unknownClient(reply).jsonBytes]
+            switch try await deliver(clientId, generation: generation) {
+            case .gone: return [Self.unknownClient(reply).jsonBytes]
+            case .superseded: break loop
+            case .events(let delivered): events = delivered
             }
-            events = delivered
             let remaining = deadline - ContinuousClock.now
             if !events.isEmpty || remaining <= .zero { break }
             await streaming.waiting { await streaming.signal.wait(since: seen, timeout: remaining) }
@@ -182,31 +189,39 @@ extension LocalForce {
         return events + [JSONValue.object(reply).jsonBytes]
     }
 
-    /// The events due to a client's subscriptions, oldest first, moving its cursors past them;
-    /// empty when a newer connect of the client took over, `nil` when the client is gone.
-    private func deliver(_ clientId: String, generation: UInt64) async throws -> [[UInt8]]? {
-        guard let client = streaming.clients.client(clientId), client.connectGeneration == generation else {
-            return streaming.clients.client(clientId) == nil ? nil : []
-        }
+    private enum Delivery {
+        case events([[UInt8]])
+        /// A newer connect of the client took over.
+        case superseded
+        /// The client is gone (disconnected or forgotten).
+        case gone
+    }
+
+    /// The events due to a client's subscriptions, oldest first (at most
+    /// ``maximumEventsPerConnect``, read in one query), moving its cursors past them.
+    private func deliver(_ clientId: String, generation: UInt64) async throws -> Delivery {
+        guard let client = streaming.clients.client(clientId) else { return .gone }
+        guard client.connectGeneration == generation else { return .superseded }
         let subscriptions = client.subscriptions
-        guard !subscriptions.isEmpty else { return [] }
+        guard let lowest = subscriptions.values.map(\.cursor).min() else { return .events([]) }
         let limit = Self.maximumEventsPerConnect
-        let (latest, found) = try await database.read { db -> (Int64, [(String, EventLog.Event)]) in
+        let channels = subscriptions.values.map(\.channel)
+        let (latest, rows) = try await database.read { db -> (Int64, [EventLog.Event]) in
             let latest = try EventLog.bounds(on: db).upperBound
-            var found: [(String, EventLog.Event)] = []
-            for (name, subscription) in subscriptions where subscription.cursor < latest {
-                found += try EventLog.events(subscription.channel, after: subscription.cursor, limit: limit, on: db).map { (name, $0) }
-            }
-            return (latest, found)
+            guard lowest < latest else { return (latest, []) }
+            return (latest, try EventLog.events(channels, after: lowest, limit: limit, on: db))
         }
-        // Oldest first across channels, at most `limit`; each channel's cursor moves past what
-        // it delivered, or to the newest id when it delivered all it had.
-        let chosen = found.sorted { $0.1.replayId < $1.1.replayId }.prefix(limit)
-        var cursors: [String: Int64] = [:]
-        for (name, subscription) in subscriptions where subscription.cursor < latest {
-            let all = found.filter { $0.0 == name }
-            let taken = chosen.filter { $0.0 == name }
-            cursors[name] = taken.count == all.count && all.count < limit ? latest : (taken.last?.1.replayId ?? subscription.cursor)
+        // The rows are every event of these channels in (lowest, covered]: each subscription
+        // gets those past its own cursor, and has seen everything up to `covered` after.
+        let covered = rows.count < limit ? latest : (rows.last?.replayId ?? lowest)
+        var messages: [[UInt8]] = []
+        for event in rows {
+            for (name, subscription) in subscriptions where event.replayId > subscription.cursor {
+                let matches =
+                    subscription.channel.isAllChangeEvents
+                    ? event.channel.hasPrefix("/data/") : event.channel == subscription.channel.name
+                if matches { messages.append(Self.message(event, on: name)) }
+            }
         }
         var current = true
         streaming.clients.update(clientId) { client in
@@ -214,24 +229,26 @@ extension LocalForce {
                 current = false
                 return
             }
-            for (name, cursor) in cursors {
-                guard var subscription = client.subscriptions[name] else { continue }
-                subscription.cursor = max(subscription.cursor, cursor)
+            for (name, delivered) in subscriptions {
+                guard var subscription = client.subscriptions[name], subscription.epoch == delivered.epoch else { continue }
+                subscription.cursor = max(subscription.cursor, covered)
                 client.subscriptions[name] = subscription
             }
         }
-        guard current else { return [] }
-        return chosen.map { name, event in
-            var writer = JSONWriter(reservingCapacity: event.body.utf8.count + 64)
-            writer.writeRaw(#"{"data":"#.utf8)
-            writer.writeRaw(event.body.utf8)
-            writer.writeRaw(#""replayId":"#.utf8)
-            writer.write(.int(event.replayId))
-            writer.writeRaw(#"}},"channel":"#.utf8)
-            writer.writeString(name)
-            writer.write(punctuation: "}")
-            return writer.bytes
-        }
+        return current ? .events(messages) : .superseded
+    }
+
+    /// `{"data": …, "channel": …}`: the stored body completed with its replay id.
+    private static func message(_ event: EventLog.Event, on channel: String) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: event.body.utf8.count + 64)
+        writer.writeRaw(#"{"data":"#.utf8)
+        writer.writeRaw(event.body.utf8)
+        writer.writeRaw(#""replayId":"#.utf8)
+        writer.write(.int(event.replayId))
+        writer.writeRaw(#"}},"channel":"#.utf8)
+        writer.writeString(channel)
+        writer.write(punctuation: "}")
+        return writer.bytes
     }
 
     private static func reply(to message: JSONValue, channel: String) -> [String: JSONValue] {

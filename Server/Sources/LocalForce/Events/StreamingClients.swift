@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 
 /// The Bayeux clients of one LocalForce process: each handshake's id, subscriptions and replay
@@ -8,6 +9,9 @@ final class StreamingClients: Sendable {
         var channel: StreamingChannel
         /// The last replay id delivered (or skipped as not this channel's).
         var cursor: Int64
+        /// Set by each subscribe: a delivery computed for an earlier subscription of the
+        /// channel (a resubscribe asking for replay landed meanwhile) does not move this one.
+        var epoch = UUID()
     }
 
     struct Client: Sendable {
@@ -23,6 +27,9 @@ final class StreamingClients: Sendable {
 
     /// Subscriptions per client at most.
     static let maximumSubscriptions = 100
+    /// Clients of one user at most (Salesforce's limit of concurrent clients per org), so that
+    /// one user cannot take every slot of ``StreamingOptions/maximumClients``.
+    static let maximumClientsPerUser = 2_000
 
     private let clients = NIOLockedValueBox<[String: Client]>([:])
     private let lastSweep = NIOLockedValueBox<Int64>(0)
@@ -32,7 +39,9 @@ final class StreamingClients: Sendable {
         sweep(now: now, timeout: options.clientTimeout.wholeMilliseconds)
         let id = Self.newClientId()
         let added = clients.withLockedValue { clients -> Bool in
-            guard clients.count < options.maximumClients else { return false }
+            guard clients.count < options.maximumClients,
+                clients.values.lazy.filter({ $0.userId == userId }).count < Self.maximumClientsPerUser
+            else { return false }
             clients[id] = Client(userId: userId, lastSeen: now)
             return true
         }

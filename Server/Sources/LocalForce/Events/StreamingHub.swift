@@ -11,6 +11,9 @@ final class StreamingHub: Sendable {
     private let polling = NIOLockedValueBox<(waiting: Int, running: Bool)>((0, false))
     /// When retention last ran (ms).
     private let lastPurge = NIOLockedValueBox<Int64>(0)
+    /// The newest replay id the poller has seen, kept across its runs: a poller that started
+    /// from a fresh read could miss an event committed between a long poll's read and its own.
+    private let polledLatest = NIOLockedValueBox<Int64>(0)
 
     /// How often retention runs at most.
     static let purgeInterval: Int64 = 5_000
@@ -57,7 +60,6 @@ final class StreamingHub: Sendable {
     private func startPoller() {
         let (database, interval) = (database, options.pollInterval)
         Task { [weak self] in
-            var latest = (try? await database.read { db in try EventLog.bounds(on: db).upperBound }) ?? 0
             while let self {
                 try? await Task.sleep(for: interval)
                 let stop = self.polling.withLockedValue { state -> Bool in
@@ -66,9 +68,12 @@ final class StreamingHub: Sendable {
                     return true
                 }
                 if stop { return }
-                if let now = try? await database.read({ db in try EventLog.bounds(on: db).upperBound }), now > latest {
-                    latest = now
-                    self.signal.wake()
+                if let now = try? await database.read({ db in try EventLog.bounds(on: db).upperBound }) {
+                    let newer = self.polledLatest.withLockedValue { latest -> Bool in
+                        defer { latest = max(latest, now) }
+                        return now > latest
+                    }
+                    if newer { self.signal.wake() }
                 }
             }
         }

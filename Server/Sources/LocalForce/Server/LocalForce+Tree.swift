@@ -38,7 +38,8 @@ extension LocalForce {
                 var ids: [String] = []
                 for node in nodes {
                     var fields = node.fields
-                    if let parent = node.parent { fields[parent.field] = .string(ids[parent.index]) }
+                    // Parents come first in `nodes`, so a parent's id is always there.
+                    if let parent = node.parent, parent.index < ids.count { fields[parent.field] = .string(ids[parent.index]) }
                     do {
                         ids.append(try writer.create(node.object, body: fields).value)
                     } catch let error as APIError {

@@ -155,12 +155,14 @@ public final class LocalForce: Sendable {
 
     /// Answers one request. Never throws: every failure becomes a Salesforce error response.
     public func handle(_ request: APIRequest) async -> APIResponse {
-        do {
-            let response = try await route(request)
+        // Whatever the outcome: a composite whose first items committed may fail afterwards.
+        defer {
             if request.method != "GET", request.method != "HEAD", request.segments.first != "cometd" {
                 streaming.afterWrite(now: currentTime())
             }
-            return response
+        }
+        do {
+            return try await route(request)
         } catch let error as APIError {
             return .error(error)
         } catch {
