@@ -32,8 +32,9 @@ import Testing
             users: [AuthConfiguration.User(username: "streamer@example.com", password: "stream-pass")])
         let localForce = try await LocalForce(
             database: try await TestServer.database(), token: TestServer.token, auth: auth,
-            // Short long polls: closing an aiosfstream-ng client waits for its pending connect.
-            streaming: StreamingOptions(longPollTimeout: .seconds(1)))
+            // aiocometd times every request out at 1.25 times the advised long poll: 15 s leaves
+            // room for a loaded machine (closing a client waits for its pending connect, though).
+            streaming: StreamingOptions(longPollTimeout: .seconds(15)))
         let server = try await LocalForceServer.start(localForce)
         var environment = ProcessInfo.processInfo.environment
         environment["LOCALFORCE_URL"] = server.baseURL.absoluteString

@@ -15,8 +15,10 @@ import Testing
 @Suite struct LiveSyncTests {
     static let query = "SELECT Id, Name, Industry, LastModifiedDate FROM Account"
 
-    /// Waits (20 ms steps) until `condition` holds; false after `timeout`.
-    static func eventually(within timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async throws -> Bool {
+    /// Waits (20 ms steps) until `condition` holds; false after `timeout`. Generous: the whole
+    /// suite runs in parallel on two cores, where a step can wait seconds for a thread. How
+    /// fast changes arrive is measured by `msync-bench live`, not asserted here.
+    static func eventually(within timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
             if try await condition() { return true }
@@ -60,7 +62,8 @@ import Testing
             let updateLatency = started.duration(to: .now)
             try await harness.client.delete("Account", id: ids[1])
             #expect(try await Self.eventually { try harness.localRecords()[ids[1]] == nil })
-            #expect(createLatency < .seconds(1) && updateLatency < .seconds(1), "\(createLatency) \(updateLatency)")
+            // Far under the long poll's 110 s: the events woke it (the benchmark measures milliseconds).
+            #expect(createLatency < .seconds(20) && updateLatency < .seconds(20), "\(createLatency) \(updateLatency)")
 
             // Applied from the events: the record is complete and clean, its date the server's.
             let record = try #require(try harness.localRecords()[created])
@@ -95,12 +98,18 @@ import Testing
             let watcher = Task {
                 for try await rows in stream { see.yield(rows.first?.arrayValue?.first?.stringValue ?? "") }
             }
+            // Each name the query showed, in order (a wait that never ends fails on the watchdog).
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(120))
+                see.finish()
+            }
             var names = seen.makeAsyncIterator()
             #expect(await names.next() == "Account 00000")
             for name in ["First", "Second", "Third"] {
                 try await harness.client.update("Account", id: ids[0], fields: ["Name": .string(name)])
                 #expect(await names.next() == name)
             }
+            watchdog.cancel()
             watcher.cancel()
             try await harness.manager.stopLiveSync(named: "accounts")
         }
@@ -121,12 +130,18 @@ import Testing
             }
             try await harness.client.update("Account", id: ids[0], fields: ["Name": "Server edit"])
             try await harness.client.delete("Account", id: ids[1])
-            var outcomes: [LiveChange.Outcome] = []
-            for await change in changes {
-                outcomes.append(change.outcome)
-                if outcomes.count == 2 { break }
+            let outcomes = Task {
+                var outcomes: [LiveChange.Outcome] = []
+                for await change in changes {
+                    outcomes.append(change.outcome)
+                    if outcomes.count == 2 { break }
+                }
+                return outcomes
             }
-            #expect(outcomes == [.skippedDirty, .skippedDirty])
+            #expect(try await Self.eventually { try await Self.live(harness)?.skippedDirty == 2 })
+            try await Task.sleep(for: .milliseconds(100))
+            outcomes.cancel()
+            #expect(await outcomes.value == [.skippedDirty, .skippedDirty])
             let local = try harness.localRecords()
             #expect(local[ids[0]]?["Name"] == "Local edit" && local[ids[1]]?["Name"] == "Local edit")
             #expect(try await Self.live(harness)?.skippedDirty == 2)
@@ -232,7 +247,7 @@ import Testing
         #expect(try await Self.eventually { try await manager.syncStatus(named: "accounts")?.live?.status == .connecting })
         server = try await LocalForceServer.start(restarted, port: port)
         #expect(
-            try await Self.eventually(within: .seconds(10)) {
+            try await Self.eventually {
                 try await store.query(.exact(soup: "accounts", path: "Id", key: .string(ids[1]), pageSize: 1)).count == 1
             })
         #expect(try await store.query(.exact(soup: "accounts", path: "Id", key: .string(ids[0]), pageSize: 1)).count == 1)

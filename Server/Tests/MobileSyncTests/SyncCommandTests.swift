@@ -191,6 +191,13 @@ import Testing
                 "--store-config", storeConfig.path, "--syncs", syncs.path, "--live",
             ], output: .both)
         let output = try #require(process.output)
+        // A live msync runs until interrupted: if what the test waits for never comes, the
+        // watchdog ends it (and the test fails on what it printed) instead of hanging.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(180))
+            process.kill()
+        }
+        defer { watchdog.cancel() }
         let started = await ChildProcess.read(output) { $0.contains("accounts: LIVE") }
         #expect(started.contains("live: accounts (Ctrl-C to stop)"), "\(started)")
         try await harness.client.update("Account", id: ids[0], fields: ["Name": "Changed on the server"])

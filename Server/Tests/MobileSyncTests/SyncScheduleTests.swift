@@ -48,7 +48,7 @@ import Testing
             #expect(backingOff.nextDelay >= .milliseconds(600))
             failing.on = false
             #expect(
-                try await LiveSyncTests.eventually(within: .seconds(10)) {
+                try await LiveSyncTests.eventually {
                     await harness.manager.syncSchedules.first?.consecutiveFailures == 0
                 })
 

@@ -51,7 +51,7 @@ async def rest(auth, method, path, body=None):
     return await asyncio.to_thread(send)
 
 
-async def receive(client, count, timeout=20):
+async def receive(client, count, timeout=120):
     messages = []
     async def collect():
         async for message in client:
@@ -65,7 +65,7 @@ async def receive(client, count, timeout=20):
 async def main():
     markers = {}  # the replay storage a restarted client resumes from
     auth = authenticator()
-    async with Client(auth, replay=markers) as client:
+    async with Client(auth, replay=markers, connection_timeout=120) as client:
         check(auth.instance_url == os.environ["LOCALFORCE_URL"], "password login through aiosfstream-ng's authenticator")
         topic = await rest(auth, "POST", "sobjects/PushTopic", {
             "Name": "ScriptAccounts", "Query": "SELECT Id, Name FROM Account", "ApiVersion": 45.0})
@@ -86,7 +86,7 @@ async def main():
     # Changes made while no client listens reach a restarted client from its stored marker.
     for name in ("While away 1", "While away 2"):
         await rest(auth, "POST", "sobjects/Account", {"Name": name})
-    async with Client(authenticator(), replay=markers) as client:
+    async with Client(authenticator(), replay=markers, connection_timeout=120) as client:
         await client.subscribe("/data/AccountChangeEvent")
         missed = await receive(client, 2)
         check([m["data"]["payload"]["Name"] for m in missed] == ["While away 1", "While away 2"],
@@ -94,7 +94,7 @@ async def main():
 
     # A marker outside the retention window: the server refuses it, the client falls back to all events.
     stale = {"/data/AccountChangeEvent": markers["/data/AccountChangeEvent"]._replace(replay_id=10**9)}
-    async with Client(authenticator(), replay=stale, replay_fallback=ReplayOption.ALL_EVENTS) as client:
+    async with Client(authenticator(), replay=stale, replay_fallback=ReplayOption.ALL_EVENTS, connection_timeout=120) as client:
         await client.subscribe("/data/AccountChangeEvent")
         everything = await receive(client, 3)
         check([m["data"]["payload"]["Name"] for m in everything] == ["Streamed", "While away 1", "While away 2"],

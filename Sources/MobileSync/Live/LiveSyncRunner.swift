@@ -71,6 +71,11 @@ struct LiveSyncRunner: Sendable {
             catchUp = true
         }
         let fallback = note
+        // Connects start now and never pause: a client that does not connect for 40 s is
+        // forgotten by the server with its subscription, and a catch-up or a resync may take
+        // longer. What arrives meanwhile waits in `batches`, in order.
+        let (batches, pump) = Self.pump(streaming)
+        defer { pump.cancel() }
         if catchUp {
             await update {
                 $0.status = .catchingUp
@@ -91,9 +96,7 @@ struct LiveSyncRunner: Sendable {
             store: manager.store, sync: sync, shape: shape, idField: target.idFieldName,
             modificationDateField: target.modificationDateFieldName, apiVersion: manager.client.apiVersion)
         let context = SyncContext(manager: manager, onUpdate: nil)
-        while true {
-            try Task.checkCancellation()
-            let events = try await streaming.connect()
+        for try await events in batches {
             // On Linux a request is not cancelled: a stopped run's last long poll may answer late.
             try Task.checkCancellation()
             guard let last = events.last else { continue }
@@ -110,6 +113,26 @@ struct LiveSyncRunner: Sendable {
             outcome.changes.removeAll { $0.recordIds.isEmpty && $0.outcome == .applied }
             await manager.announce(outcome.changes)
         }
+        throw StreamingError.protocolError("the stream of events ended")
+    }
+
+    /// Connects one long poll after another, yielding each batch of events; the stream ends
+    /// with the first failure (a lost connection, a forgotten client) or when cancelled.
+    private static func pump(_ streaming: StreamingClient) -> (AsyncThrowingStream<[StreamingEvent], any Error>, Task<Void, Never>) {
+        let (stream, continuation) = AsyncThrowingStream<[StreamingEvent], any Error>.makeStream()
+        let task = Task {
+            do {
+                while !Task.isCancelled {
+                    let events = try await streaming.connect()
+                    if !events.isEmpty { continuation.yield(events) }
+                }
+                continuation.finish(throwing: CancellationError())
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return (stream, task)
     }
 
     /// Resyncs every poll interval, trying the Streaming API again every retry interval.

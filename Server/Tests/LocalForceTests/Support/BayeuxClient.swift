@@ -86,7 +86,7 @@ final class BayeuxClient: Sendable {
     }
 
     /// Connects until `count` events arrived (or `deadline` passed); returns them.
-    func events(_ count: Int, within deadline: Duration = .seconds(10)) async throws -> [JSONValue] {
+    func events(_ count: Int, within deadline: Duration = .seconds(60)) async throws -> [JSONValue] {
         let end = ContinuousClock.now + deadline
         var events: [JSONValue] = []
         while events.count < count, ContinuousClock.now < end {
