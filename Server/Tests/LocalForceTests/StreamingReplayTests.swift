@@ -128,7 +128,8 @@ import Testing
         let client = BayeuxClient(server.server)
         try await client.handshake()
         try await client.subscribe("/data/AccountChangeEvent")
-        await server.server.localForce.faults.scheduleLateCommit(delay: .seconds(2), count: 1)
+        // Ten seconds late: the connect below must start before it commits, however loaded the machine.
+        await server.server.localForce.faults.scheduleLateCommit(delay: .seconds(10), count: 1)
         let writing = Task { try await server.create("Account", ["Name": "Late"]) }
         // While the write waits to commit, nothing is published.
         let early = try await client.connect()

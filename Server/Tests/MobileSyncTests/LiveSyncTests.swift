@@ -175,8 +175,10 @@ import Testing
             try await Self.goLive(harness)
             try await harness.client.update("Account", id: ids[0], fields: ["Name": "First"])
             #expect(try await Self.eventually { try harness.localRecords()[ids[0]]?["Name"] == "First" })
+            #expect(try await Self.eventually { try await Self.live(harness)?.appliedChanges == 1 })
             try await harness.manager.stopLiveSync(named: "accounts")
             let stopped = try #require(try await Self.live(harness))
+            #expect(stopped.replayId != nil)
 
             // Changes while no live sync runs (the app was killed, say).
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "Second"])
@@ -188,6 +190,8 @@ import Testing
             let local = try harness.localRecords()
             #expect(local[ids[1]]?["Name"] == "Second" && local[created]?["Name"] == "Third")
             #expect(local.count == 3)
+            // Its progress is recorded just after the store write.
+            #expect(try await Self.eventually { try await Self.live(harness)?.appliedChanges == stopped.appliedChanges + 3 })
             let resumed = try #require(try await Self.live(harness))
             #expect(resumed.resyncs == stopped.resyncs, "resumed from its replay id: no catch-up resync")
             #expect(resumed.appliedChanges == stopped.appliedChanges + 3, "each missed change applied once")

@@ -103,13 +103,11 @@ struct LiveSyncRunner: Sendable {
             var outcome = try await applier.apply(events, context: context)
             if outcome.needsResync { try await resync() }
             if outcome.needsGhostCleanup { _ = try await manager.cleanResyncGhosts(id: syncId) }
+            // Recorded even when a stop came meanwhile: these events are in the store, and the
+            // next run must start after them.
+            try? await manager.recordLiveProgress(
+                syncId, replayId: last.replayId, applied: outcome.applied, skippedDirty: outcome.skippedDirty)
             try Task.checkCancellation()
-            let (applied, skipped) = (outcome.applied, outcome.skippedDirty)
-            await update { info in
-                info.replayId = last.replayId
-                info.appliedChanges += applied
-                info.skippedDirty += skipped
-            }
             outcome.changes.removeAll { $0.recordIds.isEmpty && $0.outcome == .applied }
             await manager.announce(outcome.changes)
         }

@@ -136,6 +136,16 @@ extension SyncManager {
         tellListeners(sync)
     }
 
+    /// Records what a live run applied: the last replay id and the counters, whatever the
+    /// run's status (a stopped run's last batch is in the store too).
+    func recordLiveProgress(_ id: Int64, replayId: Int64, applied: Int, skippedDirty: Int) throws {
+        try updateLiveNow(id) { info in
+            info.replayId = replayId
+            info.appliedChanges += applied
+            info.skippedDirty += skippedDirty
+        }
+    }
+
     /// Forgets a sync down's boundary, so that its next resync reads everything (a full resync).
     func resetBoundary(_ id: Int64) throws {
         guard var sync = try syncStatus(id: id) else { return }
