@@ -169,6 +169,9 @@ actor ConnectionPool {
     private var idle: [PostgresConnection] = []
     private var opened = 0
     private var waiters: [CheckedContinuation<PostgresConnection, any Error>] = []
+    /// After ``close()``: nothing is opened any more, and connections given back are closed
+    /// (work still running then, such as a late retention pass, fails instead of opening one).
+    private var closed = false
 
     init(configuration: PostgresConnection.Configuration, size: Int, schema: String?, logger: Logger) {
         self.configuration = configuration
@@ -178,6 +181,7 @@ actor ConnectionPool {
     }
 
     func acquire() async throws -> PostgresConnection {
+        guard !closed else { throw DatabaseOpenError("The PostgreSQL database was closed") }
         if let connection = idle.popLast() { return connection }
         if opened < size {
             opened += 1
@@ -190,6 +194,11 @@ actor ConnectionPool {
                     // The name was checked to be [a-z0-9_]+.
                     _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger).get()
                     _ = try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: logger).get()
+                }
+                if closed {
+                    // Closed while this one was opening.
+                    try? await connection.close()
+                    throw DatabaseOpenError("The PostgreSQL database was closed")
                 }
                 return connection
             } catch {
@@ -205,6 +214,11 @@ actor ConnectionPool {
             opened -= 1
             return
         }
+        if closed {
+            opened -= 1
+            Task { try? await connection.close() }
+            return
+        }
         if !waiters.isEmpty {
             waiters.removeFirst().resume(returning: connection)
         } else {
@@ -213,8 +227,12 @@ actor ConnectionPool {
     }
 
     func close() async {
-        for connection in idle { try? await connection.close() }
+        closed = true
+        for waiter in waiters { waiter.resume(throwing: DatabaseOpenError("The PostgreSQL database was closed")) }
+        waiters.removeAll()
+        let connections = idle
         idle.removeAll()
+        for connection in connections { try? await connection.close() }
     }
 }
 
