@@ -1,7 +1,7 @@
 import FastJSON
 public import SalesforceREST
 
-/// A CometD (Bayeux 1.0) client for the Salesforce Streaming API, over a ``RestClient``'s
+/// A CometD (Bayeux 1.0) client for the Salesforce Streaming API, over a `RestClient`'s
 /// transport and session: its token goes along and is refreshed after a 401 like any REST call.
 ///
 /// ```swift
