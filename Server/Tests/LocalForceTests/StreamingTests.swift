@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import LocalForceHTTP
+@_spi(MSyncInternal) import SalesforceWire
 import Testing
 
 @testable import LocalForce
@@ -59,11 +60,11 @@ import Testing
         let replayIds = events.compactMap { $0["data"]?["event"]?["replayId"]?.int64Value }
         #expect(replayIds == replayIds.sorted() && Set(replayIds).count == 3)
         #expect(Set(events.compactMap { Self.header($0)?["transactionKey"]?.stringValue }).count == 3)
-        // commitTimestamp is what the record's LastModifiedDate says.
-        let record = try await server.query("SELECT LastModifiedDate FROM Account WHERE Id = '\(id)'", all: true)
-        let modified = record.json?["records"]?.arrayValue?.first?["LastModifiedDate"]?.stringValue
-        #expect(updated["data"]?["payload"]?["LastModifiedDate"]?.stringValue != nil)
-        #expect(modified != nil)
+        // The update's LastModifiedDate is its transaction's time, or the unique tick just after
+        // (commitTimestamp is when the request was handled).
+        let committed = try #require(Self.header(updated)?["commitTimestamp"]?.int64Value)
+        let modified = try #require(updated["data"]?["payload"]?["LastModifiedDate"]?.stringValue.flatMap(SalesforceTime.parse))
+        #expect(modified >= committed && modified < committed + 1000, "\(modified) \(committed)")
 
         let disconnect = try await client.post([["channel": "/meta/disconnect", "clientId": .string(client.clientId ?? "")]])
         #expect(disconnect.replies.first?["successful"] == true)

@@ -147,8 +147,11 @@ public actor SyncManager {
 
     /// Saves the state and tells listeners. The live state is the live sync's to write: it is
     /// taken as stored, so that a run's older copy never undoes a live sync's progress or stop.
+    /// Only a sync that runs live, or ran live once, pays that read (a sync down saves per page).
     func save(_ sync: inout SyncState, onUpdate: (@Sendable (SyncState) -> Void)?) async throws {
-        if sync.id > 0, let stored = try await store.retrieve([sync.id], from: Self.soupName).first {
+        if sync.id > 0, sync.live != nil || liveTasks[sync.id] != nil,
+            let stored = try await store.retrieve([sync.id], from: Self.soupName).first
+        {
             sync.live = stored["live"].flatMap { $0.objectValue == nil ? nil : LiveSyncInfo(json: $0) }
         }
         let saved = try await store.upsert(sync.document, in: Self.soupName)

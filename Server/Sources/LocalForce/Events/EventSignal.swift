@@ -35,9 +35,6 @@ final class EventSignal: Sendable {
         }
     }
 
-    /// How many long polls are waiting.
-    var waiting: Int { state.withLockedValue { $0.waiters.count } }
-
     /// Returns after a wake past `generation`, after `timeout`, or when the task is cancelled.
     func wait(since generation: UInt64, timeout: Duration) async {
         let key = state.withLockedValue { state -> UInt64 in
