@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 public import LocalForce
 import Logging
 import NIOCore
@@ -9,7 +10,8 @@ import NIOPosix
 import SalesforceWire
 import ServiceLifecycle
 
-/// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``.
+/// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``, over
+/// plain HTTP or HTTPS (``TLS``).
 ///
 /// ```swift
 /// let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
@@ -17,7 +19,7 @@ import ServiceLifecycle
 /// print(server.baseURL)   // http://127.0.0.1:<free port>
 /// ```
 public final class LocalForceServer: Sendable {
-    /// `http://host:port`, with the port actually bound.
+    /// `http://host:port` (`https://` with TLS), with the port actually bound.
     public let baseURL: URL
     /// The org it serves.
     public let localForce: LocalForce
@@ -33,9 +35,11 @@ public final class LocalForceServer: Sendable {
 
     /// Starts serving and returns once the socket is bound (`port: 0` picks a free port).
     ///
-    /// - Parameter limits: what the HTTP layer accepts of a connection (see ``Limits``).
+    /// - Parameters:
+    ///   - limits: what the HTTP layer accepts of a connection (see ``Limits``).
+    ///   - tls: the certificate and key to serve HTTPS with; plain HTTP without.
     public static func start(
-        _ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0, limits: Limits = Limits()
+        _ localForce: LocalForce, host: String = "127.0.0.1", port: Int = 0, limits: Limits = Limits(), tls: TLS? = nil
     ) async throws -> LocalForceServer {
         let (bound, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "LocalForce")
@@ -52,7 +56,9 @@ public final class LocalForceServer: Sendable {
                 maxHeaderFieldCount: limits.maximumHeaderCount))
         // HummingbirdCore's server, not `Application`: the `Date` header must come from the
         // server's clock, which ``LocalForce/clockOffset`` may set apart from the machine's.
-        let server = try HTTPServerBuilder.http1(configuration: channel).buildServer(
+        var builder = HTTPServerBuilder.http1(configuration: channel)
+        if let tls { builder = try .tls(builder, tlsConfiguration: try tls.configuration()) }
+        let server = try builder.buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
@@ -95,7 +101,12 @@ public final class LocalForceServer: Sendable {
             do { try await task.value } catch { reason = "\(error)" }
             throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
         }
-        guard let url = URL(string: "http://\(host):\(actualPort)") else { throw APIError(500, "SERVER_START_FAILED", "bad host \(host)") }
+        let scheme = tls == nil ? "http" : "https"
+        // An IPv6 address is bracketed in a URL.
+        let urlHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let url = URL(string: "\(scheme)://\(urlHost):\(actualPort)") else {
+            throw APIError(500, "SERVER_START_FAILED", "bad host \(host)")
+        }
         localForce.advertise(url.absoluteString)
         return LocalForceServer(baseURL: url, localForce: localForce, task: task, services: services)
     }

@@ -71,6 +71,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Late commits: how late, in milliseconds.")
     var lateCommitDelayMs: Int = 2000
 
+    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS with a certificate for localhost, 127.0.0.1 and ::1, signed by a fresh local authority; both are kept in this directory (made when missing) and reused while valid.",
+            discussion:
+                "The authority's ca.pem is what clients trust: REQUESTS_CA_BUNDLE (Python), NODE_EXTRA_CA_CERTS (Node), SSL_CERT_FILE (OpenSSL), curl --cacert.",
+            valueName: "directory"))
+    var tlsSelfSigned: String?
+
     @Option(help: ArgumentHelp("Streaming API: hours an event stays available for replay.", valueName: "hours"))
     var eventRetentionHours: Int = 72
 
@@ -99,6 +113,14 @@ struct ServeCommand: AsyncParsableCommand {
         try InputFile.check(schema, option: "--schema")
         try InputFile.check(briefcase, option: "--briefcase")
         try InputFile.check(auth, option: "--auth")
+        switch (tlsCert, tlsKey, tlsSelfSigned) {
+        case (nil, nil, _), (.some, .some, nil): break
+        case (.some, .some, .some):
+            throw ValidationError("--tls-self-signed makes its own certificate: give it or --tls-cert and --tls-key")
+        default: throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        try InputFile.check(tlsCert, option: "--tls-cert")
+        try InputFile.check(tlsKey, option: "--tls-key")
         guard faultLatencyMs >= 0 else { throw ValidationError("--fault-latency-ms must not be negative") }
         for kind in faultKindList where FaultInjection.Kind(rawValue: kind) == nil {
             throw ValidationError("unknown fault kind '\(kind)'; use 500, 503, limit, drop-before, drop-after")
@@ -124,21 +146,54 @@ struct ServeCommand: AsyncParsableCommand {
             schema: schemaDefinition, database: store, token: bearer, briefcaseRules: rules, faults: faults,
             clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime),
             streaming: StreamingOptions(retentionAge: .seconds(eventRetentionHours * 3600), retentionCount: eventRetentionCount))
-        let server = try await LocalForceServer.start(localForce, host: host, port: port)
+        let tls = try loadTLS()
+        let server = try await LocalForceServer.start(localForce, host: host, port: port, tls: tls?.tls)
         // Ctrl-C or SIGTERM stops the server cleanly: requests in flight finish and an in-memory
         // org's private files are removed. Trapped before the address is printed, so that no
         // signal sent after it finds the default action.
         let interruption = await Interruption(printer: ProgressPrinter()) { await server.stop() }
         var banner = "LocalForce listening on \(server.baseURL.absoluteString)\n"
         if generated { banner += "token: \(bearer)\n" }
+        if let tls, let directory = tlsSelfSigned {
+            banner += Self.trustInstructions(created: tls.created, directory: directory, url: server.baseURL.absoluteString)
+        }
         FileHandle.standardOutput.write(Data(banner.utf8))
         try await server.wait()
         interruption.cancel()
         if let code = interruption.exitCode { throw ExitCode(code) }
     }
 
+    /// The certificate to serve HTTPS with, from the files given or the self-signed directory.
+    private func loadTLS() throws -> (tls: LocalForceServer.TLS, created: Bool)? {
+        do {
+            if let tlsCert, let tlsKey {
+                let tls = try LocalForceServer.TLS(
+                    certificateFile: URL(fileURLWithPath: tlsCert), keyFile: URL(fileURLWithPath: tlsKey))
+                return (tls, false)
+            }
+            if let tlsSelfSigned { return try LocalForceServer.TLS.selfSigned(in: URL(fileURLWithPath: tlsSelfSigned)) }
+            return nil
+        } catch let error as LocalForceServer.TLSError {
+            throw ValidationError(error.description)
+        }
+    }
+
     private var faultKindList: [String] {
         faultKinds.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// How clients come to trust the self-signed authority, printed under the address.
+    static func trustInstructions(created: Bool, directory: String, url: String) -> String {
+        let authority = URL(fileURLWithPath: directory).appendingPathComponent(LocalForceServer.TLS.authorityFileName).path
+        return """
+            \(created ? "made a new local certificate authority" : "reusing the local certificate authority"): \(authority)
+            trust it in the clients' environment:
+              export REQUESTS_CA_BUNDLE=\(authority)   # Python requests (simple-salesforce)
+              export NODE_EXTRA_CA_CERTS=\(authority)  # Node (jsforce, the Salesforce CLI)
+              export SSL_CERT_FILE=\(authority)        # OpenSSL-based clients
+              curl --cacert \(authority) \(url)/services/data
+
+            """
     }
 
     static func generateToken() -> String {

@@ -182,10 +182,12 @@ extension LocalForce {
         return APIResponse(status: 200, headers: OAuthError.noStore)
     }
 
-    /// The URL clients reach this server by: `http://` and the request's `Host`.
+    /// The URL clients reach this server by: its scheme and the request's `Host`.
     func instanceURL(of request: APIRequest) -> String {
         let host = request.headers["host"].flatMap { Self.isPlausibleHost($0) ? $0 : nil } ?? "localhost"
-        return "http://\(host)"
+        // Served over TLS, the URLs LocalForce hands out say so.
+        let scheme = advertisedURL?.hasPrefix("https://") == true ? "https" : "http"
+        return "\(scheme)://\(host)"
     }
 
     private static func isPlausibleHost(_ host: String) -> Bool {

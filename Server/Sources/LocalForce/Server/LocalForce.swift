@@ -210,7 +210,7 @@ public final class LocalForce: Sendable {
     private func dataRoute(_ context: RequestContext) async throws -> APIResponse {
         let version = context.version
         switch context.path.first {
-        case nil: return try context.only("GET") { resources(version) }
+        case nil: return try context.only("GET") { resources(version, request: context.request) }
         case "sobjects": return try await sObjects(context)
         case "query": return try await query(context, includeDeleted: false)
         case "queryAll": return try await query(context, includeDeleted: true)
@@ -284,14 +284,16 @@ public final class LocalForce: Sendable {
         return .json(.array(list))
     }
 
-    private func resources(_ version: String) -> APIResponse {
+    /// The resources of a version, with `identity`: the id URL of the token's user, as a real
+    /// org lists it (clients made from an instance URL and a token find the user there).
+    private func resources(_ version: String, request: APIRequest) -> APIResponse {
         let names = [
             "sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api",
         ]
-        return .json(
-            .object(
-                Dictionary(
-                    names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })))
+        var resources = Dictionary(
+            names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })
+        resources["identity"] = .string("\(instanceURL(of: request))/id/\(Self.organizationId)/\(requestUserId())")
+        return .json(.object(resources))
     }
 
     private func limits() -> APIResponse {
