@@ -16,6 +16,15 @@ enum Responses {
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields[fieldName] = value }
         }
+        if let stream = response.bodyStream {
+            // Sent as it is produced (chunked): Bulk results are never held whole.
+            return Response(
+                status: HTTPResponse.Status(code: response.status), headers: fields,
+                body: ResponseBody { writer in
+                    while let piece = try await stream.next() { try await writer.write(ByteBuffer(bytes: piece)) }
+                    try await writer.finish(nil)
+                })
+        }
         var body = ByteBuffer(bytes: response.body)
         if response.body.count >= compressionThreshold, fields[.contentEncoding] == nil {
             // Whether it is compressed depends on the request's Accept-Encoding: caches must know.

@@ -42,7 +42,8 @@ public struct InProcessTransport: HTTPTransport {
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = value }
             headers["date"] = HTTPDate.format(localForce.currentTime())
-            return (response.status, headers, response.body)
+            // A streamed body (Bulk results) is collected: a transport answers whole.
+            return (response.status, headers, try await response.bodyStream?.collect() ?? response.body)
         case .dropped:
             throw RestError.network("the connection was lost (fault injection)")
         }

@@ -13,6 +13,9 @@ public struct APIRequest: Sendable {
     public var headers: [String: String]
     /// The body as received.
     public var body: [UInt8]
+    /// The body as it arrives, for the requests LocalForce reads a piece at a time
+    /// (``LocalForce/streamsBody(_:)``); nil when ``body`` holds it.
+    public var bodyStream: BodyStream?
 
     /// A request from its raw parts: `path` is split into segments, `query` (without `?`) into parameters.
     public init(method: String, path: String, query: String?, headers: [String: String], body: [UInt8]) {
@@ -22,6 +25,9 @@ public struct APIRequest: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
+
+    /// The body a piece at a time: ``bodyStream`` when the server streams it, else ``body``.
+    var bodyPieces: BodyStream { bodyStream ?? BodyStream(bytes: body) }
 
     /// The first value of a query parameter.
     public func parameter(_ name: String) -> String? {

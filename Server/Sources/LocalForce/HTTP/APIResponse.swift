@@ -7,14 +7,17 @@ public struct APIResponse: Sendable {
     public var status: Int
     /// The headers to send.
     public var headers: [String: String]
-    /// The body (JSON for every API answer).
+    /// The body (JSON for every API answer but the Bulk APIs' CSV).
     public var body: [UInt8]
+    /// A body sent as it is produced instead of ``body`` (Bulk results); nil for most answers.
+    public var bodyStream: BodyStream?
 
     /// A response; see the properties.
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], bodyStream: BodyStream? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.bodyStream = bodyStream
     }
 
     package static let contentType = "application/json;charset=UTF-8"

@@ -23,6 +23,7 @@ enum StorageSchema {
             """, [])
         try db.execute("CREATE INDEX IF NOT EXISTS lf_cursors_last_used ON lf_cursors (last_used)", [])
         try EventLog.create(on: db)
+        try BulkStore.create(on: db)
         for object in schema.objects {
             let table = SQLDialect.quote(object.name)
             var columns: [String] = []

@@ -54,6 +54,10 @@ public final class LocalForce: Sendable {
     public let faults: FaultInjection
     /// The Streaming API's clients, wake-ups and retention.
     let streaming: StreamingHub
+    /// The Bulk APIs' limits.
+    public let bulk: BulkOptions
+    /// Runs Bulk jobs in the background.
+    let bulkWorker = BulkWorker()
     /// Added to the machine's clock for every time the server gives: record timestamps, date
     /// literals, the `Date` header (a server whose clock is ahead of or behind its clients').
     public let clockOffset: Duration
@@ -88,12 +92,14 @@ public final class LocalForce: Sendable {
     ///     `INVALID_SESSION_ID`. At least one second, at most a year.
     ///   - streaming: what the Streaming API keeps for replay and how it long-polls; whether
     ///     writes publish change events.
+    ///   - bulk: the Bulk APIs' limits (upload size, records per job) and how jobs are processed.
     public init(
         schema: Schema = .standard, database: any SQLDatabase, token: String, briefcaseRules: [BriefcaseRule] = [],
         faults: FaultInjection = FaultInjection(), maximumBodySize: Int = 64 << 20, bodyMemoryBudget: Int = 1 << 30,
         cursorMemoryBudget: Int = 64 << 20, clockOffset: Duration = .zero, auth: AuthConfiguration = .none,
-        accessTokenLifetime: Duration = .seconds(7200), streaming: StreamingOptions = StreamingOptions()
+        accessTokenLifetime: Duration = .seconds(7200), streaming: StreamingOptions = StreamingOptions(), bulk: BulkOptions = BulkOptions()
     ) async throws {
+        self.bulk = bulk
         self.streaming = StreamingHub(options: streaming, database: database)
         let (seconds, attoseconds) = clockOffset.components
         let limit = Self.maximumClockOffsetSeconds
@@ -124,6 +130,11 @@ public final class LocalForce: Sendable {
             }
             return (api, ids)
         }
+        bulkWorker.attach(
+            claim: { [weak self] owner in await self?.claimBulkJob(owner: owner) },
+            run: { [weak self] id, owner in await self?.runBulkJob(id, owner: owner) })
+        // Jobs a previous run of the org left unfinished resume.
+        bulkWorker.kick()
     }
 
     static let apiUsername = "api@localforce.invalid"
@@ -221,6 +232,7 @@ public final class LocalForce: Sendable {
         case "recent": return try await recent(context)
         case "connect": return try await primingRecords(context)
         case "ui-api": return try await layout(context)
+        case "jobs": return try await bulkRoute(context)
         default: throw APIError.notFound
         }
     }
@@ -289,6 +301,7 @@ public final class LocalForce: Sendable {
     private func resources(_ version: String, request: APIRequest) -> APIResponse {
         let names = [
             "sobjects", "query", "queryAll", "search", "parameterizedSearch", "recent", "composite", "limits", "connect", "ui-api",
+            "jobs",
         ]
         var resources = Dictionary(
             names.map { ($0, JSONValue.string("/services/data/v\(version)/\($0)")) }, uniquingKeysWith: { first, _ in first })

@@ -21,6 +21,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: LocalForceRequestContext, next: (Request, LocalForceRequestContext) async throws -> Response
     ) async throws -> Response {
+        if localForce.streamsBody(context.apiRequest) {
+            return try await StreamedBody.handle(request, context: context, localForce: localForce, limits: limits, next: next)
+        }
         let limit = localForce.bodyLimit(for: context.apiRequest)
         let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(limit) bytes")
         let overloaded = APIError(

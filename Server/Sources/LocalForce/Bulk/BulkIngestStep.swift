@@ -1,0 +1,182 @@
+import FastJSON
+@_spi(MSyncInternal) import SalesforceWire
+
+/// One transaction of an ingest job's processing: up to ``BulkOptions/recordsPerTransaction``
+/// records read from where the job stands, each written through the record writer (the
+/// checks, stamps and change events of REST) under a savepoint of its own, their results
+/// appended and the job's counts and position saved, all committed together.
+struct BulkIngestStep {
+    let api: RecordAPI
+    let job: BulkJob
+    let columns: [BulkColumn]
+    let limit: Int
+    let maximumRecords: Int64
+
+    enum Outcome {
+        /// More records remain.
+        case more
+        /// The job is complete.
+        case complete
+        /// The job failed: its message.
+        case failed(String)
+    }
+
+    /// Runs the step; the caller commits it (and saves the job) with the rest of the transaction.
+    func run() throws -> (outcome: Outcome, job: BulkJob) {
+        var job = self.job
+        let db = api.db
+        var reader = CSVReader(delimiter: job.format.delimiter)
+        var success: [UInt8] = []
+        var failure: [UInt8] = []
+        var count = 0
+        var outcome = Outcome.more
+        var chunk = try BulkStore.chunk(job.id, part: "upload", from: job.positionChunk, on: db)
+        var offset = chunk.map { $0.number == job.positionChunk ? min(Int(clamping: job.positionOffset), $0.body.count) : 0 } ?? 0
+        do {
+            if let first = chunk, first.first, offset == 0 { _ = try skipHeader(&reader, first.body, &offset) }
+            reading: while count < limit {
+                guard let current = chunk else {
+                    outcome = .complete
+                    break
+                }
+                var record = try reader.next(in: current.body, offset: &offset)
+                if record == nil {
+                    // The chunk ended: the next one, or the end of the data.
+                    let following = try BulkStore.chunk(job.id, part: "upload", from: current.number + 1, on: db)
+                    if following == nil || following?.first == true { record = try reader.finish() }
+                    if record == nil {
+                        chunk = following
+                        offset = 0
+                        if let next = chunk, next.first { _ = try skipHeader(&reader, next.body, &offset) }
+                        continue reading
+                    }
+                }
+                guard let record else { continue }
+                if job.processed >= maximumRecords {
+                    outcome = .failed("ExceededQuota : A job may hold at most \(maximumRecords) records")
+                    break
+                }
+                let (ok, line) = write(record)
+                if ok { success += line } else { failure += line }
+                job.processed += 1
+                if !ok { job.failed += 1 }
+                job.positionChunk = current.number
+                job.positionOffset = Int64(offset)
+                count += 1
+            }
+        } catch let error as CSVError {
+            outcome = .failed("InvalidBatch : \(error.message)")
+        }
+        if !success.isEmpty { try BulkStore.append(job.id, part: "success", body: String(decoding: success, as: UTF8.self), on: db) }
+        if !failure.isEmpty { try BulkStore.append(job.id, part: "failure", body: String(decoding: failure, as: UTF8.self), on: db) }
+        return (outcome, job)
+    }
+
+    private func skipHeader(_ reader: inout CSVReader, _ body: [UInt8], _ offset: inout Int) throws(CSVError) -> [String]? {
+        try reader.next(in: body, offset: &offset)
+    }
+
+    /// Writes one record; its result line (success or failure) and whether it succeeded.
+    private func write(_ values: [String]) -> (Bool, [UInt8]) {
+        var id: String?
+        do {
+            guard values.count == columns.count else {
+                throw APIError(
+                    400, "INVALID_FIELD", "The record has \(values.count) fields where the header has \(columns.count)")
+            }
+            let object = try object()
+            var body: [String: JSONValue] = [:]
+            for (column, text) in zip(columns, values) where !text.isEmpty {
+                switch column {
+                case .id: id = text
+                case .field(let field): body[field.name] = try BulkColumn.json(text, for: field)
+                case .parent(let lookup, let target, let key):
+                    body[lookup.name] = text == "#N/A" ? .null : .string(try parentId(target, key: key, value: text, lookup: lookup))
+                }
+            }
+            let (written, created) = try withSavepoint(api.db) { try save(object, id: id, body: body) }
+            return (true, job.format.line([written, created ? "true" : "false"] + values))
+        } catch let error as APIError {
+            return (false, job.format.line([id ?? "", error.bulkText] + values))
+        } catch {
+            return (false, job.format.line([id ?? "", LocalForce.unexpected(error).bulkText] + values))
+        }
+    }
+
+    private func object() throws(APIError) -> ObjectDefinition {
+        guard let object = api.schema.object(named: job.object) else {
+            throw APIError(400, "INVALID_TYPE", "sObject type '\(job.object)' is not supported.")
+        }
+        return object
+    }
+
+    private func save(_ object: ObjectDefinition, id text: String?, body: [String: JSONValue]) throws -> (String, Bool) {
+        let writer = api.writer
+        func recordId() throws -> SalesforceId {
+            guard let text else { throw APIError(400, "MISSING_ARGUMENT", "Id not specified in an \(job.operation) call", fields: ["Id"]) }
+            guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
+            guard id.keyPrefix == object.keyPrefix else { throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id") }
+            return id
+        }
+        do {
+            switch job.operation {
+            case "insert":
+                if text != nil {
+                    throw APIError(
+                        400, "INVALID_FIELD_FOR_INSERT_UPDATE",
+                        "Unable to create/update fields: Id. Please check the security settings of this field and verify that it is read/write for your profile or permission set.",
+                        fields: ["Id"])
+                }
+                return (try writer.create(object, body: body).value, true)
+            case "update":
+                let id = try recordId()
+                try writer.update(object, id: id, body: body)
+                return (id.value, false)
+            case "upsert":
+                let field = job.externalIdField ?? "Id"
+                var fields = body
+                if field == "Id" {
+                    // Without an id, a new record.
+                    let value = text == nil ? "" : try recordId().value
+                    let (id, created, _) = try api.upsertRecord(object, field: "Id", value: value, body: fields)
+                    return (id.value, created)
+                }
+                guard let key = fields.first(where: { $0.key == field })?.value.stringValue else {
+                    throw APIError(400, "MISSING_ARGUMENT", "\(field) not specified", fields: [field])
+                }
+                fields[field] = nil
+                let (id, created, multiple) = try api.upsertRecord(object, field: field, value: key, body: fields)
+                if multiple != nil {
+                    throw APIError(
+                        400, "DUPLICATE_EXTERNAL_ID", "\(field): more than one record found for external id field: \(key)", fields: [field])
+                }
+                return (id.value, created)
+            default:
+                // delete and hardDelete (hard-deleted records stay visible to queryAll: LocalForce keeps no recycle bin to empty).
+                let id = try recordId()
+                try writer.delete(object, id: id)
+                return (id.value, false)
+            }
+        } catch let error as APIError where error.errorCode == "NOT_FOUND" {
+            throw APIError(
+                400, job.operation.hasSuffix("elete") ? "ENTITY_IS_DELETED" : "INVALID_CROSS_REFERENCE_KEY",
+                job.operation.hasSuffix("elete") ? "entity is deleted" : "invalid cross reference id")
+        }
+    }
+
+    /// The id of the live `target` record whose `key` is `value`, for a lookup column.
+    private func parentId(_ target: ObjectDefinition, key: FieldDefinition, value: String, lookup: FieldDefinition) throws -> String {
+        let ids = try api.writer.ids(target, where: key, equals: try FieldCodec.storage(.string(value), for: key))
+        guard ids.count <= 1 else {
+            throw APIError(
+                400, "DUPLICATE_EXTERNAL_ID", "\(key.name): more than one record found for external id field: \(value)",
+                fields: [lookup.name])
+        }
+        guard let id = ids.first else {
+            throw APIError(
+                400, "INVALID_FIELD", "Foreign key external ID: \(value) not found for field \(key.name) in entity \(target.name)",
+                fields: [lookup.name])
+        }
+        return id
+    }
+}

@@ -1,0 +1,213 @@
+import FastJSON
+import Foundation
+import SOQL
+
+/// The processing of Bulk jobs (see ``BulkWorker``).
+extension LocalForce {
+    /// A step that found the job no longer InProgress under this process's claim (aborted,
+    /// or taken over): its writes are rolled back.
+    private struct LostClaim: Error {}
+
+    /// Consecutive injected faults after which a job fails.
+    static let maximumConsecutiveFaults = 10
+
+    /// Claims the oldest job waiting to run (or whose claim went stale) for `owner`; its id.
+    func claimBulkJob(owner: String) async -> String? {
+        let now = currentTime()
+        let stale = now - bulk.claimTimeout.wholeMilliseconds
+        @Sendable func waiting(_ arguments: SQLArguments) -> String {
+            "(state = 'UploadComplete' OR (state = 'InProgress' AND (claimed_at IS NULL OR claimed_at < \(arguments.bind(.integer(stale))))))"
+        }
+        // A read first: most kicks find nothing to do, and take no write lock to learn it.
+        let any = try? await database.read { db in
+            let arguments = SQLArguments(dialect: db.dialect)
+            return try db.scalar("SELECT id FROM lf_bulk_jobs WHERE \(waiting(arguments)) LIMIT 1", arguments.values)
+        }
+        guard any?.text != nil else { return nil }
+        return try? await database.write { db -> String? in
+            for _ in 0..<3 {
+                let select = SQLArguments(dialect: db.dialect)
+                guard
+                    let id = try db.scalar(
+                        "SELECT id FROM lf_bulk_jobs WHERE \(waiting(select)) ORDER BY created, id LIMIT 1", select.values)?
+                        .text
+                else { return nil }
+                // A job taken over after its process went away counts a retry.
+                let update = SQLArguments(dialect: db.dialect)
+                let sql = """
+                    UPDATE lf_bulk_jobs SET retries = retries + (CASE WHEN state = 'InProgress' THEN 1 ELSE 0 END),
+                    state = 'InProgress', claimed_by = \(update.bind(.text(owner))), claimed_at = \(update.bind(.integer(now))),
+                    modstamp = \(update.bind(.integer(now))) WHERE id = \(update.bind(.text(id))) AND \(waiting(update))
+                    """
+                if try db.execute(sql, update.values) > 0 { return id }
+            }
+            return nil
+        }
+    }
+
+    /// Runs a claimed job to its end (or until it is aborted or taken over).
+    func runBulkJob(_ id: String, owner: String) async {
+        do {
+            guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }) else { return }
+            switch job.kind {
+            case .ingest: try await runIngest(job, owner: owner)
+            case .query: try await runQuery(job, owner: owner)
+            }
+        } catch is LostClaim {
+            return
+        } catch let failure as BulkJobFailure {
+            await failJob(id, owner: owner, message: failure.message)
+        } catch {
+            await failJob(id, owner: owner, message: "Unknown : \(LocalForce.unexpected(error).message)")
+        }
+    }
+
+    private func failJob(_ id: String, owner: String, message: String) async {
+        let now = currentTime()
+        _ = try? await database.write { db in
+            let p = db.dialect.placeholder
+            try db.execute(
+                "UPDATE lf_bulk_jobs SET state = 'Failed', error = \(p(1)), modstamp = \(p(2)), claimed_by = NULL WHERE id = \(p(3)) AND state = 'InProgress' AND claimed_by = \(p(4))",
+                [.text(message), .integer(now), .text(id), .text(owner)])
+        }
+    }
+
+    /// Whether fault injection hits the job's next transaction: it is then not run, and counted
+    /// in `retries`; too many in a row fail the job.
+    private func injectedFault(_ job: BulkJob, owner: String, consecutive: inout Int) async throws -> Bool {
+        let request = APIRequest(
+            method: "POST", path: "/services/data/v\(job.apiVersion)/jobs/\(job.kind.rawValue)/\(job.id)/processing", query: nil,
+            headers: [:], body: [])
+        guard await faults.fault(for: request) != nil else {
+            consecutive = 0
+            return false
+        }
+        consecutive += 1
+        guard consecutive < Self.maximumConsecutiveFaults else {
+            throw BulkJobFailure("Unknown : processing failed \(consecutive) times in a row (injected faults)")
+        }
+        _ = try await database.write { db in
+            try db.execute("UPDATE lf_bulk_jobs SET retries = retries + 1 WHERE id = \(db.dialect.placeholder(1))", [.text(job.id)])
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        return true
+    }
+
+    /// Saves a step's progress under the claim (throws ``LostClaim`` when the job moved on).
+    private static func save(
+        _ job: BulkJob, state: String, error: String?, elapsed: Int64, now: Int64, owner: String, on db: any SQLConnection
+    ) throws {
+        let arguments = SQLArguments(dialect: db.dialect)
+        let values: [(String, SQLValue)] = [
+            ("state", .text(state)), ("error", error.map(SQLValue.text) ?? .null), ("processed", .integer(job.processed)),
+            ("failed", .integer(job.failed)), ("result_rows", .integer(job.resultRows)), ("position_chunk", .integer(job.positionChunk)),
+            ("position_offset", .integer(job.positionOffset)), ("claimed_at", .integer(now)), ("modstamp", .integer(now)),
+        ]
+        let assignments = values.map { "\($0.0) = \(arguments.bind($0.1))" }.joined(separator: ", ")
+        let sql = """
+            UPDATE lf_bulk_jobs SET \(assignments), processing_ms = processing_ms + \(arguments.bind(.integer(elapsed)))
+            WHERE id = \(arguments.bind(.text(job.id))) AND state = 'InProgress' AND claimed_by = \(arguments.bind(.text(owner)))
+            """
+        guard try db.execute(sql, arguments.values) > 0 else { throw LostClaim() }
+    }
+
+    private func runIngest(_ job: BulkJob, owner: String) async throws {
+        guard let object = schema.object(named: job.object) else { throw BulkJobFailure("InvalidJob : Unknown object \(job.object)") }
+        let columns = try BulkColumn.resolve(job.columns ?? [], object: object, schema: schema).get()
+        let (schema, options) = (self.schema, bulk)
+        var faults = 0
+        while true {
+            if try await injectedFault(job, owner: owner, consecutive: &faults) { continue }
+            let now = currentTime()
+            let source =
+                streaming.options.capturesChanges
+                ? CaptureSource(schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
+            let outcome = try await database.write { db -> BulkIngestStep.Outcome in
+                let started = ContinuousClock.now
+                guard let current = try BulkStore.job(job.id, on: db), current.state == "InProgress" else { throw LostClaim() }
+                let api = RecordAPI(
+                    schema: schema, db: db, userId: current.createdBy, version: current.apiVersion, clock: WriteClock(now: now),
+                    capture: source?.make())
+                let step = BulkIngestStep(
+                    api: api, job: current, columns: columns, limit: options.recordsPerTransaction,
+                    maximumRecords: Int64(options.maximumRecordsPerJob))
+                let (outcome, updated) = try step.run()
+                let (state, error): (String, String?) =
+                    switch outcome {
+                    case .more: ("InProgress", nil)
+                    case .complete: ("JobComplete", nil)
+                    case .failed(let message): ("Failed", message)
+                    }
+                try Self.save(
+                    updated, state: state, error: error, elapsed: started.duration(to: .now).wholeMilliseconds, now: now, owner: owner,
+                    on: db)
+                return outcome
+            }
+            streaming.afterWrite(now: now)
+            guard case .more = outcome else { return }
+        }
+    }
+
+    /// A query job: its records in the order the query gives them, written as CSV chunks of
+    /// 2,000 rows. Started over from the first row when it is taken over.
+    private func runQuery(_ job: BulkJob, owner: String) async throws {
+        let query: Query
+        let columns: BulkQueryColumns
+        do {
+            query = try Self.parse(job.query ?? "")
+            columns = try BulkQueryColumns(query, schema: schema)
+        } catch {
+            throw BulkJobFailure("InvalidBatch : \(error.message)")
+        }
+        let (schema, batch) = (self.schema, 2000)
+        let now = requestClock().date
+        let includeDeleted = job.operation == "queryAll"
+        try await database.write { db in
+            try BulkStore.deleteResults(job.id, on: db)
+        }
+        let snapshot: [String]
+        do {
+            snapshot = try await database.read { db in
+                try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
+                    .firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
+            }
+        } catch {
+            throw BulkJobFailure("InvalidBatch : Failed to process query: \(Self.apiError(error, job.query ?? "").message)")
+        }
+        var state = job
+        state.resultRows = 0
+        state.processed = 0
+        var faults = 0
+        var start = 0
+        repeat {
+            if try await injectedFault(job, owner: owner, consecutive: &faults) { continue }
+            let ids = snapshot[start..<min(snapshot.count, start + batch)]
+            let stamp = currentTime()
+            state = try await database.write { [state] db -> BulkJob in
+                let started = ContinuousClock.now
+                var writer = JSONWriter(reservingCapacity: 1 << 16)
+                writer.write(punctuation: "[")
+                try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
+                    .writeRecords(query, ids: ids, version: job.apiVersion, to: &writer)
+                writer.write(punctuation: "]")
+                var lines: [UInt8] = []
+                let records = try JSONValue(parsing: writer.bytes).arrayValue ?? []
+                for record in records { lines += job.format.line(columns.values(of: record)) }
+                var updated = state
+                if !records.isEmpty {
+                    try BulkStore.append(
+                        job.id, part: "result", body: String(decoding: lines, as: UTF8.self), rows: Int64(records.count),
+                        firstRow: updated.resultRows, on: db)
+                }
+                updated.resultRows += Int64(records.count)
+                updated.processed = updated.resultRows
+                let done = ids.endIndex >= snapshot.count
+                try Self.save(
+                    updated, state: done ? "JobComplete" : "InProgress", error: nil, elapsed: started.duration(to: .now).wholeMilliseconds,
+                    now: stamp, owner: owner, on: db)
+                return updated
+            }
+            start += batch
+        } while start < snapshot.count
+    }
+}
