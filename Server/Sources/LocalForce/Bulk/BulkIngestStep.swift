@@ -94,7 +94,10 @@ struct BulkIngestStep {
                     body[lookup.name] = text == "#N/A" ? .null : .string(try parentId(target, key: key, value: text, lookup: lookup))
                 }
             }
-            let (written, created) = try withSavepoint(api.db) { try save(object, id: id, body: body) }
+            // A create writes nothing when it fails (see RecordWriter.create): no savepoint for it.
+            let (written, created) =
+                job.operation == "insert"
+                ? try save(object, id: id, body: body) : try withSavepoint(api.db) { try save(object, id: id, body: body) }
             return (true, job.format.line([written, created ? "true" : "false"] + values))
         } catch let error as APIError {
             return (false, job.format.line([id ?? "", error.bulkText] + values))
