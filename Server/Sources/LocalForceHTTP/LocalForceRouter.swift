@@ -9,7 +9,7 @@ enum LocalForceRouter {
     /// The resources, each served for every method (LocalForce answers a method a resource
     /// does not take with Salesforce's `METHOD_NOT_ALLOWED`).
     static let paths: [RouterPath] = [
-        "/services/data", "/services/data/**", "/services/oauth2/**", "/id/**", "/api/**", "/cometd/**",
+        "/services/data", "/services/data/**", "/services/async/**", "/services/oauth2/**", "/id/**", "/api/**", "/cometd/**",
     ]
     static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
 

@@ -4,9 +4,10 @@ import SalesforceWire
 
 /// A Bulk API job as stored in `lf_bulk_jobs`: what it does, where it stands, and its counts.
 struct BulkJob: Sendable {
-    /// Bulk API 2.0 ingest and query jobs.
+    /// Bulk API 2.0 ingest and query jobs, and Bulk API 1.0 jobs (`classic`, their batches in
+    /// `lf_bulk_batches`).
     enum Kind: String, Sendable {
-        case ingest, query
+        case ingest, query, classic
     }
 
     var id: String
@@ -16,6 +17,10 @@ struct BulkJob: Sendable {
     var externalIdField: String?
     var state: String
     var format: CSVFormat
+    /// `CSV` (Bulk API 2.0, and 1.0 CSV jobs) or `JSON` (1.0).
+    var contentType = "CSV"
+    /// `Parallel` or `Serial` (Bulk API 1.0 takes either; both run the same here).
+    var concurrencyMode = "Parallel"
     var apiVersion: String
     var createdBy: String
     var created: Int64
@@ -39,7 +44,7 @@ struct BulkJob: Sendable {
     static let finalStates: Set<String> = ["JobComplete", "Failed", "Aborted"]
 
     static let columnList =
-        "id, kind, operation, object, external_id, state, delimiter, line_ending, api_version, created_by, created, modstamp, query, columns, error, processed, failed, retries, processing_ms, uploaded_bytes, result_rows, position_chunk, position_offset"
+        "id, kind, operation, object, external_id, state, delimiter, line_ending, api_version, created_by, created, modstamp, query, columns, error, processed, failed, retries, processing_ms, uploaded_bytes, result_rows, position_chunk, position_offset, content_type, concurrency"
 
     init(
         id: String, kind: Kind, operation: String, object: String, externalIdField: String?, state: String, format: CSVFormat,
@@ -61,7 +66,7 @@ struct BulkJob: Sendable {
 
     /// A job from a row selected with ``columnList``.
     init?(row: [SQLValue]) {
-        guard row.count == 23, let id = row[0].text, let kind = row[1].text.flatMap(Kind.init(rawValue:)) else { return nil }
+        guard row.count == 25, let id = row[0].text, let kind = row[1].text.flatMap(Kind.init(rawValue:)) else { return nil }
         let text = { (index: Int) -> String in row[index].text ?? "" }
         let integer = { (index: Int) -> Int64 in row[index].integer ?? 0 }
         self.id = id
@@ -86,6 +91,8 @@ struct BulkJob: Sendable {
         resultRows = integer(20)
         positionChunk = integer(21)
         positionOffset = integer(22)
+        contentType = row[23].text ?? "CSV"
+        concurrencyMode = row[24].text ?? "Parallel"
     }
 
     /// The job info Salesforce answers with: the short form after a create or a state change,
@@ -94,14 +101,14 @@ struct BulkJob: Sendable {
         var info: [String: JSONValue] = [
             "id": .string(id), "operation": .string(operation), "object": .string(object), "createdById": .string(createdBy),
             "createdDate": .string(SalesforceTime.format(created)), "systemModstamp": .string(SalesforceTime.format(modstamp)),
-            "state": .string(state), "concurrencyMode": "Parallel", "contentType": "CSV",
+            "state": .string(state), "concurrencyMode": .string(concurrencyMode), "contentType": .string(contentType),
             "apiVersion": .double(Double(apiVersion) ?? 0), "lineEnding": .string(format.lineEnding),
             "columnDelimiter": .string(format.delimiterName),
         ]
         if let externalIdField, kind == .ingest, operation == "upsert" { info["externalIdFieldName"] = .string(externalIdField) }
         if kind == .ingest, state == "Open" { info["contentUrl"] = .string("services/data/v\(apiVersion)/jobs/ingest/\(id)/batches") }
         if full {
-            info["jobType"] = kind == .ingest ? "V2Ingest" : "V2Query"
+            info["jobType"] = kind == .ingest ? "V2Ingest" : kind == .query ? "V2Query" : "Classic"
             info["numberRecordsProcessed"] = .int(processed)
             info["retries"] = .int(retries)
             info["totalProcessingTime"] = .int(processingTime)

@@ -24,8 +24,18 @@ enum BulkStore {
             failed \(integer) NOT NULL DEFAULT 0, retries \(integer) NOT NULL DEFAULT 0, processing_ms \(integer) NOT NULL DEFAULT 0,
             uploaded_bytes \(integer) NOT NULL DEFAULT 0, result_rows \(integer) NOT NULL DEFAULT 0,
             position_chunk \(integer) NOT NULL DEFAULT 0, position_offset \(integer) NOT NULL DEFAULT 0,
+            content_type \(text) NOT NULL DEFAULT 'CSV', concurrency \(text) NOT NULL DEFAULT 'Parallel',
             claimed_by \(text), claimed_at \(integer))
             """, [])
+        try db.execute(
+            """
+            CREATE TABLE IF NOT EXISTS lf_bulk_batches (id \(text) PRIMARY KEY, job_id \(text) NOT NULL, state \(text) NOT NULL,
+            state_message \(text), created \(integer) NOT NULL, modstamp \(integer) NOT NULL, processed \(integer) NOT NULL DEFAULT 0,
+            failed \(integer) NOT NULL DEFAULT 0, retries \(integer) NOT NULL DEFAULT 0, processing_ms \(integer) NOT NULL DEFAULT 0,
+            claimed_by \(text), claimed_at \(integer))
+            """, [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_bulk_batches_state ON lf_bulk_batches (state, created)", [])
+        try db.execute("CREATE INDEX IF NOT EXISTS lf_bulk_batches_job ON lf_bulk_batches (job_id, created, id)", [])
         try db.execute("CREATE INDEX IF NOT EXISTS lf_bulk_jobs_state ON lf_bulk_jobs (state, created)", [])
         try db.execute("CREATE INDEX IF NOT EXISTS lf_bulk_jobs_list ON lf_bulk_jobs (kind, created, id)", [])
         try db.execute(
@@ -42,13 +52,14 @@ enum BulkStore {
             .text(job.id), .text(job.kind.rawValue), .text(job.operation), .text(job.object),
             job.externalIdField.map(SQLValue.text) ?? .null,
             .text(job.state), .text(job.format.delimiterName), .text(job.format.lineEnding), .text(job.apiVersion), .text(job.createdBy),
-            .integer(job.created), .integer(job.modstamp), job.query.map(SQLValue.text) ?? .null,
+            .integer(job.created), .integer(job.modstamp), job.query.map(SQLValue.text) ?? .null, .text(job.contentType),
+            .text(job.concurrencyMode),
         ]
         let placeholders = values.map { arguments.bind($0) }.joined(separator: ", ")
         try db.execute(
             """
             INSERT INTO lf_bulk_jobs (id, kind, operation, object, external_id, state, delimiter, line_ending, api_version,
-            created_by, created, modstamp, query) VALUES (\(placeholders))
+            created_by, created, modstamp, query, content_type, concurrency) VALUES (\(placeholders))
             """, arguments.values)
     }
 

@@ -12,7 +12,7 @@ extension LocalForce {
     /// `/jobs/…` after the version.
     func bulkRoute(_ context: RequestContext) async throws -> APIResponse {
         let path = context.path
-        guard path.count >= 2, let kind = BulkJob.Kind(rawValue: path[1]) else { throw APIError.notFound }
+        guard path.count >= 2, let kind = BulkJob.Kind(rawValue: path[1]), kind != .classic else { throw APIError.notFound }
         let method = context.request.method
         // A client polling any process of a shared database restarts the processing of a job
         // whose process went away.

@@ -11,31 +11,36 @@ extension LocalForce {
     /// Consecutive injected faults after which a job fails.
     static let maximumConsecutiveFaults = 10
 
-    /// Claims the oldest job waiting to run (or whose claim went stale) for `owner`; its id.
+    /// Claims the oldest job (Bulk API 2.0) or batch (1.0) waiting to run, or whose claim went
+    /// stale, for `owner`: its id, a batch's prefixed `batch:`.
     func claimBulkJob(owner: String) async -> String? {
+        if let job = await claim(owner: owner, table: "lf_bulk_jobs", waiting: "UploadComplete") { return job }
+        return await claim(owner: owner, table: "lf_bulk_batches", waiting: "Queued").map { "batch:\($0)" }
+    }
+
+    private func claim(owner: String, table: String, waiting state: String) async -> String? {
         let now = currentTime()
         let stale = now - bulk.claimTimeout.wholeMilliseconds
         @Sendable func waiting(_ arguments: SQLArguments) -> String {
-            "(state = 'UploadComplete' OR (state = 'InProgress' AND (claimed_at IS NULL OR claimed_at < \(arguments.bind(.integer(stale))))))"
+            "(state = '\(state)' OR (state = 'InProgress' AND (claimed_at IS NULL OR claimed_at < \(arguments.bind(.integer(stale))))))"
         }
         // A read first: most kicks find nothing to do, and take no write lock to learn it.
         let any = try? await database.read { db in
             let arguments = SQLArguments(dialect: db.dialect)
-            return try db.scalar("SELECT id FROM lf_bulk_jobs WHERE \(waiting(arguments)) LIMIT 1", arguments.values)
+            return try db.scalar("SELECT id FROM \(table) WHERE \(waiting(arguments)) LIMIT 1", arguments.values)
         }
         guard any?.text != nil else { return nil }
         return try? await database.write { db -> String? in
             for _ in 0..<3 {
                 let select = SQLArguments(dialect: db.dialect)
                 guard
-                    let id = try db.scalar(
-                        "SELECT id FROM lf_bulk_jobs WHERE \(waiting(select)) ORDER BY created, id LIMIT 1", select.values)?
+                    let id = try db.scalar("SELECT id FROM \(table) WHERE \(waiting(select)) ORDER BY created, id LIMIT 1", select.values)?
                         .text
                 else { return nil }
-                // A job taken over after its process went away counts a retry.
+                // One taken over after its process went away counts a retry.
                 let update = SQLArguments(dialect: db.dialect)
                 let sql = """
-                    UPDATE lf_bulk_jobs SET retries = retries + (CASE WHEN state = 'InProgress' THEN 1 ELSE 0 END),
+                    UPDATE \(table) SET retries = retries + (CASE WHEN state = 'InProgress' THEN 1 ELSE 0 END),
                     state = 'InProgress', claimed_by = \(update.bind(.text(owner))), claimed_at = \(update.bind(.integer(now))),
                     modstamp = \(update.bind(.integer(now))) WHERE id = \(update.bind(.text(id))) AND \(waiting(update))
                     """
@@ -47,11 +52,13 @@ extension LocalForce {
 
     /// Runs a claimed job to its end (or until it is aborted or taken over).
     func runBulkJob(_ id: String, owner: String) async {
+        if id.hasPrefix("batch:") { return await runBatch(String(id.dropFirst(6)), owner: owner) }
         do {
             guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }) else { return }
             switch job.kind {
             case .ingest: try await runIngest(job, owner: owner)
             case .query: try await runQuery(job, owner: owner)
+            case .classic: return
             }
         } catch is LostClaim {
             return

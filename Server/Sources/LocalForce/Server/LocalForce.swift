@@ -199,6 +199,9 @@ public final class LocalForce: Sendable {
             guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
             return try await streamingRoute(request, user: user)
         }
+        if request.segments.count > 1, request.segments[0] == "services", request.segments[1] == "async" {
+            return await classicRoute(request)
+        }
         if request.segments.first == "api" {
             guard let user = authenticatedUser(request) else { throw APIError.invalidSession }
             return try await Self.$sessionUserId.withValue(user) { try await pagingAPI(request) }
@@ -255,14 +258,22 @@ public final class LocalForce: Sendable {
 
     /// The user a request's token speaks for: the API user for the static token, the grant's
     /// user for a live OAuth access token; `nil` without a (live) token.
+    /// The Bulk API 1.0 (`/services/async/…`) takes the token in `X-SFDC-Session` too.
     func authenticatedUser(_ request: APIRequest) -> String? {
+        let segments = request.segments
+        if segments.count > 1, segments[0] == "services", segments[1] == "async", let session = request.headers["x-sfdc-session"] {
+            return user(presenting: session)
+        }
         guard let header = request.headers["authorization"] else { return nil }
         for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
-            let presented = String(header.dropFirst(scheme.count))
-            if constantTimeEquals(presented, token) { return userId }
-            return sessions.grant(forAccessToken: presented, now: currentTime())?.userId
+            return user(presenting: String(header.dropFirst(scheme.count)))
         }
         return nil
+    }
+
+    private func user(presenting presented: String) -> String? {
+        if constantTimeEquals(presented, token) { return userId }
+        return sessions.grant(forAccessToken: presented, now: currentTime())?.userId
     }
 
     func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

@@ -1,0 +1,168 @@
+import FastJSON
+import Foundation
+import SOQL
+@_spi(MSyncInternal) import SalesforceWire
+
+/// One Bulk API 1.0 batch, run in one transaction with its results: records (a JSON array,
+/// or CSV) written through the record writer, or a query whose records are kept as result
+/// sets of at most 10,000.
+struct BulkBatchRun {
+    let api: RecordAPI
+    let job: BulkJob
+    let batch: BulkBatch
+    let now: Date
+
+    /// The batch with its counts; throws ``BulkJobFailure`` for a batch that fails whole.
+    func run() throws -> BulkBatch {
+        var batch = self.batch
+        let db = api.db
+        var request: [UInt8] = []
+        var number: Int64 = 0
+        while let chunk = try BulkStore.chunk(batch.id, part: "request", from: number, on: db) {
+            request += chunk.body
+            number = chunk.number + 1
+        }
+        guard let object = api.schema.object(named: job.object) else { throw BulkJobFailure("InvalidBatch : Unknown object \(job.object)") }
+        if job.operation == "query" || job.operation == "queryAll" {
+            batch.processed = try runQuery(String(decoding: request, as: UTF8.self))
+            return batch
+        }
+        let records = try job.contentType == "JSON" ? jsonRecords(request, object: object) : csvRecords(request, object: object)
+        guard records.count <= LocalForce.maximumBatchRecords else {
+            throw BulkJobFailure("InvalidBatch : Records not processed: a batch holds at most \(LocalForce.maximumBatchRecords) records")
+        }
+        var results: [JSONValue] = []
+        var lines: [UInt8] = CSVFormat.comma.line(["Id", "Success", "Created", "Error"])
+        for (id, body) in records {
+            do {
+                let (written, created) = try withSavepoint(db) { try api.bulkSave(object, job: job, id: id, body: body) }
+                results.append(["success": true, "created": .bool(created), "id": .string(written), "errors": []])
+                lines += CSVFormat.comma.line([written, "true", created ? "true" : "false", ""])
+            } catch {
+                let failure = error as? APIError ?? LocalForce.unexpected(error)
+                batch.failed += 1
+                results.append([
+                    "success": false, "created": false, "id": id.map(JSONValue.string) ?? .null,
+                    "errors": [
+                        [
+                            "statusCode": .string(failure.errorCode), "message": .string(failure.message),
+                            "fields": .array((failure.fields ?? []).map(JSONValue.string)),
+                        ]
+                    ],
+                ])
+                lines += CSVFormat.comma.line([id ?? "", "false", "false", failure.bulkText])
+            }
+            batch.processed += 1
+        }
+        let body = job.contentType == "JSON" ? JSONValue.array(results).jsonString : String(decoding: lines, as: UTF8.self)
+        try BulkStore.append(batch.id, part: "result", body: body, on: db)
+        return batch
+    }
+
+    /// A JSON batch's records: each object's `Id`, and its fields (a nested object under a
+    /// relationship name sets the lookup by the parent's external id).
+    private func jsonRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, [String: JSONValue])] {
+        guard let array = (try? JSONValue(parsing: bytes))?.arrayValue else {
+            throw BulkJobFailure("InvalidBatch : The batch is not a JSON array of records")
+        }
+        return try array.map { item in
+            guard case .object(let members) = item else { throw BulkJobFailure("InvalidBatch : Every record must be a JSON object") }
+            var id: String?
+            var body: [String: JSONValue] = [:]
+            for (name, value) in members where name != "attributes" {
+                if name.lowercased() == "id" {
+                    id = value.stringValue
+                } else if let field = object.field(named: name) {
+                    body[field.name] = value
+                } else if case .object(let parent) = value, parent.count == 1, let (keyName, keyValue) = parent.first,
+                    let lookup = object.fields.first(where: {
+                        $0.type == .reference && $0.relationshipName?.lowercased() == name.lowercased()
+                    }),
+                    let target = lookup.referenceTo.first.flatMap(api.schema.object(named:)), let key = target.field(named: keyName),
+                    key.externalId, let text = keyValue.stringValue
+                {
+                    body[lookup.name] = .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+                } else {
+                    throw BulkJobFailure("InvalidBatch : Field name not found : \(name)")
+                }
+            }
+            return (id, body)
+        }
+    }
+
+    /// A CSV batch's records (comma-separated, a header line first), read as Bulk API 2.0 reads them.
+    private func csvRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, [String: JSONValue])] {
+        var reader = CSVReader(delimiter: CSVFormat.comma.delimiter)
+        var offset = 0
+        var rows: [[String]] = []
+        do {
+            while let row = try reader.next(in: bytes, offset: &offset) { rows.append(row) }
+            if let last = try reader.finish() { rows.append(last) }
+        } catch {
+            throw BulkJobFailure("InvalidBatch : \(error.message)")
+        }
+        guard let header = rows.first else { throw BulkJobFailure("InvalidBatch : The batch is empty") }
+        let columns = try BulkColumn.resolve(header, object: object, schema: api.schema).get()
+        return try rows.dropFirst().map { values in
+            var id: String?
+            var body: [String: JSONValue] = [:]
+            for (column, text) in zip(columns, values) where !text.isEmpty {
+                switch column {
+                case .id: id = text
+                case .field(let field): body[field.name] = text == "#N/A" ? .null : .string(text)
+                case .parent(let lookup, let target, let key):
+                    body[lookup.name] = text == "#N/A" ? .null : .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+                }
+            }
+            return (id, body)
+        }
+    }
+
+    /// Runs the batch's SOQL and keeps its records as result sets; how many there were.
+    private func runQuery(_ soql: String) throws -> Int64 {
+        let query: Query
+        let columns: BulkQueryColumns
+        do {
+            query = try LocalForce.parse(soql)
+            columns = try BulkQueryColumns(query, schema: api.schema)
+        } catch {
+            throw BulkJobFailure("InvalidBatch : Failed to process query: \(error.errorCode): \(error.message)")
+        }
+        guard query.object.lowercased() == job.object.lowercased() else {
+            throw BulkJobFailure(
+                "InvalidBatch : Failed to process query: INVALID_TYPE_FOR_OPERATION: The root entity of the requested query (\(query.object)) does not match the entity of the requested Bulk API Job (\(job.object))"
+            )
+        }
+        let engine = QueryEngine(
+            schema: api.schema, db: api.db, now: now, includeDeleted: job.operation == "queryAll", userId: job.createdBy)
+        let ids: [String]
+        do {
+            ids = try engine.firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
+        } catch {
+            throw BulkJobFailure(
+                "InvalidBatch : Failed to process query: \(LocalForce.apiError(error, soql).errorCode): \(LocalForce.apiError(error, soql).message)"
+            )
+        }
+        var start = 0
+        repeat {
+            let slice = ids[start..<min(ids.count, start + LocalForce.maximumBatchRecords)]
+            var writer = JSONWriter(reservingCapacity: 1 << 16)
+            writer.write(punctuation: "[")
+            try engine.writeRecords(query, ids: slice, version: job.apiVersion, to: &writer)
+            writer.write(punctuation: "]")
+            var body = String(decoding: writer.bytes, as: UTF8.self)
+            if job.contentType == "CSV" {
+                var lines = CSVFormat.comma.line(columns.header)
+                for record in (try JSONValue(parsing: writer.bytes)).arrayValue ?? [] {
+                    lines += CSVFormat.comma.line(columns.values(of: record))
+                }
+                body = String(decoding: lines, as: UTF8.self)
+            }
+            let sequence = try StorageSchema.next("bulk:results", on: api.db)
+            let resultId = SalesforceId(prefix: "752", sequence: UInt64(max(0, sequence))).value
+            try BulkStore.append(batch.id, part: "result:\(resultId)", body: body, on: api.db)
+            start += LocalForce.maximumBatchRecords
+        } while start < ids.count
+        return Int64(ids.count)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension LocalForce {
+    /// Runs a claimed Bulk API 1.0 batch: all of it, its results and its state in one
+    /// transaction (a batch holds at most 10,000 records), so a batch is done once or not at
+    /// all; a process that dies leaves it to be taken over. A batch of an aborted job is not run.
+    func runBatch(_ id: String, owner: String) async {
+        let schema = self.schema
+        var faults = 0
+        while true {
+            let now = currentTime()
+            let request = APIRequest(method: "POST", path: "/services/async/batch/\(id)/processing", query: nil, headers: [:], body: [])
+            if await self.faults.fault(for: request) != nil {
+                faults += 1
+                _ = try? await database.write { db in
+                    try db.execute("UPDATE lf_bulk_batches SET retries = retries + 1 WHERE id = \(db.dialect.placeholder(1))", [.text(id)])
+                }
+                if faults < Self.maximumConsecutiveFaults {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                await finishBatch(
+                    id, owner: owner, state: "Failed", message: "Unknown : processing failed \(faults) times in a row (injected faults)")
+                return
+            }
+            let capture = streaming.options.capturesChanges
+            do {
+                try await database.write { db in
+                    let started = ContinuousClock.now
+                    guard let batch = try BulkBatch.batch(id, on: db), let job = try BulkStore.job(batch.jobId, on: db) else { return }
+                    let p = db.dialect.placeholder
+                    guard job.state != "Aborted" else {
+                        try db.execute(
+                            "UPDATE lf_bulk_batches SET state = 'NotProcessed', state_message = 'The job was aborted', claimed_by = NULL WHERE id = \(p(1))",
+                            [.text(id)])
+                        return
+                    }
+                    let source =
+                        capture
+                        ? CaptureSource(
+                            schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
+                    let api = RecordAPI(
+                        schema: schema, db: db, userId: job.createdBy, version: job.apiVersion, clock: WriteClock(now: now),
+                        capture: source?.make())
+                    let done = try BulkBatchRun(api: api, job: job, batch: batch, now: Date(timeIntervalSince1970: Double(now) / 1000))
+                        .run()
+                    let elapsed = started.duration(to: .now).wholeMilliseconds
+                    let updated = try db.execute(
+                        """
+                        UPDATE lf_bulk_batches SET state = 'Completed', processed = \(p(1)), failed = \(p(2)), processing_ms = processing_ms + \(p(3)),
+                        modstamp = \(p(4)), claimed_by = NULL WHERE id = \(p(5)) AND state = 'InProgress' AND claimed_by = \(p(6))
+                        """, [.integer(done.processed), .integer(done.failed), .integer(elapsed), .integer(now), .text(id), .text(owner)])
+                    guard updated > 0 else { throw BulkJobFailure("taken over") }
+                }
+                streaming.afterWrite(now: now)
+            } catch let failure as BulkJobFailure {
+                await finishBatch(id, owner: owner, state: "Failed", message: failure.message)
+            } catch {
+                await finishBatch(id, owner: owner, state: "Failed", message: "Unknown : \(LocalForce.unexpected(error).message)")
+            }
+            return
+        }
+    }
+
+    private func finishBatch(_ id: String, owner: String, state: String, message: String) async {
+        let now = currentTime()
+        _ = try? await database.write { db in
+            let p = db.dialect.placeholder
+            try db.execute(
+                "UPDATE lf_bulk_batches SET state = \(p(1)), state_message = \(p(2)), modstamp = \(p(3)), claimed_by = NULL WHERE id = \(p(4)) AND state = 'InProgress' AND claimed_by = \(p(5))",
+                [.text(state), .text(message), .integer(now), .text(id), .text(owner)])
+        }
+    }
+}
