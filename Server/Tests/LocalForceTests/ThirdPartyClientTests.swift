@@ -24,6 +24,29 @@ import Testing
         #expect(text.contains("simple-salesforce: all checks passed"))
     }
 
+    /// simple-salesforce's `bulk2` (insert, upsert, update, delete, hard delete, results, query
+    /// paged into files, queryAll) and `bulk` (JSON insert, update, query), unchanged, over
+    /// HTTPS: the org serves a certificate of a self-signed authority that the client trusts
+    /// through `REQUESTS_CA_BUNDLE`, with no transport adapter.
+    @Test func simpleSalesforceBulkOverHTTPS() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-tls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (tls, _) = try LocalForceServer.TLS.selfSigned(in: directory)
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token)
+        let server = try await LocalForceServer.start(localForce, tls: tls)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOCALFORCE_URL"] = server.baseURL.absoluteString
+        environment["LOCALFORCE_TOKEN"] = TestServer.token
+        environment["REQUESTS_CA_BUNDLE"] = directory.appendingPathComponent(LocalForceServer.TLS.authorityFileName).path
+        let (status, text) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.checks.appendingPathComponent("simple_salesforce_bulk_check.py").path],
+            environment: environment, timeout: .seconds(600))
+        await server.stop()
+        #expect(server.baseURL.scheme == "https")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("simple-salesforce bulk: all checks passed"))
+    }
+
     /// aiosfstream-ng 0.7.5 (PyPI), the maintained fork of aiosfstream: OAuth login, CDC and
     /// PushTopic subscriptions, replay after a restart and the fallback from a stale replay id.
     @Test func aiosfstream() async throws {

@@ -132,8 +132,13 @@ extension LocalForce {
             let outcome = try await database.write { db -> BulkIngestStep.Outcome in
                 let started = ContinuousClock.now
                 guard let current = try BulkStore.job(job.id, on: db), current.state == "InProgress" else { throw LostClaim() }
+                // Inserts reserve the transaction's ids and stamps at once (one counter update
+                // each, not one a record; a failed create leaves values unused). Other
+                // operations run each record under a savepoint, whose rollback would undo a
+                // reservation made inside it: they take values one at a time.
                 let api = RecordAPI(
                     schema: schema, db: db, userId: current.createdBy, version: current.apiVersion, clock: WriteClock(now: now),
+                    counters: current.operation == "insert" ? CounterBlock(size: options.recordsPerTransaction) : nil,
                     capture: source?.make())
                 let step = BulkIngestStep(
                     api: api, job: current, columns: columns, limit: options.recordsPerTransaction,

@@ -25,9 +25,9 @@ struct BulkClient {
         try await server.send("PATCH", "jobs/ingest/\(id)", json: ["state": "UploadComplete"])
     }
 
-    /// Polls the job until it reaches a final state (a minute at most); its info.
-    func finished(_ id: String, kind: String = "ingest") async throws -> JSONValue {
-        let deadline = ContinuousClock.now + .seconds(60)
+    /// Polls the job until it reaches a final state (a minute at most by default); its info.
+    func finished(_ id: String, kind: String = "ingest", within timeout: Duration = .seconds(60)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let reply = try await server.send("GET", "jobs/\(kind)/\(id)")
             if let info = reply.json, let state = info["state"]?.stringValue, ["JobComplete", "Failed", "Aborted"].contains(state) {
@@ -35,7 +35,7 @@ struct BulkClient {
             }
             try await Task.sleep(for: .milliseconds(30))
         }
-        throw TestFailure("job \(id) did not finish within a minute")
+        throw TestFailure("job \(id) did not finish within \(timeout)")
     }
 
     /// Creates, uploads, closes and waits: the job's final info.
