@@ -10,7 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
             StoreBenchmark.self, JSONBenchmark.self, SyncDownBenchmark.self, SyncUpBenchmark.self, GhostsBenchmark.self,
             BasesBenchmark.self,
             PagingBenchmark.self,
-            ServerLoadBenchmark.self, LiveBenchmark.self, ServeOrgCommand.self,
+            ServerLoadBenchmark.self, LiveBenchmark.self, BulkBenchmark.self, ServeOrgCommand.self,
         ]
     )
 }
