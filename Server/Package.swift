@@ -103,6 +103,11 @@ let package = Package(
                 "LocalForce", "LocalForceHTTP",
                 .product(name: "SalesforceREST", package: "msync"),
                 .product(name: "SalesforceWire", package: "msync"),
+                // The HTTPS transport's client: a connection trusting the org's own authority.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),
@@ -204,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "LocalForceTestingTests",
             dependencies: [
-                "LocalForceTesting", "LocalForce",
+                "LocalForceTesting", "LocalForce", "TestSupport",
                 .product(name: "SalesforceREST", package: "msync"),
                 .product(name: "FastJSON", package: "msync"),
                 .product(name: "MobileSync", package: "msync"),

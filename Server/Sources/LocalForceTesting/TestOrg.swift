@@ -22,6 +22,11 @@ public final class TestOrg: Sendable {
         /// Requests go over HTTP/1.1 to a `LocalForceServer` on `127.0.0.1` and a free port,
         /// through `URLSession`: what an app on a device does.
         case http
+        /// As ``http``, over HTTPS: the org serves a certificate of a certificate authority
+        /// made for it alone, which its client trusts (through SwiftNIO: `URLSession` on Linux
+        /// trusts the system's authorities only). Other clients trust
+        /// ``TestOrg/certificateAuthorityFile``.
+        case https
     }
 
     /// The token the client sends (and the org accepts).
@@ -33,14 +38,21 @@ public final class TestOrg: Sendable {
     public let client: RestClient
     private let server: LocalForceServer?
 
-    /// Where the org listens (`http://127.0.0.1:<port>`) with the ``Transport/http`` transport;
-    /// nil in process. Point other clients at it (a command-line tool, a third-party library).
+    /// Where the org listens (`http://127.0.0.1:<port>`, or `https://` with the
+    /// ``Transport/https`` transport); nil in process. Point other clients at it (a
+    /// command-line tool, a third-party library).
     public var baseURL: URL? { server?.baseURL }
 
-    private init(localForce: LocalForce, client: RestClient, server: LocalForceServer?) {
+    /// With the ``Transport/https`` transport, the PEM file of the authority that signed the
+    /// org's certificate: what other clients trust (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`,
+    /// `SSL_CERT_FILE`). Removed by ``stop()``.
+    public let certificateAuthorityFile: URL?
+
+    private init(localForce: LocalForce, client: RestClient, server: LocalForceServer?, certificateAuthorityFile: URL? = nil) {
         self.localForce = localForce
         self.client = client
         self.server = server
+        self.certificateAuthorityFile = certificateAuthorityFile
     }
 
     /// Starts an org with `schema` (the standard objects by default) on a fresh in-memory
@@ -48,7 +60,7 @@ public final class TestOrg: Sendable {
     ///
     /// - Parameters:
     ///   - schema: the org's objects and fields.
-    ///   - transport: in process (the default) or over HTTP.
+    ///   - transport: in process (the default), over HTTP or over HTTPS.
     ///   - faults: fault injection to configure the org with (errors, dropped connections,
     ///     latency, late commits).
     ///   - clockOffset: how far the org's clock is from the machine's.
@@ -73,11 +85,24 @@ public final class TestOrg: Sendable {
             let server = try await LocalForceServer.start(localForce)
             let client = RestClient(instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token), retryPolicy: retry)
             return TestOrg(localForce: localForce, client: client, server: server)
+        case .https:
+            let tls = try LocalForceServer.TLS.selfSigned()
+            let authority = tls.authorityPEM ?? ""
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("testorg-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent(LocalForceServer.TLS.authorityFileName)
+            try Data(authority.utf8).write(to: file)
+            let server = try await LocalForceServer.start(localForce, tls: tls)
+            let client = RestClient(
+                instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token), retryPolicy: retry,
+                transport: try TrustingTransport(authorityPEM: authority))
+            return TestOrg(localForce: localForce, client: client, server: server, certificateAuthorityFile: file)
         }
     }
 
     /// Stops the HTTP server, if any, and closes the org's database.
     public func stop() async {
+        if let certificateAuthorityFile { try? FileManager.default.removeItem(at: certificateAuthorityFile.deletingLastPathComponent()) }
         if let server {
             await server.stop()
         } else {

@@ -113,7 +113,9 @@ private struct BulkBenchClient {
         var upload = try request("PUT", "/jobs/ingest/\(id)/batches")
         upload.setValue("text/csv", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await URLSession.shared.upload(for: upload, fromFile: file)
-        guard (response as? HTTPURLResponse)?.statusCode == 201 else { throw BenchError("upload: \(String(decoding: data, as: UTF8.self))") }
+        guard (response as? HTTPURLResponse)?.statusCode == 201 else {
+            throw BenchError("upload: \(String(decoding: data, as: UTF8.self))")
+        }
     }
 
     func finish(_ id: String) async throws {

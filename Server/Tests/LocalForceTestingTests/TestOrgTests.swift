@@ -1,14 +1,16 @@
 import FastJSON
+import Foundation
 import LocalForce
 import LocalForceTesting
 import MobileSync
 import SalesforceREST
 import SmartStore
+import TestSupport
 import Testing
 
-/// The testing product works the same in process and over HTTP.
+/// The testing product works the same in process, over HTTP and over HTTPS.
 @Suite struct TestOrgTests {
-    @Test(arguments: [TestOrg.Transport.inProcess, .http])
+    @Test(arguments: [TestOrg.Transport.inProcess, .http, .https])
     func recordsRoundTrip(transport: TestOrg.Transport) async throws {
         let names = try await withLocalForce(transport: transport) { _, client in
             let id = try await client.create("Account", fields: ["Name": "Acme", "Industry": "Energy"])
@@ -26,6 +28,31 @@ import Testing
             let time = try await client.serverTime()
             #expect(time >= before - 1000 && time <= org.currentTime())
         }
+    }
+
+    /// Over HTTPS the org's client trusts the org's own authority, whose file other clients
+    /// (here Python's requests) trust too; the file goes with the org.
+    @Test func httpsOrgsHandTheirAuthorityToOtherClients() async throws {
+        let org = try await TestOrg.start(transport: .https)
+        let base = try #require(org.baseURL)
+        #expect(base.scheme == "https")
+        _ = try await org.client.create("Account", fields: ["Name": "Secure"])
+        let authority = try #require(org.certificateAuthorityFile)
+        #expect(FileManager.default.fileExists(atPath: authority.path))
+        let script = """
+            import os, requests
+            reply = requests.get(os.environ["ORG"] + "/services/data/v66.0/query?q=SELECT+Name+FROM+Account",
+                                 headers={"Authorization": "Bearer " + os.environ["TOKEN"]})
+            print(reply.json()["records"][0]["Name"])
+            """
+        let (status, output) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script],
+            environment: ProcessInfo.processInfo.environment.merging(
+                ["ORG": base.absoluteString, "TOKEN": TestOrg.token, "REQUESTS_CA_BUNDLE": authority.path]) { _, new in new },
+            timeout: .seconds(120))
+        await org.stop()
+        #expect(status == 0 && output.contains("Secure"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: authority.path))
     }
 
     @Test func injectedDropsReachTheClientAsLostConnections() async throws {

@@ -10,7 +10,7 @@
 /// - Empty lines are skipped.
 /// - Limits (Salesforce's): ``maximumFieldBytes`` per field, ``maximumRecordBytes`` per record,
 ///   ``maximumColumns`` per record.
-struct CSVReader {
+package struct CSVReader {
     /// Salesforce's limits: 131,072 characters in a field, 400,000 in a record, 5,000 fields.
     static let maximumFieldBytes = 131_072
     static let maximumRecordBytes = 400_000
@@ -29,16 +29,16 @@ struct CSVReader {
         case fieldStart, unquoted, quoted, quoteInQuoted, afterCR
     }
 
-    init(delimiter: UInt8) {
+    package init(delimiter: UInt8) {
         self.delimiter = delimiter
     }
 
     /// Whether a record has begun and not ended (the input must not end here).
-    var isInsideRecord: Bool { !fields.isEmpty || !field.isEmpty || state != .fieldStart }
+    package var isInsideRecord: Bool { !fields.isEmpty || !field.isEmpty || state != .fieldStart }
 
     /// The next complete record from `chunk`, starting at `offset`, which moves past it; nil
     /// when the chunk ends first (what was read of the record is kept for the next chunk).
-    mutating func next(in chunk: [UInt8], offset: inout Int) throws(CSVError) -> [String]? {
+    package mutating func next(in chunk: [UInt8], offset: inout Int) throws(CSVError) -> [String]? {
         while offset < chunk.count {
             let byte = chunk[offset]
             offset += 1
@@ -48,7 +48,7 @@ struct CSVReader {
     }
 
     /// The last record when the input ends without a line break (nil when it ended cleanly).
-    mutating func finish() throws(CSVError) -> [String]? {
+    package mutating func finish() throws(CSVError) -> [String]? {
         switch state {
         case .quoted: throw CSVError("Unterminated quoted field starting on line \(recordLine)")
         case .afterCR:
@@ -157,7 +157,7 @@ struct CSVReader {
 }
 
 /// CSV the Bulk APIs cannot read, with the line it was found on.
-struct CSVError: Error, Equatable {
-    let message: String
+package struct CSVError: Error, Equatable {
+    package let message: String
     init(_ message: String) { self.message = message }
 }
