@@ -14,7 +14,7 @@ public struct APIRequest: Sendable {
     /// The body as received.
     public var body: [UInt8]
     /// The body as it arrives, for the requests LocalForce reads a piece at a time
-    /// (``LocalForce/streamsBody(_:)``); nil when ``body`` holds it.
+    /// (a Bulk upload, streamed by `LocalForceServer`); nil when ``body`` holds it.
     public var bodyStream: BodyStream?
 
     /// A request from its raw parts: `path` is split into segments, `query` (without `?`) into parameters.
