@@ -27,8 +27,11 @@ struct BulkBenchmark: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = "bench-token"
-        let server = try await ServerProcess.start(
-            database: database ?? folder.appendingPathComponent("org.sqlite").path, token: token, accounts: 0)
+        // A fresh org for each size: a new SQLite file, or a new PostgreSQL schema.
+        let schema = "bulk" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let location =
+            database.map { $0 + ($0.contains("?") ? "&" : "?") + "schema=" + schema } ?? folder.appendingPathComponent("org.sqlite").path
+        let server = try await ServerProcess.start(database: location, token: token, accounts: 0)
         defer { server.stop() }
         let client = BulkBenchClient(base: server.baseURL.absoluteString + "/services/data/v59.0", token: token)
         let csv = folder.appendingPathComponent("accounts.csv")

@@ -61,6 +61,8 @@ import Testing
 
             let badLocator = try await server.send("GET", "jobs/query/\(id)/results?locator=bm9wZQ")
             #expect(badLocator.status == 400)
+            let huge = try await server.send("GET", "jobs/query/\(id)/resultPages?maxRecords=9223372036854775807&locator=NDUwMA")
+            #expect(huge.status == 200 && huge.json?["done"] == true)
             let badMaximum = try await server.send("GET", "jobs/query/\(id)/results?maxRecords=0")
             #expect(badMaximum.status == 400)
             #expect(try await server.send("DELETE", "jobs/query/\(id)").status == 204)

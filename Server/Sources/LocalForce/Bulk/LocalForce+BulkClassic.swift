@@ -27,7 +27,7 @@ extension LocalForce {
                 case "JSON_PARSER_ERROR": "InvalidJob"
                 default: error.errorCode
                 }
-            return Self.classicError(code, error.message, status: error.status == 401 ? 401 : error.status >= 500 ? error.status : 400)
+            return Self.classicError(code, error.message, status: error.status)
         } catch {
             let failure = Self.unexpected(error)
             return Self.classicError("Unknown", failure.message, status: 500)
@@ -39,8 +39,10 @@ extension LocalForce {
         guard let user = authenticatedUser(request) else {
             throw APIError(401, "INVALID_SESSION_ID", "Invalid session id")
         }
-        guard segments.count >= 4, segments[3] == "job", let major = Double(segments[2]).map({ Int($0.rounded(.down)) }),
-            Self.versions.contains(major)
+        // `59.0` (no `v`, unlike REST).
+        let number = segments.count > 2 ? segments[2].split(separator: ".", omittingEmptySubsequences: false) : []
+        guard segments.count >= 4, segments[3] == "job", number.count <= 2, let major = number.first.flatMap({ Int($0) }),
+            Self.versions.contains(major), number.count == 1 || number[1].allSatisfy(\.isNumber)
         else { throw APIError.notFound }
         let version = "\(major).0"
         let path = Array(segments.dropFirst(4))

@@ -161,7 +161,10 @@ extension LocalForce {
     }
 
     /// A query job: its records in the order the query gives them, written as CSV chunks of
-    /// 2,000 rows. Started over from the first row when it is taken over.
+    /// 2,000 rows, each chunk with the job's progress in one transaction. A query without
+    /// ORDER BY, LIMIT or FOR is read by keyset (in `Id` order, 2,000 at a time after the last
+    /// id read), so the job holds one page whatever its size; any other reads a snapshot of the
+    /// matching ids first (about 20 bytes each). Started over from the first row when taken over.
     private func runQuery(_ job: BulkJob, owner: String) async throws {
         let query: Query
         let columns: BulkQueryColumns
@@ -174,33 +177,59 @@ extension LocalForce {
         let (schema, batch) = (self.schema, 2000)
         let now = requestClock().date
         let includeDeleted = job.operation == "queryAll"
-        try await database.write { db in
-            try BulkStore.deleteResults(job.id, on: db)
+        @Sendable func failure(_ error: any Error) -> BulkJobFailure {
+            BulkJobFailure("InvalidBatch : Failed to process query: \(Self.apiError(error, job.query ?? "").message)")
         }
-        let snapshot: [String]
-        do {
-            snapshot = try await database.read { db in
-                try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
-                    .firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
+        try await database.write { db in try BulkStore.deleteResults(job.id, on: db) }
+        var snapshot: [String]?
+        if !query.orderBy.isEmpty || query.limit != nil || query.forClause != nil {
+            do {
+                snapshot = try await database.read { db in
+                    try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
+                        .firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
+                }
+            } catch {
+                throw failure(error)
             }
-        } catch {
-            throw BulkJobFailure("InvalidBatch : Failed to process query: \(Self.apiError(error, job.query ?? "").message)")
         }
         var state = job
         state.resultRows = 0
         state.processed = 0
         var faults = 0
-        var start = 0
-        repeat {
+        var position = (start: 0, lastId: String?.none)
+        var done = false
+        while !done {
             if try await injectedFault(job, owner: owner, consecutive: &faults) { continue }
-            let ids = snapshot[start..<min(snapshot.count, start + batch)]
             let stamp = currentTime()
-            state = try await database.write { [state] db -> BulkJob in
+            let step = try await database.write { [state, position, snapshot] db -> (BulkJob, (Int, String?), Bool) in
                 let started = ContinuousClock.now
+                let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
                 var writer = JSONWriter(reservingCapacity: 1 << 16)
                 writer.write(punctuation: "[")
-                try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
-                    .writeRecords(query, ids: ids, version: job.apiVersion, to: &writer)
+                let last: Bool
+                var next = position
+                do {
+                    if let snapshot {
+                        let ids = snapshot[position.start..<min(snapshot.count, position.start + batch)]
+                        try engine.writeRecords(query, ids: ids, version: job.apiVersion, to: &writer)
+                        next.start = ids.endIndex
+                        last = ids.endIndex >= snapshot.count
+                    } else {
+                        var page = query
+                        page.orderBy = [OrderItem(field: FieldPath(["Id"]))]
+                        page.limit = batch
+                        if let after = position.lastId {
+                            let keyset = Condition.comparison(FieldPath(["Id"]), .greaterThan, .string(after, likePattern: after))
+                            page.condition = query.condition.map { .and([.group($0), keyset]) } ?? keyset
+                        }
+                        let (found, records) = try engine.firstPage(page, batchSize: batch, version: job.apiVersion)
+                        writer.writeRaw(records)
+                        next.lastId = found.ids.last
+                        last = found.ids.count < batch
+                    }
+                } catch {
+                    throw failure(error)
+                }
                 writer.write(punctuation: "]")
                 var lines: [UInt8] = []
                 let records = try JSONValue(parsing: writer.bytes).arrayValue ?? []
@@ -213,13 +242,12 @@ extension LocalForce {
                 }
                 updated.resultRows += Int64(records.count)
                 updated.processed = updated.resultRows
-                let done = ids.endIndex >= snapshot.count
                 try Self.save(
-                    updated, state: done ? "JobComplete" : "InProgress", error: nil, elapsed: started.duration(to: .now).wholeMilliseconds,
+                    updated, state: last ? "JobComplete" : "InProgress", error: nil, elapsed: started.duration(to: .now).wholeMilliseconds,
                     now: stamp, owner: owner, on: db)
-                return updated
+                return (updated, next, last)
             }
-            start += batch
-        } while start < snapshot.count
+            (state, position, done) = (step.0, (step.1.0, step.1.1), step.2)
+        }
     }
 }

@@ -100,7 +100,8 @@ extension LocalForce {
             guard let maximum = Int64(text), maximum > 0 else {
                 throw APIError(400, "API_ERROR", "maxRecords must be a positive integer, not '\(text)'")
             }
-            size = maximum
+            // No page is larger than the results (so the links' rows cannot overflow).
+            size = min(maximum, max(1, job.resultRows))
         }
         let first = try Self.row(ofLocator: context.request.parameter("locator"), total: job.resultRows)
         let base = "/services/data/v\(context.version)/jobs/query/\(job.id)"

@@ -22,7 +22,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         _ request: Request, context: LocalForceRequestContext, next: (Request, LocalForceRequestContext) async throws -> Response
     ) async throws -> Response {
         if localForce.streamsBody(context.apiRequest) {
-            return try await StreamedBody.handle(request, context: context, localForce: localForce, limits: limits, next: next)
+            return try await StreamedBody.handle(request, context: context, localForce: localForce, next: next)
         }
         let limit = localForce.bodyLimit(for: context.apiRequest)
         let tooLarge = APIError(413, "REQUEST_TOO_LARGE", "Request body exceeds \(limit) bytes")

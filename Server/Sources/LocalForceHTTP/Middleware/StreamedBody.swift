@@ -11,7 +11,7 @@ import NIOCore
 /// - a client that stalls is cut off by the connection's idle timeout (a minute without a byte).
 enum StreamedBody {
     static func handle(
-        _ request: Request, context: LocalForceRequestContext, localForce: LocalForce, limits: LocalForceServer.Limits,
+        _ request: Request, context: LocalForceRequestContext, localForce: LocalForce,
         next: (Request, LocalForceRequestContext) async throws -> Response
     ) async throws -> Response {
         let limit = localForce.bulk.maximumUploadSize
