@@ -91,12 +91,17 @@ public final class TestOrg: Sendable {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("testorg-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent(LocalForceServer.TLS.authorityFileName)
-            try Data(authority.utf8).write(to: file)
-            let server = try await LocalForceServer.start(localForce, tls: tls)
-            let client = RestClient(
-                instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token), retryPolicy: retry,
-                transport: try TrustingTransport(authorityPEM: authority))
-            return TestOrg(localForce: localForce, client: client, server: server, certificateAuthorityFile: file)
+            do {
+                try Data(authority.utf8).write(to: file)
+                let server = try await LocalForceServer.start(localForce, tls: tls)
+                let client = RestClient(
+                    instanceURL: server.baseURL, tokenProvider: StaticAccessToken(token), retryPolicy: retry,
+                    transport: try TrustingTransport(authorityPEM: authority))
+                return TestOrg(localForce: localForce, client: client, server: server, certificateAuthorityFile: file)
+            } catch {
+                try? FileManager.default.removeItem(at: folder)
+                throw error
+            }
         }
     }
 

@@ -46,10 +46,18 @@ struct TrustingTransport: HTTPTransport {
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"), uri: target)
-        head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        let hostName = host.contains(":") ? "[\(host)]" : host
+        head.headers.add(name: "Host", value: url.port.map { "\(hostName):\($0)" } ?? hostName)
         for (name, value) in request.allHTTPHeaderFields ?? [:] { head.headers.replaceOrAdd(name: name, value: value) }
         head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
         head.headers.replaceOrAdd(name: "Connection", value: "close")
+        // The request's timeout bounds the whole exchange (closing the channel ends it).
+        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        let watchdog = Task {
+            try await Task.sleep(for: .milliseconds(Int64(min(timeout, 86_400) * 1000)))
+            channel.channel.close(promise: nil)
+        }
+        defer { watchdog.cancel() }
         return try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(.head(head))
             if !body.isEmpty { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }

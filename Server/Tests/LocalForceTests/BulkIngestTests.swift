@@ -154,10 +154,43 @@ import Testing
                 rawBody: Data([0x4E, 0x0A, 0xFF, 0xFE, 0x0A]))
             #expect(binary.status == 400 && binary.errorCode == "INVALIDBATCH")
 
+            // A header alone, without a line break, is no record.
+            let (_, headerOnly) = try await bulk.load("Account", "insert", "Name")
+            #expect(headerOnly["state"] == "JobComplete" && headerOnly["numberRecordsProcessed"]?.int64Value == 0)
+
             let list = try await server.send("GET", "jobs/ingest")
             #expect(list.json?["done"] == true && (list.json?["records"]?.arrayValue?.count ?? 0) >= 5)
             #expect(list.json?["records"]?.arrayValue?.allSatisfy { $0["jobType"] == "V2Ingest" } == true)
         }
+    }
+
+    /// A job is its creator's: another user's token finds nothing (404, and not in the list);
+    /// the API user (the static token) sees every job.
+    @Test func jobsBelongToTheirCreator() async throws {
+        let auth = try AuthConfiguration(
+            connectedApps: [AuthConfiguration.ConnectedApp(clientId: "bulk-app", clientSecret: "bulk-secret")],
+            users: [AuthConfiguration.User(username: "loader@example.com", password: "loader-pass")])
+        let localForce = try await LocalForce(database: try await TestServer.database(), token: TestServer.token, auth: auth)
+        let server = TestServer(server: try await LocalForceServer.start(localForce))
+        defer { Task { await server.stop() } }
+        let form = "grant_type=password&client_id=bulk-app&client_secret=bulk-secret&username=loader%40example.com&password=loader-pass"
+        let grant = try await server.send(
+            "POST", "/services/oauth2/token", rawBody: Data(form.utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            authorized: false)
+        let token = try #require(grant.json?["access_token"]?.stringValue)
+        let loader = ["Authorization": "Bearer \(token)"]
+        let mine = try #require(
+            try await server.send(
+                "POST", "jobs/ingest", json: ["object": "Account", "operation": "insert"], headers: loader, authorized: false
+            ).json?["id"]?.stringValue)
+        let admins = try await BulkClient(server: server).createIngest("Account", "insert")
+        #expect(try await server.send("GET", "jobs/ingest/\(admins)", headers: loader, authorized: false).status == 404)
+        #expect(try await server.send("GET", "jobs/ingest/\(mine)", headers: loader, authorized: false).status == 200)
+        let listed = try await server.send("GET", "jobs/ingest", headers: loader, authorized: false)
+        #expect(listed.json?["records"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [mine])
+        #expect(try await server.send("GET", "jobs/ingest/\(mine)").status == 200)
+        let all = try await server.send("GET", "jobs/ingest")
+        #expect(all.json?["records"]?.arrayValue?.count == 2)
     }
 
     @Test func limitsAreEnforced() async throws {

@@ -33,8 +33,9 @@ struct BulkBatchRun {
         }
         var results: [JSONValue] = []
         var lines: [UInt8] = CSVFormat.comma.line(["Id", "Success", "Created", "Error"])
-        for (id, body) in records {
+        for (id, fields) in records {
             do {
+                let body = try fields.get()
                 let (written, created) = try withSavepoint(db) { try api.bulkSave(object, job: job, id: id, body: body) }
                 results.append(["success": true, "created": .bool(created), "id": .string(written), "errors": []])
                 lines += CSVFormat.comma.line([written, "true", created ? "true" : "false", ""])
@@ -60,8 +61,9 @@ struct BulkBatchRun {
     }
 
     /// A JSON batch's records: each object's `Id`, and its fields (a nested object under a
-    /// relationship name sets the lookup by the parent's external id).
-    private func jsonRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, [String: JSONValue])] {
+    /// relationship name sets the lookup by the parent's external id; a parent not found fails
+    /// that record alone).
+    private func jsonRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, Result<[String: JSONValue], APIError>)] {
         guard let array = (try? JSONValue(parsing: bytes))?.arrayValue else {
             throw BulkJobFailure("InvalidBatch : The batch is not a JSON array of records")
         }
@@ -69,6 +71,7 @@ struct BulkBatchRun {
             guard case .object(let members) = item else { throw BulkJobFailure("InvalidBatch : Every record must be a JSON object") }
             var id: String?
             var body: [String: JSONValue] = [:]
+            var failure: APIError?
             for (name, value) in members where name != "attributes" {
                 if name.lowercased() == "id" {
                     id = value.stringValue
@@ -81,17 +84,22 @@ struct BulkBatchRun {
                     let target = lookup.referenceTo.first.flatMap(api.schema.object(named:)), let key = target.field(named: keyName),
                     key.externalId, let text = keyValue.stringValue
                 {
-                    body[lookup.name] = .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+                    do {
+                        body[lookup.name] = .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+                    } catch {
+                        failure = error as? APIError ?? LocalForce.unexpected(error)
+                    }
                 } else {
                     throw BulkJobFailure("InvalidBatch : Field name not found : \(name)")
                 }
             }
-            return (id, body)
+            return (id, failure.map { .failure($0) } ?? .success(body))
         }
     }
 
-    /// A CSV batch's records (comma-separated, a header line first), read as Bulk API 2.0 reads them.
-    private func csvRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, [String: JSONValue])] {
+    /// A CSV batch's records (comma-separated, a header line first), their values read as Bulk
+    /// API 2.0 reads them; a row that cannot be read fails alone.
+    private func csvRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, Result<[String: JSONValue], APIError>)] {
         var reader = CSVReader(delimiter: CSVFormat.comma.delimiter)
         var offset = 0
         var rows: [[String]] = []
@@ -103,18 +111,26 @@ struct BulkBatchRun {
         }
         guard let header = rows.first else { throw BulkJobFailure("InvalidBatch : The batch is empty") }
         let columns = try BulkColumn.resolve(header, object: object, schema: api.schema).get()
-        return try rows.dropFirst().map { values in
+        return rows.dropFirst().map { values in
             var id: String?
             var body: [String: JSONValue] = [:]
-            for (column, text) in zip(columns, values) where !text.isEmpty {
-                switch column {
-                case .id: id = text
-                case .field(let field): body[field.name] = text == "#N/A" ? .null : .string(text)
-                case .parent(let lookup, let target, let key):
-                    body[lookup.name] = text == "#N/A" ? .null : .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+            do {
+                guard values.count == columns.count else {
+                    throw APIError(400, "INVALID_FIELD", "The record has \(values.count) fields where the header has \(columns.count)")
                 }
+                for (column, text) in zip(columns, values) where !text.isEmpty {
+                    switch column {
+                    case .id: id = text
+                    case .field(let field): body[field.name] = try BulkColumn.json(text, for: field)
+                    case .parent(let lookup, let target, let key):
+                        body[lookup.name] =
+                            text == "#N/A" ? .null : .string(try api.parentId(target, key: key, value: text, lookup: lookup))
+                    }
+                }
+                return (id, .success(body))
+            } catch {
+                return (id, .failure(error as? APIError ?? LocalForce.unexpected(error)))
             }
-            return (id, body)
         }
     }
 

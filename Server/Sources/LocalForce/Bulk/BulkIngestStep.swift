@@ -33,7 +33,7 @@ struct BulkIngestStep {
         var chunk = try BulkStore.chunk(job.id, part: "upload", from: job.positionChunk, on: db)
         var offset = chunk.map { $0.number == job.positionChunk ? min(Int(clamping: job.positionOffset), $0.body.count) : 0 } ?? 0
         do {
-            if let first = chunk, first.first, offset == 0 { _ = try skipHeader(&reader, first.body, &offset) }
+            if let first = chunk, first.first, offset == 0 { try skipHeader(&reader, first.body, &offset) }
             reading: while count < limit {
                 guard let current = chunk else {
                     outcome = .complete
@@ -47,7 +47,7 @@ struct BulkIngestStep {
                     if record == nil {
                         chunk = following
                         offset = 0
-                        if let next = chunk, next.first { _ = try skipHeader(&reader, next.body, &offset) }
+                        if let next = chunk, next.first { try skipHeader(&reader, next.body, &offset) }
                         continue reading
                     }
                 }
@@ -72,8 +72,9 @@ struct BulkIngestStep {
         return (outcome, job)
     }
 
-    private func skipHeader(_ reader: inout CSVReader, _ body: [UInt8], _ offset: inout Int) throws(CSVError) -> [String]? {
-        try reader.next(in: body, offset: &offset)
+    /// Reads past an upload's header line (an upload of a header alone may end without a line break).
+    private func skipHeader(_ reader: inout CSVReader, _ body: [UInt8], _ offset: inout Int) throws(CSVError) {
+        if try reader.next(in: body, offset: &offset) == nil { _ = try reader.finish() }
     }
 
     /// Writes one record; its result line (success or failure) and whether it succeeded.

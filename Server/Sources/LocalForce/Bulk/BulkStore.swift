@@ -68,10 +68,14 @@ enum BulkStore {
             .flatMap(BulkJob.init(row:))
     }
 
-    /// A page of jobs of a kind, oldest first, after the job `after` (by creation, then id).
-    static func jobs(kind: BulkJob.Kind, after: (created: Int64, id: String)?, limit: Int, on db: any SQLConnection) throws -> [BulkJob] {
+    /// A page of jobs of a kind (of one creator, or everyone's), oldest first, after the job
+    /// `after` (by creation, then id).
+    static func jobs(
+        kind: BulkJob.Kind, createdBy: String?, after: (created: Int64, id: String)?, limit: Int, on db: any SQLConnection
+    ) throws -> [BulkJob] {
         let arguments = SQLArguments(dialect: db.dialect)
         var sql = "SELECT \(BulkJob.columnList) FROM lf_bulk_jobs WHERE kind = \(arguments.bind(.text(kind.rawValue)))"
+        if let createdBy { sql += " AND created_by = \(arguments.bind(.text(createdBy)))" }
         if let after {
             let created = arguments.bind(.integer(after.created))
             sql +=
@@ -175,10 +179,14 @@ enum BulkStore {
         }
     }
 
-    /// Removes a staged upload that did not complete.
-    static func dropStaging(_ id: String, staging: String, on db: any SQLConnection) throws {
+    /// Removes a staged upload that did not complete, or (`staging` nil) every one of the job's.
+    static func dropStaging(_ id: String, staging: String? = nil, on db: any SQLConnection) throws {
         let p = db.dialect.placeholder
-        try db.execute("DELETE FROM lf_bulk_data WHERE job_id = \(p(1)) AND part = \(p(2))", [.text(id), .text(staging)])
+        if let staging {
+            try db.execute("DELETE FROM lf_bulk_data WHERE job_id = \(p(1)) AND part = \(p(2))", [.text(id), .text(staging)])
+        } else {
+            try db.execute("DELETE FROM lf_bulk_data WHERE job_id = \(p(1)) AND part LIKE 'staging:%'", [.text(id)])
+        }
     }
 
     /// Removes a job and its data.

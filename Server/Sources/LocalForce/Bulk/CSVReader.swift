@@ -9,7 +9,7 @@
 ///   an unquoted field is an error, as is a quoted field never closed.
 /// - Empty lines are skipped.
 /// - Limits (Salesforce's): ``maximumFieldBytes`` per field, ``maximumRecordBytes`` per record,
-///   ``maximumColumns`` per record.
+///   ``maximumColumns`` per record, unless the reader reads LocalForce's own output.
 package struct CSVReader {
     /// Salesforce's limits: 131,072 characters in a field, 400,000 in a record, 5,000 fields.
     static let maximumFieldBytes = 131_072
@@ -17,7 +17,12 @@ package struct CSVReader {
     static let maximumColumns = 5_000
 
     let delimiter: UInt8
+    private let enforcesLimits: Bool
     private var fields: [String] = []
+    /// Whether the record has a quoted field (so a line holding just `""` is a record).
+    private var quotedField = false
+    /// Whether the CR being looked at came right after a closing quote (only LF may follow).
+    private var crAfterQuote = false
     private var field: [UInt8] = []
     private var recordBytes = 0
     private var state = State.fieldStart
@@ -29,8 +34,11 @@ package struct CSVReader {
         case fieldStart, unquoted, quoted, quoteInQuoted, afterCR
     }
 
-    package init(delimiter: UInt8) {
+    /// A reader of `delimiter`-separated records; `enforcesLimits: false` for CSV LocalForce
+    /// wrote itself (results), whose values may be as long as the records they come from.
+    package init(delimiter: UInt8, enforcesLimits: Bool = true) {
         self.delimiter = delimiter
+        self.enforcesLimits = enforcesLimits
     }
 
     /// Whether a record has begun and not ended (the input must not end here).
@@ -62,7 +70,7 @@ package struct CSVReader {
 
     private mutating func consume(_ byte: UInt8) throws(CSVError) -> [String]? {
         recordBytes += 1
-        guard recordBytes <= Self.maximumRecordBytes else {
+        guard recordBytes <= Self.maximumRecordBytes || !enforcesLimits else {
             throw CSVError("The record starting on line \(recordLine) is longer than \(Self.maximumRecordBytes) bytes")
         }
         switch state {
@@ -74,6 +82,7 @@ package struct CSVReader {
                     throw CSVError("A quote inside an unquoted field on line \(line): quote the whole field and double the quote")
                 }
                 state = .quoted
+                quotedField = true
             } else {
                 try append(byte)
                 state = .unquoted
@@ -91,7 +100,10 @@ package struct CSVReader {
                 state = .quoted
             } else {
                 var record: [String]?
-                if try fieldEnd(byte, record: &record) { return record }
+                if try fieldEnd(byte, record: &record) {
+                    crAfterQuote = state == .afterCR
+                    return record
+                }
                 throw CSVError("Characters after the closing quote of a field on line \(line)")
             }
         case .afterCR:
@@ -99,6 +111,7 @@ package struct CSVReader {
                 line += 1
                 return try endRecord()
             }
+            guard !crAfterQuote else { throw CSVError("Characters after the closing quote of a field on line \(line)") }
             // A lone carriage return is data.
             try append(0x0D)
             state = .unquoted
@@ -127,14 +140,14 @@ package struct CSVReader {
     }
 
     private mutating func append(_ byte: UInt8) throws(CSVError) {
-        guard field.count < Self.maximumFieldBytes else {
+        guard field.count < Self.maximumFieldBytes || !enforcesLimits else {
             throw CSVError("A field on line \(recordLine) is longer than \(Self.maximumFieldBytes) bytes")
         }
         field.append(byte)
     }
 
     private mutating func endField() throws(CSVError) {
-        guard fields.count < Self.maximumColumns else {
+        guard fields.count < Self.maximumColumns || !enforcesLimits else {
             throw CSVError("The record on line \(recordLine) has more than \(Self.maximumColumns) fields")
         }
         fields.append(String(decoding: field, as: UTF8.self))
@@ -146,9 +159,11 @@ package struct CSVReader {
             recordBytes = 0
             recordLine = line
             state = .fieldStart
+            quotedField = false
+            crAfterQuote = false
         }
-        // An empty line is no record.
-        if fields.isEmpty, field.isEmpty, state == .fieldStart || state == .afterCR { return nil }
+        // An empty line is no record (a line holding `""` is one).
+        if fields.isEmpty, field.isEmpty, !quotedField, state == .fieldStart || state == .afterCR { return nil }
         try endField()
         let record = fields
         fields.removeAll(keepingCapacity: true)

@@ -42,11 +42,20 @@ extension LocalForce {
 
     func bulkJob(_ id: String, kind: BulkJob.Kind) async throws -> BulkJob {
         let id = SalesforceId(id)?.value ?? id
-        guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }), job.kind == kind else {
+        guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }), job.kind == kind, seesJob(job) else {
             throw APIError.notFound
         }
         return job
     }
+
+    /// Whether the request's user sees a job: its creator does, and the API user (the static
+    /// token, the org's administrator) sees every job, as "View All Data" does.
+    func seesJob(_ job: BulkJob) -> Bool {
+        requestUserId() == userId || job.createdBy == requestUserId()
+    }
+
+    /// The user whose jobs a list shows: nil (every user's) for the API user.
+    var jobOwnerFilter: String? { requestUserId() == userId ? nil : requestUserId() }
 
     private func newJob(
         kind: BulkJob.Kind, operation: String, object: String, externalId: String?, format: CSVFormat, query: String?, version: String
@@ -128,13 +137,15 @@ extension LocalForce {
         let pageSize = 1000
         var after: (Int64, String)?
         if let locator = context.request.parameter("queryLocator") {
-            guard let job = try await database.read({ db in try BulkStore.job(locator, on: db) }) else {
+            guard let job = try await database.read({ db in try BulkStore.job(locator, on: db) }), seesJob(job) else {
                 throw APIError(400, "INVALID_QUERY_LOCATOR", "invalid query locator")
             }
             after = (job.created, job.id)
         }
-        let start = after
-        let jobs = try await database.read { db in try BulkStore.jobs(kind: kind, after: start, limit: pageSize + 1, on: db) }
+        let (start, owner) = (after, jobOwnerFilter)
+        let jobs = try await database.read { db in
+            try BulkStore.jobs(kind: kind, createdBy: owner, after: start, limit: pageSize + 1, on: db)
+        }
         let page = jobs.prefix(pageSize)
         let next =
             jobs.count > pageSize ? page.last.map { "/services/data/v\(context.version)/jobs/\(kind.rawValue)?queryLocator=\($0.id)" } : nil
@@ -163,7 +174,12 @@ extension LocalForce {
                 400, "INVALIDJOBSTATE",
                 "InvalidJobState : Invalid state '\(wanted)': use \(kind == .ingest ? "UploadComplete or " : "")Aborted")
         }
-        let changed = try await database.write { db in try BulkStore.setState(job.id, to: wanted, from: from, now: now, on: db) }
+        let changed = try await database.write { db -> Bool in
+            guard try BulkStore.setState(job.id, to: wanted, from: from, now: now, on: db) else { return false }
+            // Uploads still arriving (or left by a process that died during one) will not be added.
+            try BulkStore.dropStaging(job.id, on: db)
+            return true
+        }
         guard changed else {
             let current = try await bulkJob(job.id, kind: kind)
             let verb = wanted == "Aborted" ? "Aborting" : "Closing"

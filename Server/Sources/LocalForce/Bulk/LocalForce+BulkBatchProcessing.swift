@@ -28,6 +28,9 @@ extension LocalForce {
                 try await database.write { db in
                     let started = ContinuousClock.now
                     guard let batch = try BulkBatch.batch(id, on: db), let job = try BulkStore.job(batch.jobId, on: db) else { return }
+                    guard batch.retries < Self.maximumRetries else {
+                        throw BulkJobFailure("Unknown : the batch was retried \(batch.retries) times")
+                    }
                     let p = db.dialect.placeholder
                     guard job.state != "Aborted" else {
                         try db.execute(
@@ -56,7 +59,11 @@ extension LocalForce {
             } catch let failure as BulkJobFailure {
                 await finishBatch(id, owner: owner, state: "Failed", message: failure.message)
             } catch {
-                await finishBatch(id, owner: owner, state: "Failed", message: "Unknown : \(LocalForce.unexpected(error).message)")
+                // Storage failing: the batch is let go, to be claimed again, up to a limit.
+                let message = "Unknown : \(LocalForce.unexpected(error).message)"
+                if await !release(id, table: "lf_bulk_batches", owner: owner) {
+                    await finishBatch(id, owner: owner, state: "Failed", message: message)
+                }
             }
             return
         }

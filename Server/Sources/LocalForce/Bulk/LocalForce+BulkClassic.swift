@@ -46,6 +46,9 @@ extension LocalForce {
         else { throw APIError.notFound }
         let version = "\(major).0"
         let path = Array(segments.dropFirst(4))
+        // A client polling any process of a shared database restarts the processing of a batch
+        // whose process went away.
+        bulkWorker.kick()
         return try await Self.$sessionUserId.withValue(user) {
             switch (path.count, request.method) {
             case (0, "POST"): return try await createClassicJob(request, version: version)
@@ -67,7 +70,7 @@ extension LocalForce {
 
     private func classicJob(_ id: String) async throws -> BulkJob {
         let id = SalesforceId(id)?.value ?? id
-        guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }), job.kind == .classic else {
+        guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }), job.kind == .classic, seesJob(job) else {
             throw APIError(400, "InvalidJob", "Unable to find object: \(id)")
         }
         return job

@@ -19,8 +19,9 @@ extension LocalForce {
     }
 
     private func claim(owner: String, table: String, waiting state: String) async -> String? {
-        let now = currentTime()
-        let stale = now - bulk.claimTimeout.wholeMilliseconds
+        // Claims are timed by the machine's clock, not the org's (which may be offset per process).
+        let (now, machine) = (currentTime(), Self.nowMilliseconds())
+        let stale = machine - bulk.claimTimeout.wholeMilliseconds
         @Sendable func waiting(_ arguments: SQLArguments) -> String {
             "(state = '\(state)' OR (state = 'InProgress' AND (claimed_at IS NULL OR claimed_at < \(arguments.bind(.integer(stale))))))"
         }
@@ -41,7 +42,7 @@ extension LocalForce {
                 let update = SQLArguments(dialect: db.dialect)
                 let sql = """
                     UPDATE \(table) SET retries = retries + (CASE WHEN state = 'InProgress' THEN 1 ELSE 0 END),
-                    state = 'InProgress', claimed_by = \(update.bind(.text(owner))), claimed_at = \(update.bind(.integer(now))),
+                    state = 'InProgress', claimed_by = \(update.bind(.text(owner))), claimed_at = \(update.bind(.integer(machine))),
                     modstamp = \(update.bind(.integer(now))) WHERE id = \(update.bind(.text(id))) AND \(waiting(update))
                     """
                 if try db.execute(sql, update.values) > 0 { return id }
@@ -55,6 +56,9 @@ extension LocalForce {
         if id.hasPrefix("batch:") { return await runBatch(String(id.dropFirst(6)), owner: owner) }
         do {
             guard let job = try await database.read({ db in try BulkStore.job(id, on: db) }) else { return }
+            guard job.retries < Self.maximumRetries else {
+                throw BulkJobFailure("Unknown : the job was retried \(job.retries) times")
+            }
             switch job.kind {
             case .ingest: try await runIngest(job, owner: owner)
             case .query: try await runQuery(job, owner: owner)
@@ -65,8 +69,27 @@ extension LocalForce {
         } catch let failure as BulkJobFailure {
             await failJob(id, owner: owner, message: failure.message)
         } catch {
-            await failJob(id, owner: owner, message: "Unknown : \(LocalForce.unexpected(error).message)")
+            // Storage failing (busy, a lost connection, the database closing): the job is let
+            // go, to be claimed again and resumed, up to a limit.
+            let message = "Unknown : \(LocalForce.unexpected(error).message)"
+            if await !release(id, table: "lf_bulk_jobs", owner: owner) { await failJob(id, owner: owner, message: message) }
         }
+    }
+
+    /// Retries a job or batch gets at most (takeovers and storage failures together).
+    static let maximumRetries: Int64 = 10
+
+    /// Lets a claimed job or batch go, to be claimed again at once (counted in its retries when
+    /// claimed); false when it has had its retries, or is no longer this owner's.
+    func release(_ id: String, table: String, owner: String) async -> Bool {
+        try? await Task.sleep(for: .milliseconds(100))
+        let released = try? await database.write { db in
+            let p = db.dialect.placeholder
+            return try db.execute(
+                "UPDATE \(table) SET claimed_at = NULL WHERE id = \(p(1)) AND claimed_by = \(p(2)) AND state = 'InProgress' AND retries < \(p(3))",
+                [.text(id), .text(owner), .integer(Self.maximumRetries)]) > 0
+        }
+        return released ?? true
     }
 
     private func failJob(_ id: String, owner: String, message: String) async {
@@ -108,7 +131,7 @@ extension LocalForce {
         let values: [(String, SQLValue)] = [
             ("state", .text(state)), ("error", error.map(SQLValue.text) ?? .null), ("processed", .integer(job.processed)),
             ("failed", .integer(job.failed)), ("result_rows", .integer(job.resultRows)), ("position_chunk", .integer(job.positionChunk)),
-            ("position_offset", .integer(job.positionOffset)), ("claimed_at", .integer(now)), ("modstamp", .integer(now)),
+            ("position_offset", .integer(job.positionOffset)), ("claimed_at", .integer(nowMilliseconds())), ("modstamp", .integer(now)),
         ]
         let assignments = values.map { "\($0.0) = \(arguments.bind($0.1))" }.joined(separator: ", ")
         let sql = """

@@ -48,7 +48,7 @@ extension LocalForce {
     /// without the header line each later upload starts with.
     private static func unprocessedStream(_ database: any SQLDatabase, _ job: BulkJob, header: [UInt8]) -> BodyStream {
         let position = NIOLockedValueBox<(chunk: Int64, offset: Int)?>(nil)
-        let (id, delimiter) = (job.id, job.format.delimiter)
+        let (id, delimiter, lineBreak) = (job.id, job.format.delimiter, job.format.lineBreak)
         let done = job.state == "JobComplete"
         return BodyStream {
             guard let (number, offset) = position.withLockedValue({ $0 }) else {
@@ -63,10 +63,16 @@ extension LocalForce {
             var start = chunk.number == number ? min(offset, chunk.body.count) : 0
             if chunk.first, start == 0 {
                 // Past this upload's header line.
-                var reader = CSVReader(delimiter: delimiter)
-                _ = try? reader.next(in: chunk.body, offset: &start)
+                var reader = CSVReader(delimiter: delimiter, enforcesLimits: false)
+                if (try? reader.next(in: chunk.body, offset: &start)) == nil { start = chunk.body.count }
             }
-            return Array(chunk.body[start...])
+            var bytes = Array(chunk.body[start...])
+            // An upload whose last line has no line break does not run into the next one's first.
+            if let last = bytes.last, last != 0x0A {
+                let following = try await database.read { db in try BulkStore.chunk(id, part: "upload", from: chunk.number + 1, on: db) }
+                if following == nil || following?.first == true { bytes += lineBreak }
+            }
+            return bytes
         }
     }
 
@@ -150,8 +156,9 @@ extension LocalForce {
             guard row < rows.upperBound,
                 let chunk = try await database.read({ db in try BulkStore.resultChunk(id, holding: row, on: db) })
             else { return nil }
-            // Skip to `row`, then take the chunk's rows up to the page's end.
-            var reader = CSVReader(delimiter: delimiter)
+            // Skip to `row`, then take the chunk's rows up to the page's end (LocalForce wrote
+            // them: no limits apply, so a long row is counted as one).
+            var reader = CSVReader(delimiter: delimiter, enforcesLimits: false)
             var offset = 0
             var current = chunk.firstRow
             while current < row, (try? reader.next(in: chunk.body, offset: &offset)) != nil { current += 1 }

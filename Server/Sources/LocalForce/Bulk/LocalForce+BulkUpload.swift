@@ -31,6 +31,9 @@ extension LocalForce {
                     header = try Self.csv { () throws(CSVError) in try reader.next(in: pending, offset: &headerScan) }
                 }
                 if pending.count >= BulkStore.chunkBytes {
+                    guard header != nil else {
+                        throw APIError(400, "INVALIDBATCH", "InvalidBatch : The upload must start with its header line")
+                    }
                     try await stage(&pending, job: job.id, staging: staging, first: staged == 0, final: false)
                     staged += 1
                 }

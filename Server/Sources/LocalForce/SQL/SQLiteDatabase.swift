@@ -66,7 +66,17 @@ public final class SQLiteDatabase: SQLDatabase {
     /// cannot be used afterwards. A file stays open until the database is released.
     public func close() async {
         guard let temporaryFolder else { return }
-        try? (writer as? DatabasePool)?.close()
+        let pool = writer as? DatabasePool
+        // Closing waits for the pool's readers. An async read gives its reader back on Swift's
+        // cooperative threads, so waiting on one of them can block every thread that would let
+        // a reader go (two closes on a 2-core machine did, while a background read was in
+        // flight): the wait happens on a Dispatch thread instead.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                try? pool?.close()
+                continuation.resume()
+            }
+        }
         Self.remove(temporaryFolder)
     }
 

@@ -133,8 +133,14 @@ public final class LocalForce: Sendable {
         bulkWorker.attach(
             claim: { [weak self] owner in await self?.claimBulkJob(owner: owner) },
             run: { [weak self] id, owner in await self?.runBulkJob(id, owner: owner) })
-        // Jobs a previous run of the org left unfinished resume.
+        // Jobs a previous run of the org left unfinished resume: now, and once more when the
+        // claims of a process that just died have gone stale.
         bulkWorker.kick()
+        let delay = bulk.claimTimeout + .milliseconds(100)
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            self?.bulkWorker.kick()
+        }
     }
 
     static let apiUsername = "api@localforce.invalid"

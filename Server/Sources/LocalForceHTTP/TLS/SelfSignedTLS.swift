@@ -84,7 +84,12 @@ extension LocalForceServer.TLS {
             let kept = try Self(
                 certificateChainPEM: try read(certificateFile, "certificate"), privateKeyPEM: try read(keyFile, "private key"),
                 authorityPEM: try read(authorityFile, "authority"))
-            let leaf = try Certificate(pemEncoded: kept.certificateChainPEM)
+            let leaf: Certificate
+            do {
+                leaf = try Certificate(pemEncoded: kept.certificateChainPEM)
+            } catch {
+                throw LocalForceServer.TLSError("\(certificateFile.path) is not a certificate LocalForce can read (\(error))")
+            }
             if leaf.notValidAfter > now.addingTimeInterval(86_400) { return (kept, false) }
         } else if !present.isEmpty {
             throw LocalForceServer.TLSError(
