@@ -52,7 +52,7 @@ struct TrustingTransport: HTTPTransport {
         head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
         head.headers.replaceOrAdd(name: "Connection", value: "close")
         // The request's timeout bounds the whole exchange (closing the channel ends it).
-        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
+        let timeout = request.timeoutInterval.isFinite && request.timeoutInterval > 0 ? request.timeoutInterval : 60
         let watchdog = Task {
             try await Task.sleep(for: .milliseconds(Int64(min(timeout, 86_400) * 1000)))
             channel.channel.close(promise: nil)

@@ -122,6 +122,13 @@ import Testing
             let again = try await server.send("PATCH", "jobs/ingest/\(id)", json: ["state": "Aborted"])
             #expect(again.errorCode == "INVALIDJOBSTATE" && again.message == "Aborting already Aborted Job not allowed")
             #expect(try await server.send("DELETE", "jobs/ingest/\(id)").status == 204)
+            // An aborted job's uploads come back unprocessed, each upload's header dropped, and an
+            // upload ending without a line break kept apart from the next one.
+            let unrun = try await bulk.createIngest("Account", "insert")
+            #expect(try await bulk.upload(unrun, "Name\nFirst").status == 201)
+            #expect(try await bulk.upload(unrun, "Name\nSecond\n").status == 201)
+            #expect(try await server.send("PATCH", "jobs/ingest/\(unrun)", json: ["state": "Aborted"]).status == 200)
+            #expect(try await bulk.text("jobs/ingest/\(unrun)/unprocessedrecords") == "\"Name\"\nFirst\nSecond\n")
             #expect(try await server.send("GET", "jobs/ingest/\(id)").status == 404)
             #expect(try await server.send("GET", "jobs/ingest/750000000000099AAA").status == 404)
 

@@ -11,6 +11,9 @@ struct BulkIngestStep {
     let columns: [BulkColumn]
     let limit: Int
     let maximumRecords: Int64
+    /// The upload chunk the previous step ended in (uploaded chunks never change once the job
+    /// runs): a step starting in it does not read its mebibyte again.
+    var cached: BulkStore.Chunk? = nil
 
     enum Outcome {
         /// More records remain.
@@ -22,7 +25,8 @@ struct BulkIngestStep {
     }
 
     /// Runs the step; the caller commits it (and saves the job) with the rest of the transaction.
-    func run() throws -> (outcome: Outcome, job: BulkJob) {
+    /// Also returns the chunk it ended in, for the next step's ``cached``.
+    func run() throws -> (outcome: Outcome, job: BulkJob, chunk: BulkStore.Chunk?) {
         var job = self.job
         let db = api.db
         var reader = CSVReader(delimiter: job.format.delimiter)
@@ -30,7 +34,9 @@ struct BulkIngestStep {
         var failure: [UInt8] = []
         var count = 0
         var outcome = Outcome.more
-        var chunk = try BulkStore.chunk(job.id, part: "upload", from: job.positionChunk, on: db)
+        var chunk =
+            try cached.flatMap { $0.number == job.positionChunk ? $0 : nil }
+            ?? BulkStore.chunk(job.id, part: "upload", from: job.positionChunk, on: db)
         var offset = chunk.map { $0.number == job.positionChunk ? min(Int(clamping: job.positionOffset), $0.body.count) : 0 } ?? 0
         do {
             if let first = chunk, first.first, offset == 0 { try skipHeader(&reader, first.body, &offset) }
@@ -69,7 +75,7 @@ struct BulkIngestStep {
         }
         if !success.isEmpty { try BulkStore.append(job.id, part: "success", body: String(decoding: success, as: UTF8.self), on: db) }
         if !failure.isEmpty { try BulkStore.append(job.id, part: "failure", body: String(decoding: failure, as: UTF8.self), on: db) }
-        return (outcome, job)
+        return (outcome, job, chunk)
     }
 
     /// Reads past an upload's header line (an upload of a header alone may end without a line break).

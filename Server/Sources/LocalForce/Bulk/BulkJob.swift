@@ -40,9 +40,6 @@ struct BulkJob: Sendable {
     var positionChunk: Int64 = 0
     var positionOffset: Int64 = 0
 
-    /// States after which a job changes no more.
-    static let finalStates: Set<String> = ["JobComplete", "Failed", "Aborted"]
-
     static let columnList =
         "id, kind, operation, object, external_id, state, delimiter, line_ending, api_version, created_by, created, modstamp, query, columns, error, processed, failed, retries, processing_ms, uploaded_bytes, result_rows, position_chunk, position_offset, content_type, concurrency"
 

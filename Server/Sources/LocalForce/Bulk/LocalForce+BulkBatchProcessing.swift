@@ -9,18 +9,17 @@ extension LocalForce {
         var faults = 0
         while true {
             let now = currentTime()
-            let request = APIRequest(method: "POST", path: "/services/async/batch/\(id)/processing", query: nil, headers: [:], body: [])
-            if await self.faults.fault(for: request) != nil {
-                faults += 1
-                _ = try? await database.write { db in
-                    try db.execute("UPDATE lf_bulk_batches SET retries = retries + 1 WHERE id = \(db.dialect.placeholder(1))", [.text(id)])
+            do {
+                let path = "/services/async/batch/\(id)/processing"
+                if try await injectedFault(table: "lf_bulk_batches", id: id, path: path, consecutive: &faults) { continue }
+            } catch let failure as BulkJobFailure {
+                await finishBatch(id, owner: owner, state: "Failed", message: failure.message)
+                return
+            } catch {
+                // Counting the retry failed: the batch is let go like any storage failure.
+                if await !release(id, table: "lf_bulk_batches", owner: owner) {
+                    await finishBatch(id, owner: owner, state: "Failed", message: "Unknown : \(LocalForce.unexpected(error).message)")
                 }
-                if faults < Self.maximumConsecutiveFaults {
-                    try? await Task.sleep(for: .milliseconds(20))
-                    continue
-                }
-                await finishBatch(
-                    id, owner: owner, state: "Failed", message: "Unknown : processing failed \(faults) times in a row (injected faults)")
                 return
             }
             let capture = streaming.options.capturesChanges

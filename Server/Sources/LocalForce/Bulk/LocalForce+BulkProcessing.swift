@@ -102,12 +102,11 @@ extension LocalForce {
         }
     }
 
-    /// Whether fault injection hits the job's next transaction: it is then not run, and counted
-    /// in `retries`; too many in a row fail the job.
-    private func injectedFault(_ job: BulkJob, owner: String, consecutive: inout Int) async throws -> Bool {
-        let request = APIRequest(
-            method: "POST", path: "/services/data/v\(job.apiVersion)/jobs/\(job.kind.rawValue)/\(job.id)/processing", query: nil,
-            headers: [:], body: [])
+    /// Whether fault injection hits the next transaction of a job or batch (`table`, `id`,
+    /// seen by fault predicates as a request to `path`): it is then not run, and counted in
+    /// `retries`; too many in a row fail it.
+    func injectedFault(table: String, id: String, path: String, consecutive: inout Int) async throws -> Bool {
+        let request = APIRequest(method: "POST", path: path, query: nil, headers: [:], body: [])
         guard await faults.fault(for: request) != nil else {
             consecutive = 0
             return false
@@ -117,10 +116,16 @@ extension LocalForce {
             throw BulkJobFailure("Unknown : processing failed \(consecutive) times in a row (injected faults)")
         }
         _ = try await database.write { db in
-            try db.execute("UPDATE lf_bulk_jobs SET retries = retries + 1 WHERE id = \(db.dialect.placeholder(1))", [.text(job.id)])
+            try db.execute("UPDATE \(table) SET retries = retries + 1 WHERE id = \(db.dialect.placeholder(1))", [.text(id)])
         }
         try? await Task.sleep(for: .milliseconds(20))
         return true
+    }
+
+    private func injectedFault(_ job: BulkJob, consecutive: inout Int) async throws -> Bool {
+        try await injectedFault(
+            table: "lf_bulk_jobs", id: job.id, path: "/services/data/v\(job.apiVersion)/jobs/\(job.kind.rawValue)/\(job.id)/processing",
+            consecutive: &consecutive)
     }
 
     /// Saves a step's progress under the claim (throws ``LostClaim`` when the job moved on).
@@ -146,13 +151,14 @@ extension LocalForce {
         let columns = try BulkColumn.resolve(job.columns ?? [], object: object, schema: schema).get()
         let (schema, options) = (self.schema, bulk)
         var faults = 0
+        var cached: BulkStore.Chunk?
         while true {
-            if try await injectedFault(job, owner: owner, consecutive: &faults) { continue }
+            if try await injectedFault(job, consecutive: &faults) { continue }
             let now = currentTime()
             let source =
                 streaming.options.capturesChanges
                 ? CaptureSource(schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
-            let outcome = try await database.write { db -> BulkIngestStep.Outcome in
+            let ended = try await database.write { [cached] db -> (BulkIngestStep.Outcome, BulkStore.Chunk?) in
                 let started = ContinuousClock.now
                 guard let current = try BulkStore.job(job.id, on: db), current.state == "InProgress" else { throw LostClaim() }
                 // Inserts reserve the transaction's ids and stamps at once (one counter update
@@ -165,8 +171,8 @@ extension LocalForce {
                     capture: source?.make())
                 let step = BulkIngestStep(
                     api: api, job: current, columns: columns, limit: options.recordsPerTransaction,
-                    maximumRecords: Int64(options.maximumRecordsPerJob))
-                let (outcome, updated) = try step.run()
+                    maximumRecords: Int64(options.maximumRecordsPerJob), cached: cached)
+                let (outcome, updated, chunk) = try step.run()
                 let (state, error): (String, String?) =
                     switch outcome {
                     case .more: ("InProgress", nil)
@@ -176,10 +182,11 @@ extension LocalForce {
                 try Self.save(
                     updated, state: state, error: error, elapsed: started.duration(to: .now).wholeMilliseconds, now: now, owner: owner,
                     on: db)
-                return outcome
+                return (outcome, chunk)
             }
+            cached = ended.1
             streaming.afterWrite(now: now)
-            guard case .more = outcome else { return }
+            guard case .more = ended.0 else { return }
         }
     }
 
@@ -222,7 +229,7 @@ extension LocalForce {
         var position = (start: 0, lastId: String?.none)
         var done = false
         while !done {
-            if try await injectedFault(job, owner: owner, consecutive: &faults) { continue }
+            if try await injectedFault(job, consecutive: &faults) { continue }
             let stamp = currentTime()
             let step = try await database.write { [state, position, snapshot] db -> (BulkJob, (Int, String?), Bool) in
                 let started = ContinuousClock.now

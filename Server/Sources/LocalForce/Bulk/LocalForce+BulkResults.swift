@@ -83,12 +83,7 @@ extension LocalForce {
         let job = try await completedQuery(id)
         let start = try Self.row(ofLocator: context.request.parameter("locator"), total: job.resultRows)
         var count = job.resultRows - start
-        if let text = context.request.parameter("maxRecords") {
-            guard let maximum = Int64(text), maximum > 0 else {
-                throw APIError(400, "API_ERROR", "maxRecords must be a positive integer, not '\(text)'")
-            }
-            count = min(count, maximum)
-        }
+        if let maximum = try Self.maxRecords(context) { count = min(count, maximum) }
         let end = start + count
         var headers = Self.csvHeaders
         headers["Sforce-NumberOfRecords"] = String(count)
@@ -102,13 +97,8 @@ extension LocalForce {
     func resultPages(_ id: String, _ context: RequestContext) async throws -> APIResponse {
         let job = try await completedQuery(id)
         var size: Int64 = 50_000
-        if let text = context.request.parameter("maxRecords") {
-            guard let maximum = Int64(text), maximum > 0 else {
-                throw APIError(400, "API_ERROR", "maxRecords must be a positive integer, not '\(text)'")
-            }
-            // No page is larger than the results (so the links' rows cannot overflow).
-            size = min(maximum, max(1, job.resultRows))
-        }
+        // No page is larger than the results (so the links' rows cannot overflow).
+        if let maximum = try Self.maxRecords(context) { size = min(maximum, max(1, job.resultRows)) }
         let first = try Self.row(ofLocator: context.request.parameter("locator"), total: job.resultRows)
         let base = "/services/data/v\(context.version)/jobs/query/\(job.id)"
         var links: [JSONValue] = []
@@ -121,6 +111,15 @@ extension LocalForce {
         return .json([
             "resultPages": .array(links), "nextRecordsUrl": next.map(JSONValue.string) ?? .null, "done": .bool(next == nil),
         ])
+    }
+
+    /// The `maxRecords` parameter: nil when absent, else a positive integer (400 otherwise).
+    private static func maxRecords(_ context: RequestContext) throws(APIError) -> Int64? {
+        guard let text = context.request.parameter("maxRecords") else { return nil }
+        guard let maximum = Int64(text), maximum > 0 else {
+            throw APIError(400, "API_ERROR", "maxRecords must be a positive integer, not '\(text)'")
+        }
+        return maximum
     }
 
     private func completedQuery(_ id: String) async throws -> BulkJob {
