@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func aLongPollWakesWhenTheEventCommits() async throws {
-        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(20)))
+        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(90)))
         defer { Task { await server.stop() } }
         let client = BayeuxClient(server.server)
         try await client.handshake()
@@ -108,8 +108,8 @@ import Testing
         let (events, reply) = try await waiting.value
         let latency = written.duration(to: .now)
         #expect(events.count == 1 && reply["successful"] == true)
-        // Far under the 20 s long poll: the commit woke it (a loaded suite can delay a step by seconds).
-        #expect(latency < .seconds(10), "the long poll answered \(latency) after the commit")
+        // Far under the 90 s long poll: the commit woke it (a loaded suite can delay a step by seconds).
+        #expect(latency < .seconds(45), "the long poll answered \(latency) after the commit")
         // With nothing to deliver, a long poll answers at its timeout, not before.
         let quiet = try await TestServer(streaming: StreamingOptions(longPollTimeout: .milliseconds(500)))
         defer { Task { await quiet.stop() } }
@@ -128,12 +128,14 @@ import Testing
         let client = BayeuxClient(server.server)
         try await client.handshake()
         try await client.subscribe("/data/AccountChangeEvent")
-        // Ten seconds late: the connect below must start before it commits, however loaded the machine.
-        await server.server.localForce.faults.scheduleLateCommit(delay: .seconds(10), count: 1)
+        // Held until the connect below has answered, however loaded the machine.
+        let (held, commit) = AsyncStream<Void>.makeStream()
+        await server.server.localForce.faults.scheduleLateCommit { for await _ in held {} }
         let writing = Task { try await server.create("Account", ["Name": "Late"]) }
         // While the write waits to commit, nothing is published.
         let early = try await client.connect()
         #expect(early.events.isEmpty)
+        commit.finish()
         _ = try await writing.value
         let events = try await client.events(1)
         #expect(events.first?["data"]?["payload"]?["Name"] == "Late")

@@ -25,8 +25,10 @@ import Testing
             let target = try SoqlSyncDownTarget(query: Self.query, lateCommitWindowMilliseconds: window)
             #expect(try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts").status == .done)
             let faults = harness.localForce.faults
-            // Long enough for the update and resync below on a loaded machine; they start once it has arrived.
-            await faults.scheduleLateCommit(delay: .seconds(12)) { $0.method == "PATCH" && $0.segments.last == ids[0] }
+            // Held until the update and resync below are done, however loaded the machine.
+            let (held, commit) = AsyncStream<Void>.makeStream()
+            await faults.scheduleLateCommit(
+                matching: { $0.method == "PATCH" && $0.segments.last == ids[0] }, until: { for await _ in held {} })
             let (arrived, arrival) = AsyncStream<Void>.makeStream()
             await faults.observe { request, moment in if moment == .received && request.segments.last == ids[0] { arrival.yield() } }
             let client = harness.client
@@ -35,6 +37,7 @@ import Testing
             try await harness.client.update("Account", id: ids[1], fields: ["Name": "Committed at once"])
             let first = try await harness.manager.reSync(named: "accounts")
             #expect(first.status == .done && first.totalSize == 1)
+            commit.finish()
             try await slow.value
             let second = try await harness.manager.reSync(named: "accounts")
             #expect(second.status == .done)

@@ -29,7 +29,7 @@ public actor FaultInjection {
     public private(set) var lateCommitRate: Double = 0
     /// How late the writes ``lateCommitRate`` picks commit.
     public private(set) var lateCommitDelay: Duration = .seconds(2)
-    private var scheduledLateCommits: [(delay: Duration, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
+    private var scheduledLateCommits: [(release: @Sendable () async -> Void, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
     private var generator: SystemRandomNumberGenerator = SystemRandomNumberGenerator()
     /// When an observer sees a request.
     public enum Moment: Sendable { case received, processed }
@@ -58,7 +58,17 @@ public actor FaultInjection {
     public func scheduleLateCommit(
         delay: Duration, count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true }
     ) {
-        scheduledLateCommits.append((delay, predicate, count))
+        scheduleLateCommit(count: count, matching: predicate) { try? await Task.sleep(for: delay) }
+    }
+
+    /// As ``scheduleLateCommit(delay:count:matching:)``, but each write commits when `release`
+    /// returns rather than after a fixed delay: a test holds the commit for exactly as long as
+    /// its steps take, however loaded the machine.
+    public func scheduleLateCommit(
+        count: Int = 1, matching predicate: @escaping @Sendable (APIRequest) -> Bool = { _ in true },
+        until release: @escaping @Sendable () async -> Void
+    ) {
+        scheduledLateCommits.append((release, predicate, count))
     }
 
     /// Makes a share of writes (0…1; POST, PATCH, PUT and DELETE requests) commit late by `delay`.
@@ -67,18 +77,19 @@ public actor FaultInjection {
         lateCommitDelay = max(.zero, delay)
     }
 
-    /// How late this request commits, if it does (scheduled ones first).
-    func lateCommit(for request: APIRequest) -> Duration? {
+    /// What this request waits for before it commits, if it commits late (scheduled ones first).
+    func lateCommit(for request: APIRequest) -> (@Sendable () async -> Void)? {
         if let index = scheduledLateCommits.firstIndex(where: { $0.remaining > 0 && $0.matches(request) }) {
             scheduledLateCommits[index].remaining -= 1
-            let delay = scheduledLateCommits[index].delay
+            let release = scheduledLateCommits[index].release
             scheduledLateCommits.removeAll { $0.remaining <= 0 }
-            return delay
+            return release
         }
         guard lateCommitRate > 0, ["POST", "PATCH", "PUT", "DELETE"].contains(request.method),
             Double.random(in: 0..<1, using: &generator) < lateCommitRate
         else { return nil }
-        return lateCommitDelay
+        let delay = lateCommitDelay
+        return { try? await Task.sleep(for: delay) }
     }
 
     /// Sets or clears the ``observer``.

@@ -41,12 +41,12 @@ extension LocalForce {
     }
 
     /// Runs the work, late when fault injection says so: its writes keep the time the request
-    /// arrived, but happen (and it answers) only after the delay.
+    /// arrived, but happen (and it answers) only once it is released.
     private func handlingLate<Answer: Sendable>(
         _ request: APIRequest, arrivedAt arrival: Int64, handle: () async throws -> Answer
     ) async rethrows -> Answer {
-        guard let delay = await faults.lateCommit(for: request) else { return try await handle() }
-        try? await Task.sleep(for: delay)
+        guard let release = await faults.lateCommit(for: request) else { return try await handle() }
+        await release()
         return try await Self.$arrivalTime.withValue(arrival) { try await handle() }
     }
 }
