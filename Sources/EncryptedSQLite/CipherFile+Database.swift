@@ -42,7 +42,7 @@ extension CipherFile {
         }
         do {
             try stored.withUnsafeBytes { source in
-                try plain.withUnsafeMutableBytes { target in try codec.decrypt(source, page: number, into: target) }
+                try plain.withUnsafeMutableBytes { target in try decrypt(source, number: number, codec: codec, into: target) }
             }
         } catch {
             if number == 1 {
@@ -89,7 +89,11 @@ extension CipherFile {
         guard let codec = databaseCodec(salt: nil) else { return ResultCode.ioerrWrite }
         // A checkpoint copying a page it just read from the log: stored as the log stores it.
         if let copy = plain.withUnsafeBytes({ registration.storedCopy(ofPage: number, salt: codec.keys.salt, plain: $0) }) {
-            return copy.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
+            let rc = copy.withUnsafeBytes { realWrite($0, at: index * Self.pageSize) }
+            if rc == SQLITE_OK {
+                plain.withUnsafeBytes { page in copy.withUnsafeBytes { remember(page, number: number, stored: $0, codec: codec) } }
+            }
+            return rc
         }
         return plain.withUnsafeBytes { writeEncrypted($0, number: number, codec: codec, at: index * Self.pageSize) }
     }

@@ -85,7 +85,11 @@ extension CipherFile {
             checksum.add(UnsafeRawBufferPointer(rebasing: record[Self.frameHeaderSize...]), bigEndian: logIsBigEndian())
             checksum.store(into: record, at: 16)
             log.checksums[frame] = (checksum, WALChecksum(stored: header, at: 16))
-            return realWrite(UnsafeRawBufferPointer(record), at: Self.frameOffset(frame))
+            let rc = realWrite(UnsafeRawBufferPointer(record), at: Self.frameOffset(frame))
+            if rc == SQLITE_OK {
+                remember(page, number: number, stored: UnsafeRawBufferPointer(rebasing: record[Self.frameHeaderSize...]), codec: codec)
+            }
+            return rc
         }
     }
 
@@ -211,7 +215,7 @@ extension CipherFile {
         do {
             guard let number else { throw PageCodec.Failure.authentication }
             let stored = UnsafeRawBufferPointer(rebasing: raw[Self.frameHeaderSize...])
-            try codec.decrypt(stored, page: number, into: target)
+            try decrypt(stored, number: number, codec: codec, into: target)
             if !tolerant {
                 registration.rememberLogPage(number, salt: codec.keys.salt, plain: UnsafeRawBufferPointer(target), stored: stored)
             }

@@ -89,10 +89,31 @@ final class CipherFile {
         }
     }
 
-    /// Encrypts `page` as page `number` into ``stored`` and writes it at `offset`.
+    /// Encrypts `page` as page `number` into ``stored`` and writes it at `offset`; the page
+    /// joins the shared cache (see ``remember(_:number:stored:codec:)``).
     func writeEncrypted(_ page: UnsafeRawBufferPointer, number: UInt32, codec: PageCodec, at offset: Int64) -> Int32 {
         guard stored.withUnsafeMutableBytes({ encrypt(page, number: number, codec: codec, into: $0) }) else { return ResultCode.ioerrWrite }
-        return stored.withUnsafeBytes { realWrite($0, at: offset) }
+        let rc = stored.withUnsafeBytes { realWrite($0, at: offset) }
+        if rc == SQLITE_OK { stored.withUnsafeBytes { remember(page, number: number, stored: $0, codec: codec) } }
+        return rc
+    }
+
+    /// Decrypts the stored page `stored` numbered `number` into `target`, from the shared page
+    /// cache when it holds the page with the same IV and HMAC, else after checking its HMAC
+    /// (and then kept in the cache).
+    func decrypt(_ stored: UnsafeRawBufferPointer, number: UInt32, codec: PageCodec, into target: UnsafeMutableRawBufferPointer)
+        throws(PageCodec.Failure)
+    {
+        let pages = registration.pages
+        if pages.copy(page: number, salt: codec.keys.salt, stored: stored, into: target) { return }
+        try codec.decrypt(stored, page: number, into: target)
+        pages.insert(page: number, salt: codec.keys.salt, stored: stored, plain: UnsafeRawBufferPointer(target))
+    }
+
+    /// Keeps the plaintext `page` that was just stored, encrypted, as `stored` in the shared
+    /// page cache: the next read of it by any connection needs no decryption.
+    func remember(_ page: UnsafeRawBufferPointer, number: UInt32, stored: UnsafeRawBufferPointer, codec: PageCodec) {
+        registration.pages.insert(page: number, salt: codec.keys.salt, stored: stored, plain: page)
     }
 
     // MARK: - The platform file

@@ -5,6 +5,8 @@ import Locking
 final class CipherRegistration: Sendable {
     /// What the keys derive from.
     let material: KeyMaterial
+    /// Decrypted pages of the database and its log, shared by every connection.
+    let pages: PageCache
     private let state: Locked<State>
 
     private struct State {
@@ -22,8 +24,9 @@ final class CipherRegistration: Sendable {
 
     private let lastLogPage = Locked<LogPage?>(nil)
 
-    init(material: KeyMaterial) {
+    init(material: KeyMaterial, pageCacheBytes: Int) {
         self.material = material
+        pages = PageCache(bytes: pageCacheBytes)
         var generator = SystemRandomNumberGenerator()
         let salt = material.fixedSalt ?? (0..<CipherFormat.saltSize).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         state = Locked(State(newFileSalt: salt))
@@ -56,7 +59,9 @@ final class CipherRegistration: Sendable {
     /// encrypted with the keys of `salt`.
     func storedCopy(ofPage number: UInt32, salt: [UInt8], plain: UnsafeRawBufferPointer) -> [UInt8]? {
         lastLogPage.withLock { memo in
-            guard let page = memo, page.number == number, page.salt == salt, page.plain.elementsEqual(plain) else { return nil }
+            guard let page = memo, page.number == number, page.salt == salt,
+                page.plain.withUnsafeBytes({ PageCache.equal($0, plain) })
+            else { return nil }
             return page.stored
         }
     }

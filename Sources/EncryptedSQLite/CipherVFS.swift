@@ -56,11 +56,15 @@ package enum CipherVFS {
 
     /// Registers `path` as encrypted with `material`, installing the VFS on first use. Every
     /// connection opened to the path while the returned lease lives reads and writes it
-    /// encrypted; several leases with the same key share the registration.
+    /// encrypted; several leases with the same key share the registration, and with it a cache
+    /// of decrypted pages of `pageCacheBytes` at most (see ``PageCache``; the first lease's size
+    /// holds while the path stays leased).
     ///
     /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key (or
     ///   leased at all, with `exclusive`).
-    package static func lease(path: String, material: KeyMaterial, exclusive: Bool = false) throws(CipherVFSError) -> CipherLease {
+    package static func lease(
+        path: String, material: KeyMaterial, exclusive: Bool = false, pageCacheBytes: Int = 0
+    ) throws(CipherVFSError) -> CipherLease {
         guard let installation = Installation.shared else { throw .notInstalled }
         let full = try fullPathname(path, installation: installation)
         let leased = registrations.withLock { registrations in
@@ -68,7 +72,7 @@ package enum CipherVFS {
                 guard !exclusive, existing.registration.material == material else { return false }
                 registrations[full] = (existing.registration, existing.leases + 1)
             } else {
-                registrations[full] = (CipherRegistration(material: material), 1)
+                registrations[full] = (CipherRegistration(material: material, pageCacheBytes: pageCacheBytes), 1)
             }
             return true
         }
@@ -88,6 +92,14 @@ package enum CipherVFS {
     package static func isLeased(path: String) -> Bool {
         guard let installation = Installation.shared, let full = try? fullPathname(path, installation: installation) else { return false }
         return registrations.withLock { $0[full] != nil }
+    }
+
+    /// Hits, misses and pages held of the shared page cache of `path` (zeros when it is not leased).
+    package static func pageCacheStatistics(path: String) -> (hits: Int, misses: Int, pages: Int) {
+        guard let installation = Installation.shared, let full = try? fullPathname(path, installation: installation) else {
+            return (0, 0, 0)
+        }
+        return registrations.withLock { $0[full] }?.registration.pages.statistics ?? (0, 0, 0)
     }
 
     /// The last failure met on the files of `path`, forgotten once taken.

@@ -19,13 +19,15 @@ import Testing
 
     @Test func defaultsAndChoicesReachEveryConnection() throws {
         let directory = TemporaryDirectory()
-        // Defaults: SQLite's 2 MiB cache (-2000) for a plaintext store, 16 MiB for an encrypted one.
+        // Defaults: SQLite's 2 MiB cache (-2000) for a plaintext store; for an encrypted one 16 MiB
+        // for the writer and 4 MiB for readers (which share 64 MiB of decrypted pages).
         let plain = try SmartStore(path: directory.path("plain.sqlite"))
         #expect(try Self.pragma("cache_size", plain) == [-2000, -2000, -2000])
         #expect(try Self.pragma("fullfsync", plain) == Array(repeating: StoreOptions.defaultFullFsync ? 1 : 0, count: 3))
         #expect(plain.writer.configuration.maximumReaderCount == 5 && !plain.writer.configuration.observesSuspensionNotifications)
         let encrypted = try SmartStore(path: directory.path("encrypted.sqlite"), key: EncryptedStoreTests.key)
-        #expect(try Self.pragma("cache_size", encrypted) == [-16384, -16384, -16384])
+        #expect(try Self.pragma("cache_size", encrypted) == [-16384, -4096, -4096])
+        #expect(StoreOptions.default.sharedCacheKiB == 65536 && StoreOptions.appExtension.sharedCacheKiB == 1024)
         // An app extension's options, and one's own.
         let small = try SmartStore(path: directory.path("extension.sqlite"), key: EncryptedStoreTests.key, options: .appExtension)
         #expect(try Self.pragma("cache_size", small) == [-512, -512, -512])

@@ -82,14 +82,17 @@ enum BenchReport {
         emit(members)
     }
 
-    private static func emit(_ line: [String: JSONValue]) {
+    private static func emit(_ measured: [String: JSONValue]) {
+        var line = measured
+        line["build"] = .string(BenchMachine.buildConfiguration)
         // Stable key order for readers; the values come from JSONValue's writer.
         let order = [
             "scenario", "records", "samples", "seconds", "records_per_second", "median_us", "baseline_seconds",
             "baseline_records_per_second", "baseline_median_us", "ratio",
         ]
         let keys = order.filter { line[$0] != nil } + line.keys.filter { !order.contains($0) }.sorted()
-        let body = keys.map { "\"\($0)\":\(line[$0]?.jsonString ?? "null")" }.joined(separator: ",")
+        let body = (keys.map { "\"\($0)\":\(line[$0]?.jsonString ?? "null")" } + ["\"machine\":\(BenchMachine.current.json)"])
+            .joined(separator: ",")
         FileHandle.standardOutput.write(Data("{\(body)}\n".utf8))
     }
 }

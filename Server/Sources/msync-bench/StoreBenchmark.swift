@@ -27,6 +27,12 @@ struct StoreBenchmark: ParsableCommand {
     @Flag(help: "Compare an encrypted store with a plaintext one (the baseline), in the same run.")
     var encrypted = false
 
+    @Option(help: "With --encrypted: each connection's page cache in KiB (the store's default when left out).")
+    var cacheKib: Int?
+
+    @Option(help: "With --encrypted: the decrypted pages all connections share, in KiB.")
+    var sharedCacheKib = StoreOptions.defaultSharedCacheKiB
+
     @Flag(help: "Run the read scenarios in a new process on the files just written, so its heap holds nothing of the writes.")
     var freshReads = false
 
@@ -40,6 +46,7 @@ struct StoreBenchmark: ParsableCommand {
 
     func validate() throws {
         guard records > 0, batchSize > 0, pageSize > 0, samples > 0 else { throw ValidationError("counts must be positive") }
+        guard (cacheKib ?? 1) > 0, sharedCacheKib >= 0 else { throw ValidationError("cache sizes must be positive") }
     }
 
     func run() throws {
@@ -54,7 +61,8 @@ struct StoreBenchmark: ParsableCommand {
         }
 
         if encrypted {
-            try EncryptedStoreBenchmark(records: records, batchSize: batchSize, pageSize: pageSize, samples: samples)
+            let options = StoreOptions(cacheSizeKiB: cacheKib, sharedCacheKiB: sharedCacheKib)
+            try EncryptedStoreBenchmark(records: records, batchSize: batchSize, pageSize: pageSize, samples: samples, options: options)
                 .run(entries: BenchRecords.make(count: records), folder: folder)
             return
         }

@@ -6,18 +6,24 @@ import GRDBSQLite
 /// How a store uses the encrypting VFS: leases for keyed paths, connection preparation, and
 /// SQLite's bare result codes turned into typed errors.
 enum StoreEncryption {
-    /// The page cache of a connection to an encrypted store by default, in KiB.
+    /// The page cache of the writing connection of an encrypted store by default, in KiB:
+    /// large, so that a big transaction does not spill pages (each one encrypted) to the log
+    /// before it commits.
     static let cacheKiB = 16384
+    /// The page cache of a reading connection of an encrypted store by default, in KiB: pages
+    /// it misses come from the store's shared cache (``StoreOptions/sharedCacheKiB``) first.
+    static let readerCacheKiB = 4096
 
     /// A lease of `path` for `key`; `nil` for a plaintext store, after checking that this process
     /// does not have the path open with a key.
-    static func lease(path: String, key: StoreKey?, exclusive: Bool = false) throws -> CipherLease? {
+    static func lease(path: String, key: StoreKey?, exclusive: Bool = false, sharedCacheKiB: Int = 0) throws -> CipherLease? {
         guard let key else {
             if CipherVFS.isLeased(path: path) { throw SmartStoreError.keyRequired(path: path) }
             return nil
         }
         do {
-            return try CipherVFS.lease(path: path, material: key.material, exclusive: exclusive)
+            let bytes = max(0, min(sharedCacheKiB, Int.max / 1024)) * 1024
+            return try CipherVFS.lease(path: path, material: key.material, exclusive: exclusive, pageCacheBytes: bytes)
         } catch .keyConflict {
             throw exclusive ? SmartStoreError.storeInUse(path: path) : SmartStoreError.wrongKey(path: path)
         } catch {
@@ -39,9 +45,10 @@ enum StoreEncryption {
         // The page size first: setting it resets the reserved bytes SQLite is asked for.
         try db.execute(sql: "PRAGMA page_size = \(CipherFormat.pageSize)")
         try db.execute(sql: "PRAGMA temp_store = MEMORY")
-        // The cache is set by the store's options: every page SQLite's cache misses is decrypted
-        // and authenticated (HMAC-SHA512, the larger cost), so by default an encrypted store's
-        // connections get ``cacheKiB`` instead of SQLite's 2 MiB (allocated as used).
+        // The cache is set by the store's options: every page SQLite's cache misses is copied
+        // from the shared page cache or decrypted and authenticated (HMAC-SHA512, the larger
+        // cost), so by default an encrypted store's writer gets ``cacheKiB`` and its readers
+        // ``readerCacheKiB`` instead of SQLite's 2 MiB (allocated as used).
         guard let connection = db.sqliteConnection, CipherVFS.prepare(connection: connection) == SQLITE_OK else {
             throw SmartStoreError.database("Cannot prepare the encrypted store connection")
         }

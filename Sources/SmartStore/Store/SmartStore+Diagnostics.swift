@@ -32,7 +32,7 @@ extension SmartStore {
                 }
                 return ["sql": .string(translation.sql), "plan": .array(plan)]
             } catch let error as DatabaseError {
-                throw SmartStoreError.queryFailed(sql: translation.sql, message: error.message ?? error.description)
+                throw queryFailure(error, sql: translation.sql)
             }
         }
     }

@@ -80,7 +80,7 @@ extension SmartStore {
             }
             return try body(statement)
         } catch let error as DatabaseError {
-            throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+            throw queryFailure(error, sql: sql)
         }
     }
 
@@ -107,7 +107,7 @@ extension SmartStore {
                 // A statement of its own: a cached one keeps the columns it had when it was made.
                 names = try db.makeStatement(sql: translation.pagedSQL).columnNames
             } catch let error as DatabaseError {
-                throw SmartStoreError.queryFailed(sql: translation.sql, message: error.message ?? error.description)
+                throw queryFailure(error, sql: translation.sql)
             }
             var paths: [String: String] = [:]
             for name in try StoreSchema.soupNames(db) {
@@ -153,7 +153,7 @@ extension SmartStore {
             do {
                 return try Int.fetchOne(db, sql: sql, arguments: bound) ?? 0
             } catch let error as DatabaseError {
-                throw SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
+                throw self.queryFailure(error, sql: sql)
             }
         }
     }

@@ -93,7 +93,7 @@ public final class SmartStore: Sendable {
     init(path: String, key: StoreKey?, resumeLongOperations: Bool, options: StoreOptions = .default) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         try StoreFileKind.requireRegularFileOrNothing(at: path)
-        let lease = try StoreEncryption.lease(path: path, key: key)
+        let lease = try StoreEncryption.lease(path: path, key: key, sharedCacheKiB: options.sharedCacheKiB)
         do {
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
@@ -130,7 +130,7 @@ public final class SmartStore: Sendable {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
         try StoreFileKind.requireRegularFileOrNothing(at: path)
-        let lease = try StoreEncryption.lease(path: path, key: key)
+        let lease = try StoreEncryption.lease(path: path, key: key, sharedCacheKiB: StoreOptions.default.sharedCacheKiB)
         var configuration = Self.configuration(lease: lease)
         configuration.readonly = true
         var location = StoreEncryption.location(of: path, lease: lease)
@@ -173,11 +173,13 @@ public final class SmartStore: Sendable {
         configuration.acceptsDoubleQuotedStringLiterals = true
         configuration.maximumReaderCount = options.maximumReaderCount
         configuration.observesSuspensionNotifications = options.observesSuspensionNotifications
-        let cacheKiB = options.cacheSizeKiB ?? (lease == nil ? nil : StoreEncryption.cacheKiB)
         configuration.prepareDatabase { db in
             if let lease { try StoreEncryption.prepare(db, lease: lease) }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if let cacheKiB { try db.execute(sql: "PRAGMA cache_size = -\(max(1, cacheKiB))") }
+            let encryptedDefault = db.configuration.readonly ? StoreEncryption.readerCacheKiB : StoreEncryption.cacheKiB
+            if let cacheKiB = options.cacheSizeKiB ?? (lease == nil ? nil : encryptedDefault) {
+                try db.execute(sql: "PRAGMA cache_size = -\(max(1, cacheKiB))")
+            }
             if options.fullFsync { try db.execute(sql: "PRAGMA fullfsync = ON") }
         }
         return configuration
@@ -304,6 +306,13 @@ public final class SmartStore: Sendable {
         guard let error = error as? DatabaseError else { return error }
         if isEncrypted, let path, let failure = StoreEncryption.failure(error, path: path) { return failure }
         return SmartStoreError.database(error.message ?? error.description)
+    }
+
+    /// A query's database error as ``SmartStoreError/queryFailed(sql:message:)``, or as what
+    /// the encrypted store says went wrong (a damaged page, a wrong key).
+    func queryFailure(_ error: DatabaseError, sql: String) -> SmartStoreError {
+        if isEncrypted, let path, let failure = StoreEncryption.failure(error, path: path) { return failure }
+        return SmartStoreError.queryFailed(sql: sql, message: error.message ?? error.description)
     }
 
     /// The soup named `name`, from the cache or the meta tables.

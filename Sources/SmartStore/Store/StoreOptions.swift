@@ -3,14 +3,23 @@
 ///
 /// A store holds one writer connection, up to ``maximumReaderCount`` pool readers and two plain
 /// readers for single-statement queries, each with its own page cache: at most
-/// `(3 + maximumReaderCount) × cacheSizeKiB` of cache, allocated as pages are read. With the
-/// defaults that is about 16 MiB for a plaintext store and 128 MiB for an encrypted one (whose cache is
-/// larger because every page it misses is decrypted and authenticated); ``appExtension`` keeps
-/// either under 4 MiB, for app extensions, whose memory limit is tens of MB.
+/// `(3 + maximumReaderCount) × cacheSizeKiB` of cache, allocated as pages are read. An
+/// encrypted store adds ``sharedCacheKiB`` of decrypted pages all its connections share, and
+/// by default gives its writer 16 MiB and each reader 4 MiB (every page it misses is decrypted
+/// and authenticated). With the defaults that is about 16 MiB for a plaintext store and 108 MiB
+/// for an encrypted one; ``appExtension`` keeps either under 4 MiB, for app extensions, whose
+/// memory limit is tens of MB.
 public struct StoreOptions: Sendable, Equatable {
     /// Each connection's page cache, in KiB; nil: 2 MiB for a plaintext store (SQLite's
-    /// default), 16 MiB for an encrypted one.
+    /// default); for an encrypted one 16 MiB for the writer and 4 MiB for each reader.
     public var cacheSizeKiB: Int?
+    /// Encrypted stores: decrypted pages shared by all the store's connections in this process,
+    /// in KiB (0: none). A page any connection decrypted once is served from it to every other
+    /// one, until it changes on disk, without decrypting it again (each page on disk is still
+    /// read and its IV and HMAC compared, so a change by another connection or process is never
+    /// missed). Allocated as pages are read. Ignored for a plaintext store, whose pages the
+    /// system's file cache keeps.
+    public var sharedCacheKiB: Int
     /// How many pool readers may read at once (at least 1).
     public var maximumReaderCount: Int
     /// Whether each commit asks the disk itself to persist (`PRAGMA fullfsync`). On Apple
@@ -42,10 +51,12 @@ public struct StoreOptions: Sendable, Equatable {
 
     /// Options; the defaults suit an app.
     public init(
-        cacheSizeKiB: Int? = nil, maximumReaderCount: Int = 5, fullFsync: Bool = StoreOptions.defaultFullFsync,
-        fileProtection: FileProtection? = nil, observesSuspensionNotifications: Bool = false
+        cacheSizeKiB: Int? = nil, sharedCacheKiB: Int = StoreOptions.defaultSharedCacheKiB, maximumReaderCount: Int = 5,
+        fullFsync: Bool = StoreOptions.defaultFullFsync, fileProtection: FileProtection? = nil,
+        observesSuspensionNotifications: Bool = false
     ) {
         self.cacheSizeKiB = cacheSizeKiB
+        self.sharedCacheKiB = max(0, sharedCacheKiB)
         self.maximumReaderCount = max(1, maximumReaderCount)
         self.fullFsync = fullFsync
         self.fileProtection = fileProtection
@@ -55,10 +66,14 @@ public struct StoreOptions: Sendable, Equatable {
     /// The defaults: an app's.
     public static let `default` = StoreOptions()
 
-    /// For app extensions: a 512 KiB cache per connection and two pool readers (under 4 MiB of
-    /// cache in all), suspension notifications observed, files readable after the first unlock.
+    /// ``sharedCacheKiB`` by default: 64 MiB.
+    public static let defaultSharedCacheKiB = 65536
+
+    /// For app extensions: a 512 KiB cache per connection, a 1 MiB shared cache and two pool
+    /// readers (under 4 MiB of cache in all), suspension notifications observed, files readable
+    /// after the first unlock.
     public static let appExtension = StoreOptions(
-        cacheSizeKiB: 512, maximumReaderCount: 2, fileProtection: .completeUntilFirstUserAuthentication,
+        cacheSizeKiB: 512, sharedCacheKiB: 1024, maximumReaderCount: 2, fileProtection: .completeUntilFirstUserAuthentication,
         observesSuspensionNotifications: true)
 
     /// Whether ``fullFsync`` is on by default: on Apple platforms.
