@@ -12,6 +12,8 @@ struct EncryptedStoreBenchmark {
     let samples: Int
     /// The stores' options (both stores; the shared cache serves the encrypted one only).
     let options: StoreOptions
+    /// Whether SQLCipher's own ratio is measured too, on the same rows (``SQLCipherRatio``).
+    let comparesWithSQLCipher: Bool
 
     private struct Timings {
         var bulk = 0.0
@@ -51,6 +53,10 @@ struct EncryptedStoreBenchmark {
         BenchReport.latency(
             scenario: "store-encrypted-page", records: records, samples: samples, medianMicroseconds: encrypted.page,
             baselineMedianMicroseconds: plain.page, extra: caches.merging(["page_rows": 50]) { $1 })
+        if comparesWithSQLCipher {
+            try SQLCipherRatio.run(
+                source: folder.appendingPathComponent("plain-1-api.sqlite").path, samples: samples, rowsPerTransaction: pageSize)
+        }
     }
 
     private static func best(_ a: Timings, _ b: Timings) -> Timings {

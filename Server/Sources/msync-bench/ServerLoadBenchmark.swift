@@ -11,9 +11,10 @@ import SmartStore
     import FoundationNetworking
 #endif
 
-/// `msync-bench server-load`: many syncing clients against LocalForce for a fixed time —
-/// two LocalForce processes on one PostgreSQL (clients pick either per request), and, as the
-/// baseline in the same run, one process on SQLite. Each client owns a slice of the accounts
+/// `msync-bench server-load`: many syncing clients against LocalForce for a fixed time, in
+/// three configurations of one run: one process on SQLite, one process on PostgreSQL, and two
+/// processes on one PostgreSQL (clients pick either per request; its baseline is the one
+/// PostgreSQL process). Each client owns a slice of the accounts
 /// and repeats: resync down, edit two records and create one offline, sync up. At the end
 /// every client's soup must equal the server's records of its slice, and the server must hold
 /// each create exactly once.
@@ -35,17 +36,28 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
         let folder = try SyncBench.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let schema = "load" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
-        let postgres = url + (url.contains("?") ? "&" : "?") + "schema=" + schema
+        // A fresh schema per configuration: each starts from an empty org.
+        let postgres = { (name: String) in url + (url.contains("?") ? "&" : "?") + "schema=" + schema + "_" + name }
         let sqlite = folder.appendingPathComponent("org.sqlite").path
-        let baseline = try await measure(databases: [sqlite], label: "sqlite-1-process")
-        let result = try await measure(databases: [postgres, postgres], label: "postgres-2-processes")
-        var extra = result.report
-        extra["baseline"] = .string("one LocalForce process on SQLite, same clients and time")
-        extra["baseline_requests_per_second"] = BenchReport.rounded(baseline.requestsPerSecond, 10)
-        extra["baseline_p50_ms"] = BenchReport.rounded(baseline.p50, 100)
-        extra["baseline_p99_ms"] = BenchReport.rounded(baseline.p99, 100)
-        extra["ratio"] = BenchReport.rounded(result.requestsPerSecond / baseline.requestsPerSecond)
-        BenchReport.line(extra)
+        let sqliteOne = try await measure(databases: [sqlite], label: "sqlite-1-process")
+        let postgresOne = try await measure(databases: [postgres("one")], label: "postgres-1-process")
+        let postgresTwo = try await measure(databases: [postgres("two"), postgres("two")], label: "postgres-2-processes")
+        Self.report(sqliteOne, against: nil)
+        Self.report(postgresOne, against: sqliteOne)
+        Self.report(postgresTwo, against: postgresOne)
+    }
+
+    /// One line: the configuration, and its ratio to `baseline` measured in the same run.
+    private static func report(_ outcome: Outcome, against baseline: Outcome?) {
+        var line = outcome.report
+        if let baseline {
+            line["baseline"] = baseline.report["configuration"]
+            line["baseline_requests_per_second"] = BenchReport.rounded(baseline.requestsPerSecond, 10)
+            line["baseline_p50_ms"] = BenchReport.rounded(baseline.p50, 100)
+            line["baseline_p99_ms"] = BenchReport.rounded(baseline.p99, 100)
+            line["ratio"] = BenchReport.rounded(outcome.requestsPerSecond / baseline.requestsPerSecond)
+        }
+        BenchReport.line(line)
     }
 
     struct Outcome {
@@ -55,6 +67,7 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
         var report: [String: JSONValue]
     }
 
+    /// Runs the clients against one server process per database.
     private func measure(databases: [String], label: String) async throws -> Outcome {
         let token = SyncBench.token
         var servers: [ServerProcess] = []

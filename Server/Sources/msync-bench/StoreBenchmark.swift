@@ -33,6 +33,11 @@ struct StoreBenchmark: ParsableCommand {
     @Option(help: "With --encrypted: the decrypted pages all connections share, in KiB.")
     var sharedCacheKib = StoreOptions.defaultSharedCacheKiB
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "With --encrypted: measure SQLCipher 4's own ratio on the same rows too (Python's sqlcipher3-binary).")
+    var sqlcipher = true
+
     @Flag(help: "Run the read scenarios in a new process on the files just written, so its heap holds nothing of the writes.")
     var freshReads = false
 
@@ -62,8 +67,11 @@ struct StoreBenchmark: ParsableCommand {
 
         if encrypted {
             let options = StoreOptions(cacheSizeKiB: cacheKib, sharedCacheKiB: sharedCacheKib)
-            try EncryptedStoreBenchmark(records: records, batchSize: batchSize, pageSize: pageSize, samples: samples, options: options)
-                .run(entries: BenchRecords.make(count: records), folder: folder)
+            try EncryptedStoreBenchmark(
+                records: records, batchSize: batchSize, pageSize: pageSize, samples: samples, options: options,
+                comparesWithSQLCipher: sqlcipher
+            )
+            .run(entries: BenchRecords.make(count: records), folder: folder)
             return
         }
         if let readsFrom {
