@@ -67,7 +67,7 @@ import Testing
         let server = TestServer(server: try await LocalForceServer.start(localForce))
         defer { Task { await server.stop() } }
         // The job is taken over once its claim goes stale (the new process looks when polled).
-        let info = try await BulkClient(server: server).finished(id, within: .seconds(300))
+        let info = try await BulkClient(server: server).finished(id, stall: .seconds(300))
         #expect(info["state"] == "JobComplete")
         #expect(info["numberRecordsProcessed"]?.int64Value == Int64(Self.total) && info["numberRecordsFailed"]?.int64Value == 0)
         #expect((info["retries"]?.int64Value ?? 0) >= 1)

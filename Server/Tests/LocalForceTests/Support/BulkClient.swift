@@ -25,17 +25,25 @@ struct BulkClient {
         try await server.send("PATCH", "jobs/ingest/\(id)", json: ["state": "UploadComplete"])
     }
 
-    /// Polls the job until it reaches a final state (a minute at most by default); its info.
-    func finished(_ id: String, kind: String = "ingest", within timeout: Duration = .seconds(60)) async throws -> JSONValue {
-        let deadline = ContinuousClock.now + timeout
+    /// Polls the job until it reaches a final state; its info. Fails when the job makes no
+    /// progress (its state and processed count unchanged) for `stall`: a loaded machine may run
+    /// it slowly, a stuck one never.
+    func finished(_ id: String, kind: String = "ingest", stall: Duration = .seconds(60)) async throws -> JSONValue {
+        var deadline = ContinuousClock.now + stall
+        var seen: [JSONValue?] = []
         while ContinuousClock.now < deadline {
             let reply = try await server.send("GET", "jobs/\(kind)/\(id)")
             if let info = reply.json, let state = info["state"]?.stringValue, ["JobComplete", "Failed", "Aborted"].contains(state) {
                 return info
             }
+            let progress = [reply.json?["state"], reply.json?["numberRecordsProcessed"]]
+            if progress != seen {
+                seen = progress
+                deadline = ContinuousClock.now + stall
+            }
             try await Task.sleep(for: .milliseconds(30))
         }
-        throw TestFailure("job \(id) did not finish within \(timeout)")
+        throw TestFailure("job \(id) made no progress for \(stall)")
     }
 
     /// Creates, uploads, closes and waits: the job's final info.
