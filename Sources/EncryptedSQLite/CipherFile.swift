@@ -89,12 +89,13 @@ final class CipherFile {
         }
     }
 
-    /// Encrypts `page` as page `number` into ``stored`` and writes it at `offset`; the page
-    /// joins the shared cache (see ``remember(_:number:stored:codec:)``).
+    /// Encrypts `page` as page `number` into ``stored`` and writes it at `offset`; a page of the
+    /// database or its log joins the shared cache (see ``remember(_:number:stored:codec:)``).
     func writeEncrypted(_ page: UnsafeRawBufferPointer, number: UInt32, codec: PageCodec, at offset: Int64) -> Int32 {
         guard stored.withUnsafeMutableBytes({ encrypt(page, number: number, codec: codec, into: $0) }) else { return ResultCode.ioerrWrite }
         let rc = stored.withUnsafeBytes { realWrite($0, at: offset) }
-        if rc == SQLITE_OK { stored.withUnsafeBytes { remember(page, number: number, stored: $0, codec: codec) } }
+        // A journal's before-images are read back only by a rollback, which decrypts them.
+        if rc == SQLITE_OK, kind != .journal { stored.withUnsafeBytes { remember(page, number: number, stored: $0, codec: codec) } }
         return rc
     }
 

@@ -57,8 +57,8 @@ package enum CipherVFS {
     /// Registers `path` as encrypted with `material`, installing the VFS on first use. Every
     /// connection opened to the path while the returned lease lives reads and writes it
     /// encrypted; several leases with the same key share the registration, and with it a cache
-    /// of decrypted pages of `pageCacheBytes` at most (see ``PageCache``; the first lease's size
-    /// holds while the path stays leased).
+    /// of decrypted pages (see ``PageCache``) bounded by the largest `pageCacheBytes` any of them
+    /// asked for.
     ///
     /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key (or
     ///   leased at all, with `exclusive`).
@@ -70,6 +70,7 @@ package enum CipherVFS {
         let leased = registrations.withLock { registrations in
             if let existing = registrations[full] {
                 guard !exclusive, existing.registration.material == material else { return false }
+                existing.registration.pages.allow(bytes: pageCacheBytes)
                 registrations[full] = (existing.registration, existing.leases + 1)
             } else {
                 registrations[full] = (CipherRegistration(material: material, pageCacheBytes: pageCacheBytes), 1)
@@ -100,6 +101,12 @@ package enum CipherVFS {
             return (0, 0, 0)
         }
         return registrations.withLock { $0[full] }?.registration.pages.statistics ?? (0, 0, 0)
+    }
+
+    /// Drops the decrypted pages cached for `path` (memory pressure, an app in the background).
+    package static func releasePageCache(path: String) {
+        guard let installation = Installation.shared, let full = try? fullPathname(path, installation: installation) else { return }
+        registrations.withLock { $0[full] }?.registration.pages.removeAll()
     }
 
     /// The last failure met on the files of `path`, forgotten once taken.

@@ -18,8 +18,9 @@ import Locking
 /// A page whose body was altered while its reserve was kept is served as the authentic page it
 /// was (and reported damaged once it has left the cache); nothing unauthenticated is ever served.
 final class PageCache: Sendable {
-    /// Pages the cache holds at most.
-    let capacity: Int
+    /// The memory one cached page takes: its plaintext and reserve, plus the arrays' headers,
+    /// the allocator's rounding (Darwin's rounds a page's array up to 4,608 bytes) and the index.
+    static let bytesPerPage = 4736
 
     private struct Slot {
         var number: UInt32
@@ -33,23 +34,34 @@ final class PageCache: Sendable {
         var salt: [UInt8] = []
         var slots: [Slot] = []
         var slotOfPage: [UInt32: Int] = [:]
+        /// Pages the cache holds at most.
+        var capacity: Int
         /// The clock hand: the next slot considered for eviction.
         var hand = 0
         var hits = 0
         var misses = 0
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     /// A cache of at most `bytes` of pages (`0`: none). Memory is taken as pages are read.
     init(bytes: Int) {
-        capacity = max(0, bytes / (CipherFormat.pageSize + CipherFormat.reserveSize))
+        state = Locked(State(capacity: max(0, bytes / Self.bytesPerPage)))
+    }
+
+    /// Raises the bound to `bytes` when that is more (another store of the same file asked for more).
+    func allow(bytes: Int) {
+        state.withLock { $0.capacity = max($0.capacity, max(0, bytes / Self.bytesPerPage)) }
+    }
+
+    /// Drops every page (memory pressure, an app going to the background); the bound stays.
+    func removeAll() {
+        state.withLock { state in state = State(capacity: state.capacity) }
     }
 
     /// Copies page `number` into `out` when the cache holds it with the reserve `stored` ends
     /// with, under the keys of `salt`; `false` (a miss) otherwise.
     func copy(page number: UInt32, salt: [UInt8], stored: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Bool {
-        guard capacity > 0 else { return false }
         let reserve = UnsafeRawBufferPointer(rebasing: stored[CipherFormat.ivOffset...])
         return state.withLock { state in
             guard state.salt == salt, let index = state.slotOfPage[number],
@@ -69,32 +81,37 @@ final class PageCache: Sendable {
     /// reserve, checked (or encrypted) under the keys of `salt`. The plaintext's own reserve is
     /// taken from `stored`, as decryption leaves it.
     func insert(page number: UInt32, salt: [UInt8], stored: UnsafeRawBufferPointer, plain: UnsafeRawBufferPointer) {
-        guard capacity > 0 else { return }
         let reserve = UnsafeRawBufferPointer(rebasing: stored[CipherFormat.ivOffset...])
         state.withLock { state in
+            guard state.capacity > 0 else { return }
             if state.salt != salt {
-                state = State()
+                state = State(capacity: state.capacity)
                 state.salt = salt
             }
-            let index = state.slotOfPage[number] ?? Self.freeSlot(&state, capacity: capacity, number: number)
+            let index = state.slotOfPage[number] ?? Self.freeSlot(&state, number: number)
             state.slots[index].plain.withUnsafeMutableBytes { target in
                 target.copyMemory(from: UnsafeRawBufferPointer(rebasing: plain[..<CipherFormat.ivOffset]))
                 UnsafeMutableRawBufferPointer(rebasing: target[CipherFormat.ivOffset...]).copyMemory(from: reserve)
+                // Page 1 as decryption gives it: SQLite's header where the file keeps the salt.
+                if number == 1 {
+                    UnsafeMutableRawBufferPointer(rebasing: target[..<CipherFormat.saltSize]).copyBytes(from: CipherFormat.sqliteHeader)
+                }
             }
             state.slots[index].reserve.withUnsafeMutableBytes { $0.copyMemory(from: reserve) }
             state.slots[index].referenced = true
         }
     }
 
-    /// Hits and misses since the cache was made (or its keys changed).
+    /// Hits and misses since the cache was made (or emptied, or its keys changed); a cache of
+    /// no pages counts every read a miss.
     var statistics: (hits: Int, misses: Int, pages: Int) {
         state.withLock { ($0.hits, $0.misses, $0.slotOfPage.count) }
     }
 
     /// A slot for page `number`: a new one while under capacity, else the first one the clock
     /// hand finds not referenced since it last passed (the "second chance" policy).
-    private static func freeSlot(_ state: inout State, capacity: Int, number: UInt32) -> Int {
-        if state.slots.count < capacity {
+    private static func freeSlot(_ state: inout State, number: UInt32) -> Int {
+        if state.slots.count < state.capacity {
             state.slots.append(
                 Slot(
                     number: number, reserve: [UInt8](repeating: 0, count: CipherFormat.reserveSize),

@@ -54,6 +54,8 @@ public final class SmartStore: Sendable {
     let isReadOnly: Bool
     /// Wakes live queries on other processes' commits (file stores opened for writing only).
     let changeWatcher: ChangeWatcher?
+    /// Drops an encrypted store's shared decrypted pages on memory warnings and in the background.
+    let memoryRelease: MemoryRelease?
     /// The threads running an ``inTransaction(_:)`` body: the store's own calls refuse to run
     /// there (GRDB would stop the process on a nested write, and a read would not see the
     /// transaction's writes).
@@ -112,6 +114,7 @@ public final class SmartStore: Sendable {
         memoryLocks = nil
         isReadOnly = false
         changeWatcher = ChangeWatcher(writer: writer)
+        memoryRelease = lease.map { MemoryRelease(lease: $0) }
         try open(resumeLongOperations: resumeLongOperations)
     }
 
@@ -150,6 +153,7 @@ public final class SmartStore: Sendable {
         memoryLocks = nil
         isReadOnly = true
         changeWatcher = nil
+        memoryRelease = lease.map { MemoryRelease(lease: $0) }
     }
 
     /// Creates a store that lives in memory only (tests, caches).
@@ -161,6 +165,7 @@ public final class SmartStore: Sendable {
         memoryLocks = .local()
         isReadOnly = false
         changeWatcher = nil
+        memoryRelease = nil
         try open(resumeLongOperations: false)
     }
 

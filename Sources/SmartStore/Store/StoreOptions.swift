@@ -17,8 +17,11 @@ public struct StoreOptions: Sendable, Equatable {
     /// in KiB (0: none). A page any connection decrypted once is served from it to every other
     /// one, until it changes on disk, without decrypting it again (each page on disk is still
     /// read and its IV and HMAC compared, so a change by another connection or process is never
-    /// missed). Allocated as pages are read. Ignored for a plaintext store, whose pages the
-    /// system's file cache keeps.
+    /// missed). Allocated as pages are read, about 4.6 KiB a page with its bookkeeping, and
+    /// dropped by ``SmartStore/releaseMemory()``, on memory warnings and when the app goes to the
+    /// background. Stores of one file in a process share one cache, bounded by the largest size
+    /// any of them asked for. Ignored for a plaintext store, whose pages the system's file
+    /// cache keeps.
     public var sharedCacheKiB: Int
     /// How many pool readers may read at once (at least 1).
     public var maximumReaderCount: Int
