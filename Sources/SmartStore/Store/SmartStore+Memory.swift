@@ -14,11 +14,6 @@ extension SmartStore {
         } else if let queue = writer as? DatabaseQueue {
             queue.releaseMemory()
         }
-        releaseSharedPages()
-    }
-
-    /// Drops the decrypted pages the store's connections share (an encrypted store's).
-    func releaseSharedPages() {
         if let lease { CipherVFS.releasePageCache(path: lease.path) }
     }
 }
