@@ -36,7 +36,9 @@ struct BulkBatchRun {
         for (id, fields) in records {
             do {
                 let body = try fields.get()
-                let (written, created) = try withSavepoint(db) { try api.bulkSave(object, job: job, id: id, body: body) }
+                let (written, created) = try withSavepoint(db, capture: api.capture) {
+                    try api.bulkSave(object, job: job, id: id, body: body)
+                }
                 results.append(["success": true, "created": .bool(created), "id": .string(written), "errors": []])
                 lines += CSVFormat.comma.line([written, "true", created ? "true" : "false", ""])
             } catch {

@@ -105,7 +105,7 @@ struct BulkIngestStep {
             let (written, created) =
                 job.operation == "insert"
                 ? try api.bulkSave(object, job: job, id: id, body: body)
-                : try withSavepoint(api.db) { try api.bulkSave(object, job: job, id: id, body: body) }
+                : try withSavepoint(api.db, capture: api.capture) { try api.bulkSave(object, job: job, id: id, body: body) }
             return (true, job.format.line([written, created ? "true" : "false"] + values))
         } catch let error as APIError {
             return (false, job.format.line([id ?? "", error.bulkText] + values))

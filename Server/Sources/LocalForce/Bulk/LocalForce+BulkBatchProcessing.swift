@@ -46,6 +46,7 @@ extension LocalForce {
                         capture: source?.make())
                     let done = try BulkBatchRun(api: api, job: job, batch: batch, now: Date(timeIntervalSince1970: Double(now) / 1000))
                         .run()
+                    try api.capture?.flush(on: db)
                     let elapsed = started.duration(to: .now).wholeMilliseconds
                     let updated = try db.execute(
                         """

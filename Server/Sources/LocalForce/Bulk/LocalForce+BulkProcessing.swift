@@ -173,6 +173,7 @@ extension LocalForce {
                     api: api, job: current, columns: columns, limit: options.recordsPerTransaction,
                     maximumRecords: Int64(options.maximumRecordsPerJob), cached: cached)
                 let (outcome, updated, chunk) = try step.run()
+                try api.capture?.flush(on: db)
                 let (state, error): (String, String?) =
                     switch outcome {
                     case .more: ("InProgress", nil)

@@ -2,10 +2,15 @@ import FastJSON
 import Foundation
 @_spi(MSyncInternal) import SalesforceWire
 
-/// The change events of one write transaction, appended to the ``EventLog`` as the records are
-/// written (a savepoint rolled back takes its events with it), in Salesforce's Change Data
-/// Capture shape: a `ChangeEventHeader` with the transaction's key and each change's sequence
-/// number, and the fields that changed.
+/// The change events of one write transaction, in Salesforce's Change Data Capture shape: a
+/// `ChangeEventHeader` with the transaction's key and each change's sequence number, and the
+/// fields that changed.
+///
+/// Events are kept as the records are written and go to the ``EventLog`` in ``flush(on:)``, at
+/// the end of the transaction, under replay ids reserved at once: the replay counter, which
+/// every writer of the org needs, is then locked only from the flush to the commit, not for
+/// the whole transaction. A savepoint rolled back drops the events taken since
+/// (``withSavepoint(_:capture:_:)``). Use ``SQLDatabase/write(capturing:_:)``, which flushes.
 ///
 /// Created inside the transaction, used by one ``RecordWriter`` at a time: not `Sendable`.
 final class ChangeCapture {
@@ -18,10 +23,22 @@ final class ChangeCapture {
     let commitTimestamp: Int64
     let transactionKey = UUID().uuidString.lowercased()
     private var sequenceNumber = 0
-    /// The transaction's first replay id, its `commitNumber`.
-    private var commitNumber: Int64?
     /// Active topics per object, read once per transaction.
     private var topics: [String: [PushTopics.Topic]] = [:]
+    /// Event schema ids per object, computed once per transaction.
+    private var schemaIds: [String: String] = [:]
+    /// Events not yet in the log, in order.
+    private var pending: [PendingEvent] = []
+
+    /// An event waiting for its replay id. A change event's body holds the transaction's
+    /// `commitNumber` (its first replay id), known at the flush: the body is `head`, the number
+    /// and `tail`; other events' bodies are `head` alone.
+    private struct PendingEvent {
+        var channel: String
+        var kind: StreamingChannel.Kind
+        var head: String
+        var tail: String?
+    }
 
     init(schema: Schema, userId: String, origin: String, commitTimestamp: Int64) {
         self.schema = schema
@@ -37,7 +54,7 @@ final class ChangeCapture {
     func created(_ object: ObjectDefinition, id: String, row: [(String, SQLValue)], on db: any SQLConnection) throws {
         guard StreamingChannel.capturesChanges(of: object) else { return }
         let fields = row.filter { !$0.1.isNull && !Self.omitted.contains($0.0) }
-        try append(object, ids: [id], type: "CREATE", changed: [], fields: fields, on: db)
+        append(object, ids: [id], type: "CREATE", changed: [], fields: fields)
         try PushTopics.publish(object, ids: [id], operation: .create, changed: nil, capture: self, on: db)
     }
 
@@ -49,15 +66,44 @@ final class ChangeCapture {
         let changed = after.filter { name, value in
             name == "LastModifiedDate" || (!Self.omitted.contains(name) && name != "LastModifiedById" && before[name] != value)
         }
-        try append(object, ids: [id], type: "UPDATE", changed: changed.map(\.0), fields: changed, on: db)
+        append(object, ids: [id], type: "UPDATE", changed: changed.map(\.0), fields: changed)
         try PushTopics.publish(object, ids: [id], operation: .update, changed: Set(changed.map(\.0)), capture: self, on: db)
     }
 
     /// Records were deleted (moved to the recycle bin).
     func deleted(_ object: ObjectDefinition, ids: [String], on db: any SQLConnection) throws {
         guard StreamingChannel.capturesChanges(of: object) else { return }
-        for id in ids { try append(object, ids: [id], type: "DELETE", changed: [], fields: [], on: db) }
+        for id in ids { append(object, ids: [id], type: "DELETE", changed: [], fields: []) }
         try PushTopics.publish(object, ids: ids, operation: .delete, changed: nil, capture: self, on: db)
+    }
+
+    /// How many events are pending: a savepoint's mark, to drop those it rolls back.
+    var mark: Int { pending.count }
+
+    /// Drops the events taken since `mark` (their writes were rolled back).
+    func rollBack(to mark: Int) {
+        if mark >= 0, mark < pending.count { pending.removeSubrange(mark...) }
+    }
+
+    /// Keeps an event of this transaction (a push topic's, say) for the flush; `body` is the
+    /// event's `data` up to its `event` member's last field (see ``EventLog/Event``).
+    func add(channel: String, kind: StreamingChannel.Kind, body: String) {
+        pending.append(PendingEvent(channel: channel, kind: kind, head: body, tail: nil))
+    }
+
+    /// Writes the pending events to the log under consecutive replay ids, one counter update
+    /// for all of them. Call it last in the transaction: the counter stays locked until commit.
+    func flush(on db: any SQLConnection) throws {
+        guard !pending.isEmpty else { return }
+        let last = try StorageSchema.reserve(EventLog.replayCounter, count: pending.count, on: db)
+        let first = last - Int64(pending.count) + 1
+        let commitNumber = String(first)
+        let events = pending.enumerated().map { offset, event in
+            let body = event.tail.map { event.head + commitNumber + $0 } ?? event.head
+            return (EventLog.Event(replayId: first + Int64(offset), channel: event.channel, body: body), event.kind)
+        }
+        try EventLog.insert(events, created: commitTimestamp, on: db)
+        pending = []
     }
 
     /// The active topics on `object`, read once per transaction.
@@ -68,17 +114,13 @@ final class ChangeCapture {
         return found
     }
 
-    private func append(
-        _ object: ObjectDefinition, ids: [String], type: String, changed: [String], fields: [(String, SQLValue)],
-        on db: any SQLConnection
-    ) throws {
+    private func append(_ object: ObjectDefinition, ids: [String], type: String, changed: [String], fields: [(String, SQLValue)]) {
         sequenceNumber += 1
-        let replayId = try EventLog.nextReplayId(on: db)
-        let commitNumber = self.commitNumber ?? replayId
-        self.commitNumber = commitNumber
+        let schemaId = schemaIds[object.name] ?? Self.schemaId(object)
+        schemaIds[object.name] = schemaId
         var writer = JSONWriter(reservingCapacity: 512)
         writer.writeRaw(#"{"schema":""#.utf8)
-        writer.writeRaw(Self.schemaId(object).utf8)
+        writer.writeRaw(schemaId.utf8)
         writer.writeRaw(#"","payload":{"ChangeEventHeader":{"#.utf8)
         writer.writeKey("entityName")
         writer.writeString(object.name)
@@ -102,7 +144,8 @@ final class ChangeCapture {
         writer.write(.int(commitTimestamp))
         writer.write(punctuation: ",")
         writer.writeKey("commitNumber")
-        writer.write(.int(commitNumber))
+        let head = String(decoding: writer.bytes, as: UTF8.self)
+        writer = JSONWriter(reservingCapacity: 512)
         writer.write(punctuation: ",")
         writer.writeKey("commitUser")
         writer.writeString(userId)
@@ -115,9 +158,10 @@ final class ChangeCapture {
             FieldCodec.write(value, for: object.field(named: name)?.type ?? .string, to: &writer)
         }
         writer.writeRaw(#"},"event":{"#.utf8)
-        try EventLog.insert(
-            replayId: replayId, channel: StreamingChannel.changeEvents(of: object), kind: .changeEvent, created: commitTimestamp,
-            body: String(decoding: writer.bytes, as: UTF8.self), on: db)
+        pending.append(
+            PendingEvent(
+                channel: StreamingChannel.changeEvents(of: object), kind: .changeEvent, head: head,
+                tail: String(decoding: writer.bytes, as: UTF8.self)))
     }
 
     /// A stable id of an object's event schema (Salesforce sends one with every event): a
@@ -163,5 +207,20 @@ extension LocalForce {
         guard streaming.options.capturesChanges else { return nil }
         return CaptureSource(
             schema: schema, userId: userId, origin: version.map { "com/salesforce/api/rest/\($0)" } ?? "", now: clock.now)
+    }
+}
+
+extension SQLDatabase {
+    /// Runs `body` in a write transaction with a capture made from `source` (none when nil),
+    /// whose events go to the log as the transaction's last statements (``ChangeCapture/flush(on:)``).
+    func write<T: Sendable>(
+        capturing source: CaptureSource?, _ body: @Sendable @escaping (any SQLConnection, ChangeCapture?) throws -> T
+    ) async throws -> T {
+        try await write { db in
+            let capture = source?.make()
+            let result = try body(db, capture)
+            try capture?.flush(on: db)
+            return result
+        }
     }
 }

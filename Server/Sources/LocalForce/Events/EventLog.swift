@@ -4,7 +4,9 @@
 /// locked until the transaction ends, so ids are handed out in commit order, on SQLite (one
 /// writer) as on PostgreSQL (concurrent writers queue on the row): a reader that sees id `n`
 /// sees every committed id below it, and a subscriber's position is just the last id it got.
-/// A rolled-back transaction gives its ids back with the counter.
+/// A rolled-back transaction gives its ids back with the counter. A transaction takes the
+/// counter once, for all its change events, at its end (``ChangeCapture/flush(on:)``):
+/// writers queue on the row only from there to their commit.
 enum EventLog {
     /// The counter of replay ids: its committed value is the newest event's id.
     static let replayCounter = "events:replay"
@@ -44,14 +46,20 @@ enum EventLog {
         try StorageSchema.next(replayCounter, on: db)
     }
 
-    /// Writes an event under a replay id taken from ``nextReplayId(on:)`` in the same transaction.
-    static func insert(
-        replayId: Int64, channel: String, kind: StreamingChannel.Kind, created: Int64, body: String, on db: any SQLConnection
-    ) throws {
-        let p = db.dialect.placeholder
-        try db.execute(
-            "INSERT INTO lf_events (replay_id, channel, kind, created, body) VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)), \(p(5)))",
-            [.integer(replayId), .text(channel), .text(kind.rawValue), .integer(created), .text(body)])
+    /// Writes events of `kind` under replay ids taken in the same transaction, 100 rows a statement.
+    static func insert(_ events: [(event: Event, kind: StreamingChannel.Kind)], created: Int64, on db: any SQLConnection) throws {
+        for start in stride(from: 0, to: events.count, by: 100) {
+            let arguments = SQLArguments(dialect: db.dialect)
+            let values = events[start..<min(events.count, start + 100)].map { event, kind in
+                let columns = [
+                    SQLValue.integer(event.replayId), .text(event.channel), .text(kind.rawValue), .integer(created), .text(event.body),
+                ]
+                return "(" + columns.map { arguments.bind($0) }.joined(separator: ", ") + ")"
+            }
+            try db.execute(
+                "INSERT INTO lf_events (replay_id, channel, kind, created, body) VALUES " + values.joined(separator: ", "), arguments.values
+            )
+        }
     }
 
     /// The replay ids a subscription may start after: from the newest one retention removed

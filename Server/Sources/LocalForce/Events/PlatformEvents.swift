@@ -27,9 +27,10 @@ enum PlatformEvents {
         writer.writeRaw(#"},"event":{"EventUuid":"#.utf8)
         writer.writeString(UUID().uuidString.lowercased())
         writer.write(punctuation: ",")
-        try EventLog.insert(
-            replayId: try EventLog.nextReplayId(on: db), channel: "/event/" + object.name, kind: .platformEvent, created: now,
-            body: String(decoding: writer.bytes, as: UTF8.self), on: db)
+        let event = EventLog.Event(
+            replayId: try EventLog.nextReplayId(on: db), channel: "/event/" + object.name,
+            body: String(decoding: writer.bytes, as: UTF8.self))
+        try EventLog.insert([(event, .platformEvent)], created: now, on: db)
         return id
     }
 }

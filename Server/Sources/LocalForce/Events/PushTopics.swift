@@ -174,9 +174,7 @@ enum PushTopics {
                 writer.writeRaw(#","type":"#.utf8)
                 writer.writeString(operation.rawValue)
                 writer.write(punctuation: ",")
-                try EventLog.insert(
-                    replayId: try EventLog.nextReplayId(on: db), channel: "/topic/" + topic.name, kind: .pushTopic,
-                    created: capture.commitTimestamp, body: String(decoding: writer.bytes, as: UTF8.self), on: db)
+                capture.add(channel: "/topic/" + topic.name, kind: .pushTopic, body: String(decoding: writer.bytes, as: UTF8.self))
             }
         }
     }

@@ -131,15 +131,15 @@ extension LocalForce {
             return .object(result)
         }
         do {
-            let results = try await database.write { db -> [JSONValue] in
+            let results = try await database.write(capturing: source) { db, capture -> [JSONValue] in
                 let api = RecordAPI(
                     schema: schema, db: db, userId: userId, version: "66.0", clock: clock,
-                    counters: isolated ? nil : CounterBlock(size: items.count), capture: source?.make())
+                    counters: isolated ? nil : CounterBlock(size: items.count), capture: capture)
                 var results: [JSONValue] = []
                 var failed = false
                 for (item, id) in items {
                     do {
-                        results.append(isolated ? try withSavepoint(db) { try save(api, item) } : try save(api, item))
+                        results.append(isolated ? try withSavepoint(db, capture: capture) { try save(api, item) } : try save(api, item))
                     } catch let error as APIError {
                         failed = true
                         results.append(failure(error, id: id))

@@ -108,11 +108,11 @@ extension LocalForce {
                 }
         if allOrNone {
             do {
-                let outcome = try await database.write { db -> ([(String, APIResponse)], Subrequest.Cursors) in
+                // One transaction: one capture, one transaction key.
+                let outcome = try await database.write(capturing: source) { db, capture -> ([(String, APIResponse)], Subrequest.Cursors) in
                     var references = CompositeReferences()
                     var done: [(String, APIResponse)] = []
                     var pending: Subrequest.Cursors = []
-                    let capture = source?.make() // one transaction: one transaction key
                     for (index, item) in items.enumerated() {
                         let (response, opened) = try step(db, item, references, capture)
                         done.append((item.referenceId, response))
@@ -141,7 +141,7 @@ extension LocalForce {
                         (response, opened) =
                             subrequest.method == "GET"
                             ? try await database.read { db in try run(db, subrequest, nil) }
-                            : try await database.write { db in try run(db, subrequest, source?.make()) }
+                            : try await database.write(capturing: source) { db, capture in try run(db, subrequest, capture) }
                     } else {
                         (response, opened) = (.error(Self.halted), [])
                     }
@@ -210,11 +210,13 @@ extension LocalForce {
             let subrequest = Subrequest(method: method.uppercased() == "PUT" ? "PATCH" : method.uppercased(), url: path, body: input)
             let response: APIResponse
             do {
-                let work: @Sendable (any SQLConnection) throws -> (APIResponse, Subrequest.Cursors) = { db in
-                    try subrequest.run(schema: schema, db: db, userId: userId, clock: clock, capture: source?.make())
+                let work: @Sendable (any SQLConnection, ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) = { db, capture in
+                    try subrequest.run(schema: schema, db: db, userId: userId, clock: clock, capture: capture)
                 }
                 // A read runs on a read connection, never holding the org's write lock.
-                let (answer, opened) = subrequest.method == "GET" ? try await database.read(work) : try await database.write(work)
+                let (answer, opened) =
+                    subrequest.method == "GET"
+                    ? try await database.read { db in try work(db, nil) } : try await database.write(capturing: source, work)
                 try await cursors.register(opened)
                 response = answer
             } catch let error as APIError {

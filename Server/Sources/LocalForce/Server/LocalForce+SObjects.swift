@@ -24,11 +24,12 @@ extension LocalForce {
     func recordRequest(method: String, path: [String], request: APIRequest, version: String) async throws -> APIResponse {
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         let source = RecordAPI.isRead(method: method) ? nil : captureSource(version: version, userId: userId, clock: clock)
-        let work: @Sendable (any SQLConnection) throws -> APIResponse = { db in
-            try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock, capture: source?.make())
+        let work: @Sendable (any SQLConnection, ChangeCapture?) throws -> APIResponse = { db, capture in
+            try RecordAPI(schema: schema, db: db, userId: userId, version: version, clock: clock, capture: capture)
                 .handle(method: method, path: path, parameters: request.parameter, headers: request.headers, body: request.jsonObject)
         }
-        return RecordAPI.isRead(method: method) ? try await database.read(work) : try await database.write(work)
+        if RecordAPI.isRead(method: method) { return try await database.read { db in try work(db, nil) } }
+        return try await database.write(capturing: source, work)
     }
 
     // MARK: - Describe

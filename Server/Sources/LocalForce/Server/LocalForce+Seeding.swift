@@ -12,8 +12,8 @@ extension LocalForce {
         var ids: [String] = []
         for start in stride(from: 0, to: records.count, by: 1000) {
             let slice = Array(records[start..<min(records.count, start + 1000)])
-            ids += try await database.write { db in
-                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock, capture: source?.make())
+            ids += try await database.write(capturing: source) { db, capture in
+                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock, capture: capture)
                 return try slice.map { try writer.create(object, body: $0).value }
             }
             streaming.afterWrite(now: currentTime())

@@ -33,8 +33,8 @@ extension LocalForce {
         let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
         let source = captureSource(version: context.version, userId: userId, clock: clock)
         do {
-            let ids = try await database.write { db -> [String] in
-                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock, capture: source?.make())
+            let ids = try await database.write(capturing: source) { db, capture -> [String] in
+                let writer = RecordWriter(schema: schema, db: db, userId: userId, clock: clock, capture: capture)
                 var ids: [String] = []
                 for node in nodes {
                     var fields = node.fields
