@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import LocalForceHTTP
 import LocalForcePostgres
+@_spi(MSyncInternal) import SalesforceWire
 import Testing
 
 @testable import LocalForce
@@ -11,8 +12,10 @@ import Testing
 #endif
 
 /// Two LocalForce servers on one database (PostgreSQL in the suite's PostgreSQL run, a SQLite
-/// file otherwise), as behind a load balancer: writes from both get unique, increasing
-/// `LastModifiedDate`s, and a query cursor opened on one is served by the other.
+/// file otherwise), as behind a load balancer: writes from both get unique ids and increasing
+/// `LastModifiedDate`s (unique across both on SQLite; on PostgreSQL, whose writers hold no
+/// shared clock row, unique per server and increasing per record), and a query cursor opened on
+/// one is served by the other.
 @Suite struct SharedDatabaseTests {
     /// Two handles on the same new database.
     static func sharedDatabases() async throws -> (any SQLDatabase, any SQLDatabase, cleanup: () -> Void) {
@@ -68,7 +71,7 @@ import Testing
             }
             // A cursor opened on A, continued on B.
             let soql =
-                "SELECT Id, LastModifiedDate FROM Account ORDER BY LastModifiedDate".addingPercentEncoding(
+                "SELECT Id, Name, LastModifiedDate FROM Account ORDER BY LastModifiedDate".addingPercentEncoding(
                     withAllowedCharacters: .alphanumerics) ?? ""
             var page = try await Self.send(
                 a, "GET", "/services/data/v66.0/query?q=\(soql)", headers: ["Sforce-Query-Options": "batchSize=200"])
@@ -83,7 +86,16 @@ import Testing
             let ids = records.compactMap { $0["Id"]?.stringValue }
             let stamps = records.compactMap { $0["LastModifiedDate"]?.stringValue }
             #expect(ids.count == 900 && Set(ids).count == 900, "every record once")
-            #expect(Set(stamps).count == 900 && stamps == stamps.sorted(), "LastModifiedDate unique and in order across both servers")
+            #expect(stamps == stamps.sorted(), "in LastModifiedDate order across both servers")
+            let concurrent = try await first.read { db in db.dialect.concurrentWriters }
+            for prefix in concurrent ? ["A", "B"] : [""] {
+                let own = records.filter { $0["Name"]?.stringValue?.hasPrefix(prefix) ?? true }.compactMap {
+                    $0["LastModifiedDate"]?.stringValue
+                }
+                #expect(
+                    Set(own).count == own.count, "LastModifiedDate unique \(prefix.isEmpty ? "across both servers" : "on server \(prefix)")"
+                )
+            }
         } catch {
             await a.stop()
             await b.stop()
@@ -91,5 +103,52 @@ import Testing
         }
         await a.stop()
         await b.stop()
+    }
+
+    /// A record's stamps increase whichever server writes it, even one whose clock is behind
+    /// (ten minutes here): its update and its delete take the previous stamp + 1.
+    @Test func aRecordsStampsIncreaseWhicheverServerWrites() async throws {
+        let (first, second, cleanup) = try await Self.sharedDatabases()
+        defer { cleanup() }
+        let ahead = try await LocalForceServer.start(
+            try await LocalForce(database: first, token: TestServer.token, clockOffset: .seconds(600)))
+        let behind = try await LocalForceServer.start(try await LocalForce(database: second, token: TestServer.token))
+        defer {
+            Task {
+                await ahead.stop()
+                await behind.stop()
+            }
+        }
+        let base = "/services/data/v66.0/"
+        let id = try #require(try await Self.send(ahead, "POST", base + "sobjects/Account", json: ["Name": "Shared"])["id"]?.stringValue)
+        func stamp() async throws -> String {
+            let soql =
+                "SELECT SystemModstamp FROM Account WHERE Id = '\(id)'".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let records = try await Self.send(behind, "GET", base + "queryAll?q=\(soql)")["records"]?.arrayValue
+            return try #require(records?.first?["SystemModstamp"]?.stringValue)
+        }
+        let created = try await stamp()
+        // 204 without a body: what they did shows in the stamps.
+        _ = try? await Self.send(behind, "PATCH", base + "sobjects/Account/\(id)", json: ["Name": "Renamed behind"])
+        let updated = try await stamp()
+        #expect(updated > created)
+        _ = try? await Self.send(behind, "DELETE", base + "sobjects/Account/\(id)")
+        #expect(try await stamp() > updated)
+    }
+
+    /// A database whose id counter predates the id sequences (PostgreSQL) goes on after it.
+    @Test func idsGoOnAfterACounterFromBefore() async throws {
+        let (first, second, cleanup) = try await Self.sharedDatabases()
+        defer { cleanup() }
+        let server = try await LocalForceServer.start(try await LocalForce(database: first, token: TestServer.token))
+        _ = try await first.write { db in
+            try db.execute(
+                "INSERT INTO lf_counters (name, value) VALUES ('seq:Account', 500) ON CONFLICT (name) DO UPDATE SET value = 500", [])
+        }
+        await server.stop()
+        let restarted = try await LocalForceServer.start(try await LocalForce(database: second, token: TestServer.token))
+        defer { Task { await restarted.stop() } }
+        let created = try await Self.send(restarted, "POST", "/services/data/v66.0/sobjects/Account", json: ["Name": "After"])
+        #expect(created["id"]?.stringValue == SalesforceId(prefix: "001", sequence: 501).value)
     }
 }

@@ -42,7 +42,8 @@ extension LocalForce {
                         ? CaptureSource(
                             schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
                     let api = RecordAPI(
-                        schema: schema, db: db, userId: job.createdBy, version: job.apiVersion, clock: WriteClock(now: now),
+                        schema: schema, db: db, userId: job.createdBy, version: job.apiVersion,
+                        clock: WriteClock(now: now, stamps: self.stamps),
                         capture: source?.make())
                     let done = try BulkBatchRun(api: api, job: job, batch: batch, now: Date(timeIntervalSince1970: Double(now) / 1000))
                         .run()

@@ -166,7 +166,8 @@ extension LocalForce {
                 // operations run each record under a savepoint, whose rollback would undo a
                 // reservation made inside it: they take values one at a time.
                 let api = RecordAPI(
-                    schema: schema, db: db, userId: current.createdBy, version: current.apiVersion, clock: WriteClock(now: now),
+                    schema: schema, db: db, userId: current.createdBy, version: current.apiVersion,
+                    clock: WriteClock(now: now, stamps: self.stamps),
                     counters: current.operation == "insert" ? CounterBlock(size: options.recordsPerTransaction) : nil,
                     capture: source?.make())
                 let step = BulkIngestStep(

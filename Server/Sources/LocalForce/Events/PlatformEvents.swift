@@ -10,7 +10,7 @@ enum PlatformEvents {
     static func publish(
         _ object: ObjectDefinition, values: [(FieldDefinition, SQLValue)], userId: String, now: Int64, on db: any SQLConnection
     ) throws -> SalesforceId {
-        let sequence = try StorageSchema.next("seq:" + object.name, on: db)
+        let sequence = try StorageSchema.nextRecordNumber(object, on: db)
         let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
         var writer = JSONWriter(reservingCapacity: 256)
         writer.writeRaw(#"{"schema":""#.utf8)

@@ -1,35 +1,35 @@
 /// Counter values reserved in blocks for one transaction that creates many records (a
-/// collections request): one UPDATE per block instead of two statements per record. Values a
-/// failed record leaves unused are gaps; timestamps stay strictly increasing and unique across
-/// transactions (a block may run up to its size in milliseconds ahead of the clock).
+/// collections request): one statement per block instead of two per record. Values a failed
+/// record leaves unused are gaps; timestamps stay strictly increasing and unique across
+/// transactions (a block may run up to its size in milliseconds ahead of the clock), across
+/// processes too unless writers run concurrently (see ``StampClock``).
 final class CounterBlock {
     private let size: Int
-    private var sequences: [String: ClosedRange<Int64>] = [:]
+    /// Record numbers left per object, the next one last.
+    private var numbers: [String: [Int64]] = [:]
     private var stamps: ClosedRange<Int64>?
 
     init(size: Int) {
         self.size = max(1, size)
     }
 
-    /// The next value of an id sequence counter.
-    func nextSequence(_ counter: String, on db: any SQLConnection) throws -> Int64 {
-        if let range = sequences[counter], !range.isEmpty {
-            sequences[counter] = range.dropFirst().isEmpty ? nil : (range.lowerBound + 1)...range.upperBound
-            return range.lowerBound
-        }
-        let last = try StorageSchema.reserve(counter, count: size, on: db)
-        let first = max(Int64.min + Int64(size), last) - Int64(size) + 1
-        if first < last { sequences[counter] = (first + 1)...last }
-        return first
+    /// The next record number of `object` (see ``StorageSchema/recordNumbers(_:count:on:)``).
+    func nextRecordNumber(_ object: ObjectDefinition, on db: any SQLConnection) throws -> Int64 {
+        if let next = numbers[object.name]?.popLast() { return next }
+        var reserved = try StorageSchema.recordNumbers(object, count: size, on: db)
+        reserved.reverse()
+        let next = reserved.popLast() ?? 0
+        numbers[object.name] = reserved
+        return next
     }
 
-    /// The next write timestamp.
-    func nextStamp(now: Int64, on db: any SQLConnection) throws -> Int64 {
+    /// The next write timestamp (from `clock` where writers run concurrently).
+    func nextStamp(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
         if let range = stamps {
             stamps = range.lowerBound < range.upperBound ? (range.lowerBound + 1)...range.upperBound : nil
             return range.lowerBound
         }
-        let last = try StorageSchema.reserveTicks(now: now, count: size, on: db)
+        let last = try StorageSchema.reserveTicks(now: now, count: size, clock: clock, on: db)
         let first = max(Int64.min + Int64(size), last) - Int64(size) + 1
         if first < last { stamps = (first + 1)...last }
         return first

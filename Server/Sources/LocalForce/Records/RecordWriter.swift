@@ -21,7 +21,8 @@ struct RecordWriter {
     /// late commit keeps the time its request arrived.
     private func stamp() throws -> Int64 {
         if clock.frozen { return clock.now }
-        return try counters?.nextStamp(now: clock.now, on: db) ?? StorageSchema.tick(now: clock.now, on: db)
+        return try counters?.nextStamp(now: clock.now, clock: clock.stamps, on: db)
+            ?? StorageSchema.tick(now: clock.now, clock: clock.stamps, on: db)
     }
     private func p(_ index: Int) -> String { dialect.placeholder(index) }
 
@@ -73,7 +74,7 @@ struct RecordWriter {
         try checkReferencesAndUniqueness(object, values, excluding: nil)
         if object.name == PushTopics.objectName { try PushTopics.validate(values, schema: schema, db: db) }
         if object.isPlatformEvent { return try PlatformEvents.publish(object, values: values, userId: userId, now: clock.now, on: db) }
-        let sequence = try counters?.nextSequence("seq:" + object.name, on: db) ?? StorageSchema.next("seq:" + object.name, on: db)
+        let sequence = try counters?.nextRecordNumber(object, on: db) ?? StorageSchema.nextRecordNumber(object, on: db)
         // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.
         let id = SalesforceId(prefix: object.keyPrefix, sequence: UInt64(clamping: sequence))
         let stamp = try stamp()
@@ -110,10 +111,7 @@ struct RecordWriter {
         let stamp = try stamp()
         var row: [(String, SQLValue)] = values.map { ($0.0.name, $0.1) }
         row += [("LastModifiedDate", .integer(stamp)), ("LastModifiedById", .text(userId)), ("SystemModstamp", .integer(stamp))]
-        let assignments = row.enumerated().map { "\(SQLDialect.quote($0.element.0)) = \(p($0.offset + 1))" }.joined(separator: ", ")
-        try db.execute(
-            "UPDATE \(SQLDialect.quote(object.name)) SET \(assignments) WHERE \"Id\" = \(p(row.count + 1))",
-            row.map(\.1) + [.text(id.value)])
+        row = try write(row, to: object, id: id)
         let computed = try computedValues(object, id: id, values: nil)
         if !computed.isEmpty {
             let set = computed.enumerated().map { "\(SQLDialect.quote($0.element.0)) = \(p($0.offset + 1))" }.joined(separator: ", ")
@@ -122,6 +120,30 @@ struct RecordWriter {
                 computed.map(\.1) + [.text(id.value)])
         }
         if let capture, let before { try capture.updated(object, id: id.value, after: row + computed, before: before, on: db) }
+    }
+
+    /// Writes an update's `row` (its stamps included); returns it with the stamps the record
+    /// got. With concurrent writers a stamp is at least the record's previous one + 1 (another
+    /// process's clock may be ahead of ours), decided under the row's lock by the UPDATE itself.
+    private func write(_ row: [(String, SQLValue)], to object: ObjectDefinition, id: SalesforceId) throws -> [(String, SQLValue)] {
+        let floored = dialect.concurrentWriters
+        let assignments = row.enumerated().map { offset, column in
+            let value = p(offset + 1)
+            let isStamp = column.0 == "LastModifiedDate" || column.0 == "SystemModstamp"
+            return "\(SQLDialect.quote(column.0)) = \(floored && isStamp ? Self.stampAfterPrevious(value) : value)"
+        }
+        let sql = "UPDATE \(SQLDialect.quote(object.name)) SET \(assignments.joined(separator: ", ")) WHERE \"Id\" = \(p(row.count + 1))"
+        guard floored else {
+            try db.execute(sql, row.map(\.1) + [.text(id.value)])
+            return row
+        }
+        let stamp = try db.scalar(sql + " RETURNING \"SystemModstamp\"", row.map(\.1) + [.text(id.value)])
+        return row.map { name, value in (name == "LastModifiedDate" || name == "SystemModstamp") ? (name, stamp ?? value) : (name, value) }
+    }
+
+    /// `stamp` (a placeholder used twice), or the row's previous stamp + 1 if that is later.
+    private static func stampAfterPrevious(_ stamp: String) -> String {
+        "CASE WHEN \"SystemModstamp\" >= \(stamp) THEN \"SystemModstamp\" + 1 ELSE \(stamp) END"
     }
 
     /// The stored values of a record's columns named `names` (those the object has).
@@ -160,8 +182,10 @@ struct RecordWriter {
             guard !ids.isEmpty else { continue }
             let stamp = try stamp()
             let list = ids.indices.map { p($0 - ids.startIndex + 3) }.joined(separator: ", ")
+            let (modstamp, modified) =
+                dialect.concurrentWriters ? (Self.stampAfterPrevious(p(1)), Self.stampAfterPrevious(p(2))) : (p(1), p(2))
             try db.execute(
-                "UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(p(1)), \"LastModifiedDate\" = \(p(2)) WHERE \"Id\" IN (\(list))",
+                "UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(modstamp), \"LastModifiedDate\" = \(modified) WHERE \"Id\" IN (\(list))",
                 [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))
             try capture?.deleted(object, ids: Array(ids), on: db)
             for relationship in schema.childRelationships(of: object.name) {

@@ -49,10 +49,47 @@ enum StorageSchema {
                     "CREATE INDEX IF NOT EXISTS \(SQLDialect.quote("\(object.name)_\(name)_idx")) ON \(table) (\(SQLDialect.quote(name)))",
                     [])
             }
-            try db.execute(
-                "INSERT INTO lf_counters (name, value) VALUES (\(dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
-                [.text("seq:" + object.name)])
+            try createRecordNumbers(object, on: db)
         }
+    }
+
+    /// Where an object's record numbers (the sequence part of its ids) come from: a counter row,
+    /// or with concurrent writers a sequence, which no writer holds until it commits. A
+    /// database whose counter row predates the sequence starts the sequence after its value.
+    private static func createRecordNumbers(_ object: ObjectDefinition, on db: any SQLConnection) throws {
+        let (p, counter) = (db.dialect.placeholder, "seq:" + object.name)
+        guard db.dialect.concurrentWriters else {
+            try db.execute("INSERT INTO lf_counters (name, value) VALUES (\(p(1)), 0) ON CONFLICT (name) DO NOTHING", [.text(counter)])
+            return
+        }
+        try db.execute("CREATE SEQUENCE IF NOT EXISTS \(sequenceName(object))", [])
+        _ = try db.rows(
+            "SELECT setval(\(p(1))::regclass, value) FROM lf_counters WHERE name = \(p(2)) AND value > 0",
+            [.text(sequenceName(object)), .text(counter)])
+        try db.execute("DELETE FROM lf_counters WHERE name = \(p(1))", [.text(counter)])
+    }
+
+    /// An object's id sequence (with concurrent writers), quoted.
+    private static func sequenceName(_ object: ObjectDefinition) -> String { SQLDialect.quote("lf_seq_" + object.name) }
+
+    /// The next record number of `object`, for its next id.
+    static func nextRecordNumber(_ object: ObjectDefinition, on db: any SQLConnection) throws -> Int64 {
+        try recordNumbers(object, count: 1, on: db).first ?? 0
+    }
+
+    /// `count` record numbers of `object`, ascending: consecutive from the counter row (held
+    /// until the caller commits), or taken from the sequence (not held; others may interleave).
+    static func recordNumbers(_ object: ObjectDefinition, count: Int, on db: any SQLConnection) throws -> [Int64] {
+        let count = max(1, count)
+        guard db.dialect.concurrentWriters else {
+            let last = try reserve("seq:" + object.name, count: count, on: db)
+            let first = max(Int64.min + Int64(count), last) - Int64(count) + 1
+            return Array(first...last)
+        }
+        let p = db.dialect.placeholder
+        return try db.rows(
+            "SELECT nextval(\(p(1))::regclass) FROM generate_series(1, \(p(2)))", [.text(sequenceName(object)), .integer(Int64(count))]
+        ).compactMap { $0.first?.integer }.sorted()
     }
 
     /// Next value of a counter (ids, auto numbers). Increments inside the caller's transaction.
@@ -79,7 +116,9 @@ enum StorageSchema {
     }
 
     /// Reserves `count` consecutive write timestamps (see ``tick(now:on:)``); returns the last.
-    static func reserveTicks(now: Int64, count: Int, on db: any SQLConnection) throws -> Int64 {
+    /// With concurrent writers and a process clock, from that clock: no row is held.
+    static func reserveTicks(now: Int64, count: Int, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
+        if db.dialect.concurrentWriters, let clock { return clock.reserve(now: now, count: count) }
         let p = db.dialect.placeholder
         let value = try db.scalar(
             "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(p(1)) THEN value + \(p(2)) ELSE \(p(3)) END WHERE name = 'clock' RETURNING value",
@@ -88,8 +127,10 @@ enum StorageSchema {
     }
 
     /// A write timestamp: now, or 1 ms after the previous write if the clock has not moved, so
-    /// `LastModifiedDate` is strictly increasing and unique across writes.
-    static func tick(now: Int64, on db: any SQLConnection) throws -> Int64 {
+    /// `LastModifiedDate` is strictly increasing and unique across writes (with concurrent
+    /// writers and a process clock: across this process's writes).
+    static func tick(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
+        if db.dialect.concurrentWriters, let clock { return clock.reserve(now: now, count: 1) }
         let value = try db.scalar(
             "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(db.dialect.placeholder(1)) THEN value + 1 ELSE \(db.dialect.placeholder(2)) END WHERE name = 'clock' RETURNING value",
             [.integer(now), .integer(now)])

@@ -62,6 +62,11 @@ public struct SQLDialect: Sendable {
     public var unlimited: String = "LIMIT -1"
     /// Statements run once before the tables are created (extensions, collations).
     public var setupStatements: [String] = []
+    /// Whether writers run concurrently (PostgreSQL): record ids then come from sequences and
+    /// write stamps from each process's clock, so no counter row is held by every writer until
+    /// it commits. False (SQLite, one writer at a time): counter rows, unique stamps across
+    /// processes.
+    public var concurrentWriters = false
     /// A part of a stored date (`YYYY-MM-DD` text) or datetime (epoch milliseconds), in UTC:
     /// `year`, `month`, `day`, `weekday` (1 = Sunday), `dayOfYear`, `hour` as integers, or
     /// `date` as `YYYY-MM-DD` text. Arguments: the part, the column, whether it is a datetime.
@@ -94,6 +99,7 @@ public struct SQLDialect: Sendable {
         dialect.binaryOrder = { "\($0) COLLATE \"C\"" }
         dialect.caseInsensitiveLike = { "\($0) COLLATE \"C\" ILIKE \($1)" }
         dialect.unlimited = "LIMIT ALL"
+        dialect.concurrentWriters = true
         dialect.datePart = { part, column, isDateTime in
             let source = isDateTime ? "(to_timestamp(\(column) / 1000.0) AT TIME ZONE 'UTC')" : "(CAST(\(column) AS DATE))"
             switch part {

@@ -26,6 +26,8 @@ public final class LocalForce: Sendable {
     public let userId: String
     /// The connected apps and users of the OAuth endpoints.
     public let auth: AuthConfiguration
+    /// This process's write stamps where writers run concurrently (see ``StampClock``).
+    let stamps = StampClock()
     /// The tokens the OAuth endpoints issued.
     let sessions: OAuthSessions
     /// The ids of ``auth``'s users, by lower-cased username.
@@ -166,8 +168,8 @@ public final class LocalForce: Sendable {
     /// ``FaultInjection/scheduleLateCommit(delay:count:matching:)``), else ``currentTime()``.
     /// Read it before entering a database closure: task locals stay on this side.
     func requestClock() -> WriteClock {
-        if let arrival = Self.arrivalTime { return WriteClock(now: arrival, frozen: true) }
-        return WriteClock(now: currentTime())
+        if let arrival = Self.arrivalTime { return WriteClock(now: arrival, frozen: true, stamps: stamps) }
+        return WriteClock(now: currentTime(), stamps: stamps)
     }
 
     /// Answers one request. Never throws: every failure becomes a Salesforce error response.
