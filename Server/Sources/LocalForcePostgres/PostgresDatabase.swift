@@ -9,9 +9,11 @@ import PostgresNIO
 ///
 /// Record code is synchronous (one transaction, many statements), so each transaction runs on
 /// a thread of its own that waits for postgres-nio's futures — never on an event loop or on
-/// Swift's cooperative pool. Writes are `READ COMMITTED` transactions that take the counter
-/// row's lock for ids and timestamps (so `LastModifiedDate` follows commit order across
-/// processes); reads are `REPEATABLE READ READ ONLY`, one consistent snapshot.
+/// Swift's cooperative pool. Writes are `READ COMMITTED` transactions that share no row for
+/// ids or stamps (sequences, each process's clock: ``SQLDialect/concurrentWriters``), so two
+/// of them may deadlock on the records they both write: PostgreSQL aborts one, which runs
+/// again (up to ``conflictRetries`` times). Reads are `REPEATABLE READ READ ONLY`, one
+/// consistent snapshot.
 public final class PostgresDatabase: SQLDatabase {
     private let pool: ConnectionPool
     private let logger: Logger
@@ -77,22 +79,59 @@ public final class PostgresDatabase: SQLDatabase {
         try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// How many times a transaction PostgreSQL aborted for a deadlock or a serialization
+    /// failure runs again before its error is returned.
+    public static let conflictRetries = 4
+
     private func transaction<T: Sendable>(begin: String, _ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            let outcome = try await attemptTransaction(begin: begin, body)
+            switch outcome {
+            case .done(let value): return value
+            case .conflict(let error):
+                attempt += 1
+                guard attempt <= Self.conflictRetries else { throw error }
+                // Apart, so the transactions that deadlocked do not meet again at once.
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...10) * attempt))
+            }
+        }
+    }
+
+    private enum Outcome<T: Sendable>: Sendable {
+        case done(T)
+        /// Rolled back for a deadlock or a serialization failure (whatever `body` made of it).
+        case conflict(any Error)
+    }
+
+    private func attemptTransaction<T: Sendable>(begin: String, _ body: @Sendable @escaping (any SQLConnection) throws -> T) async throws
+        -> Outcome<T>
+    {
         let connection = try await pool.acquire()
         let logger = self.logger
         do {
-            let result: T = try await withCheckedThrowingContinuation { continuation in
+            let result: Outcome<T> = try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    let sql = PostgresSQLConnection(connection: connection, logger: logger)
+                    let sql = PostgresSQLConnection(connection: connection, logger: logger, conflict: ConflictFlag())
                     do {
                         _ = try sql.execute(begin, [])
                         do {
                             let value = try body(sql)
+                            // A conflict the body caught still aborted the transaction: COMMIT would roll it back.
+                            if sql.conflict.raised {
+                                _ = try? sql.execute("ROLLBACK", [])
+                                continuation.resume(returning: .conflict(StatementError(message: "PostgreSQL: deadlock detected")))
+                                return
+                            }
                             _ = try sql.execute("COMMIT", [])
-                            continuation.resume(returning: value)
+                            continuation.resume(returning: .done(value))
                         } catch {
                             _ = try? sql.execute("ROLLBACK", [])
-                            continuation.resume(throwing: error)
+                            if sql.conflict.raised {
+                                continuation.resume(returning: .conflict(error))
+                            } else {
+                                continuation.resume(throwing: error)
+                            }
                         }
                     } catch {
                         continuation.resume(throwing: error)
@@ -108,10 +147,17 @@ public final class PostgresDatabase: SQLDatabase {
     }
 }
 
+/// Whether a statement of the transaction failed with a deadlock (`40P01`) or a serialization
+/// failure (`40001`). Used by the one thread that runs the transaction.
+final class ConflictFlag: @unchecked Sendable {
+    var raised = false
+}
+
 /// A connection seen through ``SQLConnection``, blocking on postgres-nio's futures.
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
+    let conflict: ConflictFlag
     var dialect: SQLDialect { .postgres }
 
     private func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQueryResult {
@@ -127,6 +173,7 @@ struct PostgresSQLConnection: SQLConnection {
         do {
             return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
         } catch let error as PSQLError {
+            if let state = error.serverInfo?[.sqlState], state == "40P01" || state == "40001" { conflict.raised = true }
             throw StatementError(message: "PostgreSQL: " + (error.serverInfo?[.message] ?? "\(error.code)"))
         }
     }

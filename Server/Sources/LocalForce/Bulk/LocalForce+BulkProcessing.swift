@@ -161,10 +161,10 @@ extension LocalForce {
             let ended = try await database.write { [cached] db -> (BulkIngestStep.Outcome, BulkStore.Chunk?) in
                 let started = ContinuousClock.now
                 guard let current = try BulkStore.job(job.id, on: db), current.state == "InProgress" else { throw LostClaim() }
-                // Inserts reserve the transaction's ids and stamps at once (one counter update
-                // each, not one a record; a failed create leaves values unused). Other
-                // operations run each record under a savepoint, whose rollback would undo a
-                // reservation made inside it: they take values one at a time.
+                // Inserts reserve the transaction's ids and stamps at once (one statement each,
+                // not one a record; a failed create leaves values unused). Other operations run
+                // each record under a savepoint, whose rollback would undo a counter row's
+                // reservation made inside it (SQLite): they take values one at a time.
                 let api = RecordAPI(
                     schema: schema, db: db, userId: current.createdBy, version: current.apiVersion,
                     clock: WriteClock(now: now, stamps: self.stamps),

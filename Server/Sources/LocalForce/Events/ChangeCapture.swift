@@ -77,12 +77,20 @@ final class ChangeCapture {
         try PushTopics.publish(object, ids: ids, operation: .delete, changed: nil, capture: self, on: db)
     }
 
-    /// How many events are pending: a savepoint's mark, to drop those it rolls back.
-    var mark: Int { pending.count }
+    /// Where the transaction's events stand: a savepoint's mark, to drop those it rolls back.
+    struct Mark {
+        let events: Int
+        let sequenceNumber: Int
+    }
 
-    /// Drops the events taken since `mark` (their writes were rolled back).
-    func rollBack(to mark: Int) {
-        if mark >= 0, mark < pending.count { pending.removeSubrange(mark...) }
+    /// The mark of the events taken so far.
+    var mark: Mark { Mark(events: pending.count, sequenceNumber: sequenceNumber) }
+
+    /// Drops the events taken since `mark` (their writes were rolled back); the next event
+    /// takes the sequence number the first of them had.
+    func rollBack(to mark: Mark) {
+        if mark.events >= 0, mark.events < pending.count { pending.removeSubrange(mark.events...) }
+        sequenceNumber = mark.sequenceNumber
     }
 
     /// Keeps an event of this transaction (a push topic's, say) for the flush; `body` is the

@@ -6,7 +6,8 @@
 /// sees every committed id below it, and a subscriber's position is just the last id it got.
 /// A rolled-back transaction gives its ids back with the counter. A transaction takes the
 /// counter once, for all its change events, at its end (``ChangeCapture/flush(on:)``):
-/// writers queue on the row only from there to their commit.
+/// writers queue on the row only from there to their commit — except after publishing a
+/// platform event, which takes its id at once.
 enum EventLog {
     /// The counter of replay ids: its committed value is the newest event's id.
     static let replayCounter = "events:replay"

@@ -1,8 +1,9 @@
 /// Counter values reserved in blocks for one transaction that creates many records (a
 /// collections request): one statement per block instead of two per record. Values a failed
-/// record leaves unused are gaps; timestamps stay strictly increasing and unique across
-/// transactions (a block may run up to its size in milliseconds ahead of the clock), across
-/// processes too unless writers run concurrently (see ``StampClock``).
+/// record leaves unused are gaps. On SQLite timestamps stay strictly increasing and unique
+/// across transactions and processes (a block may run up to its size in milliseconds ahead of
+/// the clock); where writers run concurrently they come from the process's ``StampClock``, one
+/// at a time.
 final class CounterBlock {
     private let size: Int
     /// Record numbers left per object, the next one last.
@@ -25,11 +26,12 @@ final class CounterBlock {
 
     /// The next write timestamp (from `clock` where writers run concurrently).
     func nextStamp(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
+        if db.dialect.concurrentWriters, let clock { return clock.next(now: now) }
         if let range = stamps {
             stamps = range.lowerBound < range.upperBound ? (range.lowerBound + 1)...range.upperBound : nil
             return range.lowerBound
         }
-        let last = try StorageSchema.reserveTicks(now: now, count: size, clock: clock, on: db)
+        let last = try StorageSchema.reserveTicks(now: now, count: size, on: db)
         let first = max(Int64.min + Int64(size), last) - Int64(size) + 1
         if first < last { stamps = (first + 1)...last }
         return first

@@ -124,9 +124,10 @@ struct RecordWriter {
 
     /// Writes an update's `row` (its stamps included); returns it with the stamps the record
     /// got. With concurrent writers a stamp is at least the record's previous one + 1 (another
-    /// process's clock may be ahead of ours), decided under the row's lock by the UPDATE itself.
+    /// process's clock may be ahead of ours), decided under the row's lock by the UPDATE itself
+    /// — unless the clock is frozen: a late commit keeps its arrival time, as on SQLite.
     private func write(_ row: [(String, SQLValue)], to object: ObjectDefinition, id: SalesforceId) throws -> [(String, SQLValue)] {
-        let floored = dialect.concurrentWriters
+        let floored = dialect.concurrentWriters && !clock.frozen
         let assignments = row.enumerated().map { offset, column in
             let value = p(offset + 1)
             let isStamp = column.0 == "LastModifiedDate" || column.0 == "SystemModstamp"
@@ -183,7 +184,8 @@ struct RecordWriter {
             let stamp = try stamp()
             let list = ids.indices.map { p($0 - ids.startIndex + 3) }.joined(separator: ", ")
             let (modstamp, modified) =
-                dialect.concurrentWriters ? (Self.stampAfterPrevious(p(1)), Self.stampAfterPrevious(p(2))) : (p(1), p(2))
+                dialect.concurrentWriters && !clock.frozen
+                ? (Self.stampAfterPrevious(p(1)), Self.stampAfterPrevious(p(2))) : (p(1), p(2))
             try db.execute(
                 "UPDATE \(SQLDialect.quote(object.name)) SET \"IsDeleted\" = 1, \"SystemModstamp\" = \(modstamp), \"LastModifiedDate\" = \(modified) WHERE \"Id\" IN (\(list))",
                 [.integer(stamp), .integer(stamp)] + ids.map(SQLValue.text))

@@ -63,9 +63,12 @@ enum StorageSchema {
             return
         }
         try db.execute("CREATE SEQUENCE IF NOT EXISTS \(sequenceName(object))", [])
+        // Never backwards: another process may have taken values since the sequence was made.
         _ = try db.rows(
-            "SELECT setval(\(p(1))::regclass, value) FROM lf_counters WHERE name = \(p(2)) AND value > 0",
-            [.text(sequenceName(object)), .text(counter)])
+            """
+            SELECT setval(\(p(1))::regclass, GREATEST(value, COALESCE(pg_sequence_last_value(\(p(1))::regclass), 0)))
+            FROM lf_counters WHERE name = \(p(2)) AND value > 0
+            """, [.text(sequenceName(object)), .text(counter)])
         try db.execute("DELETE FROM lf_counters WHERE name = \(p(1))", [.text(counter)])
     }
 
@@ -115,10 +118,9 @@ enum StorageSchema {
         return Int64(count)
     }
 
-    /// Reserves `count` consecutive write timestamps (see ``tick(now:on:)``); returns the last.
-    /// With concurrent writers and a process clock, from that clock: no row is held.
-    static func reserveTicks(now: Int64, count: Int, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
-        if db.dialect.concurrentWriters, let clock { return clock.reserve(now: now, count: count) }
+    /// Reserves `count` consecutive write timestamps from the clock row (see
+    /// ``tick(now:clock:on:)``); returns the last.
+    static func reserveTicks(now: Int64, count: Int, on db: any SQLConnection) throws -> Int64 {
         let p = db.dialect.placeholder
         let value = try db.scalar(
             "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(p(1)) THEN value + \(p(2)) ELSE \(p(3)) END WHERE name = 'clock' RETURNING value",
@@ -127,10 +129,10 @@ enum StorageSchema {
     }
 
     /// A write timestamp: now, or 1 ms after the previous write if the clock has not moved, so
-    /// `LastModifiedDate` is strictly increasing and unique across writes (with concurrent
-    /// writers and a process clock: across this process's writes).
+    /// `LastModifiedDate` is strictly increasing and unique across writes. With concurrent
+    /// writers and a process clock, the clock's next stamp (no row is held; see ``StampClock``).
     static func tick(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
-        if db.dialect.concurrentWriters, let clock { return clock.reserve(now: now, count: 1) }
+        if db.dialect.concurrentWriters, let clock { return clock.next(now: now) }
         let value = try db.scalar(
             "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(db.dialect.placeholder(1)) THEN value + 1 ELSE \(db.dialect.placeholder(2)) END WHERE name = 'clock' RETURNING value",
             [.integer(now), .integer(now)])

@@ -16,21 +16,25 @@ struct WriteClock: Sendable {
     var date: Date { Date(timeIntervalSince1970: Double(now) / 1000) }
 }
 
-/// Write stamps handed out by one LocalForce where writers run concurrently (PostgreSQL):
-/// strictly increasing and unique in this process, without a database row every writer would
-/// hold until it commits. Another process's stamps may equal or interleave with these; each
-/// record's stamps still increase (its UPDATE takes the larger of the stamp and the record's
-/// previous one + 1).
+/// Write stamps handed out by one LocalForce where writers run concurrently (PostgreSQL),
+/// without a database row every writer would hold until it commits: never decreasing in this
+/// process, and unique while it writes at most one record a millisecond on average — a burst
+/// runs ahead of the clock by up to ``maximumLead`` ms, then repeats a stamp rather than run
+/// further ahead. Another process's stamps may equal or interleave with these; each record's
+/// stamps still increase (its UPDATE takes the larger of the stamp and its previous one + 1).
 final class StampClock: Sendable {
+    /// How far ahead of the clock a burst of writes may stamp, in ms.
+    static let maximumLead: Int64 = 1000
     private let last = NIOLockedValueBox<Int64>(0)
 
-    /// Reserves `count` consecutive stamps from `now` (or after the last one handed out, if
-    /// later); returns the last.
-    func reserve(now: Int64, count: Int) -> Int64 {
-        let count = Int64(max(1, count))
-        return last.withLockedValue { last in
-            let first = max(now, last &+ 1)
-            last = first &+ (count - 1)
+    /// The next stamp at `now`.
+    func next(now: Int64) -> Int64 {
+        last.withLockedValue { last in
+            if last < now {
+                last = now
+            } else if last - now < Self.maximumLead {
+                last += 1
+            }
             return last
         }
     }
