@@ -131,6 +131,7 @@ let package = Package(
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "SOQL", package: "msync"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // msync login's loopback callback.
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -10,8 +10,8 @@ struct ConflictsCommand: AsyncParsableCommand {
         commandName: "conflicts",
         abstract: "List the records a sync left in conflict: kind, fields, and the local, server and base values.",
         discussion: """
-            A record changed here and on the server (LEAVE_IF_CHANGED, MERGE_FIELDS) is not sent until \\
-            SyncManager.resolveConflict settles it. The store is opened read-only. With --format json, \\
+            A record changed here and on the server (LEAVE_IF_CHANGED, MERGE_FIELDS) is not sent until \
+            SyncManager.resolveConflict settles it. The store is opened read-only. With --format json, \
             each line carries the whole local, server and base records.
             """)
 

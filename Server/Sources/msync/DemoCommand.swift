@@ -82,6 +82,7 @@ struct DemoCommand: AsyncParsableCommand {
               msync query --store \(storePath) "select {accounts:Name}, {accounts:Industry}, {accounts:__local__} from {accounts} order by {accounts:Name} limit 20"
               msync serve --database \(Self.quoted(org)) --port 8080 --token \(token)
               msync query --org --instance-url http://127.0.0.1:8080 --token \(token) "SELECT Id, Name, Industry FROM Account ORDER BY Name LIMIT 20"
+              msync inspect --store \(storePath) --org http://127.0.0.1:8080 --token \(token)
             """)
     }
 
@@ -105,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand {
         let kept = locations.store
         let path = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
         defer { if kept == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
-        let smartStore = try SmartStore(path: path, key: encryption.key())
+        let smartStore = try encryption.open(path, readOnly: false)
         if smartStore.isEncrypted { out.line("store \(path), encrypted (SQLCipher 4 format)") }
         try smartStore.registerSoup(
             "accounts",

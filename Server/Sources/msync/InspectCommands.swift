@@ -35,7 +35,7 @@ struct SyncsCommand: AsyncParsableCommand {
         commandName: "syncs",
         abstract: "List a store's syncs: name, type, target, status, progress, last maxTimeStamp, failures, conflicts.",
         discussion: """
-            The store is opened read-only, so this also shows the progress of a sync that another \\
+            The store is opened read-only, so this also shows the progress of a sync that another \
             process is running on the same store.
             """)
 
@@ -99,6 +99,6 @@ struct StoreReadOptions: ParsableArguments {
 
     /// The store, read-only: nothing in it is created or changed.
     func open() throws -> SmartStore {
-        try SmartStore(readOnlyAt: store, key: encryption.key())
+        try encryption.open(store, readOnly: true)
     }
 }

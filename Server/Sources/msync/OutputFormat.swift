@@ -21,24 +21,43 @@ struct RowPrinter {
         let objects: [JSONValue]
         let rows: [[JSONValue]]
 
-        /// JSON lines are the objects as they are; the other formats use the columns.
+        /// JSON lines are the objects as they are, members in column order (nested objects'
+        /// sorted), the same on every line; the other formats use the columns.
         func print() {
             guard printer.format != .json else {
-                FileHandle.standardOutput.write(Data(objects.map { $0.jsonString + "\n" }.joined().utf8))
+                FileHandle.standardOutput.write(
+                    Data(objects.map { RowPrinter.stableJSON($0, first: printer.columns) + "\n" }.joined().utf8))
                 return
             }
             printer.print(rows)
         }
     }
 
-    static func table(of objects: [JSONValue], format: OutputFormat) -> Objects {
+    /// `order`: member names that come first, in this order (matched regardless of case), such
+    /// as a SOQL query's SELECT list.
+    static func table(of objects: [JSONValue], format: OutputFormat, order: [String] = []) -> Objects {
         var names = Set<String>()
         for object in objects { names.formUnion(object.objectValue?.keys ?? [:].keys) }
-        let first = ["_soupEntryId", "Id"].filter(names.contains)
+        let ordered = order.compactMap { wanted in names.first { $0.lowercased() == wanted.lowercased() } }
+        let first = (ordered.isEmpty ? ["_soupEntryId", "Id"] : ["attributes"]).filter(names.contains) + ordered
         let last = ["_soupCreatedDate", "_soupLastModifiedDate"].filter(names.contains)
         let columns = first + names.subtracting(first + last).sorted() + last
         let rows = objects.map { object in columns.map { object[$0] ?? .null } }
         return Objects(printer: RowPrinter(columns: columns, format: format), objects: objects, rows: rows)
+    }
+
+    /// `value` as JSON text with every object's members in a stable order: `first` (the top
+    /// level's columns) in that order, the rest sorted. Values come parsed (depth-limited).
+    static func stableJSON(_ value: JSONValue, first: [String] = []) -> String {
+        switch value {
+        case .object(let members):
+            let keys = first.filter { members[$0] != nil } + members.keys.filter { !first.contains($0) }.sorted()
+            return "{" + keys.map { JSONValue.string($0).jsonString + ":" + stableJSON(members[$0] ?? .null) }.joined(separator: ",") + "}"
+        case .array(let items):
+            return "[" + items.map { stableJSON($0) }.joined(separator: ",") + "]"
+        default:
+            return value.jsonString
+        }
     }
 
     let columns: [String]

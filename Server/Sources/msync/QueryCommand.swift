@@ -1,13 +1,15 @@
 import ArgumentParser
+import Foundation
 import SalesforceREST
 import SmartStore
 
 /// `msync query --store PATH "SMART SQL"`: runs a Smart SQL query against a store, or with
-/// `--org` a SOQL query against the org, and prints the rows as JSON lines.
+/// `--org` a SOQL query against the org, and prints the rows (see ``OutputFormat``).
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Run a Smart SQL query against a store (or SOQL against the org) and print the rows as JSON.",
+        abstract:
+            "Run a Smart SQL query against a store (or SOQL against the org) and print the rows: a table on a terminal, JSON lines when piped.",
         discussion: """
             Smart SQL names soups as {soup} and their paths as {soup:path}, for example:
               msync query --store app.sqlite "select {accounts:Name} from {accounts} order by {accounts:Name}"
@@ -53,6 +55,12 @@ struct QueryCommand: AsyncParsableCommand {
         if org {
             let client = try await server.client()
             var page = try await client.query(query)
+            let soql = SOQLColumns(query)
+            if soql.isCountOnly {
+                // The answer is a total and no records: print the total.
+                RowPrinter(columns: ["count"], format: format).print([[.int(Int64(page.totalSize))]])
+                return
+            }
             var records: [JSONValue] = []
             while true {
                 // `attributes` (type and URL) stays in JSON lines; a table or CSV has no room for it.
@@ -62,25 +70,32 @@ struct QueryCommand: AsyncParsableCommand {
                     return record
                 }
                 if format == .json {
-                    RowPrinter.table(of: batch, format: format).print()
+                    RowPrinter.table(of: batch, format: format, order: soql.order).print()
                 } else {
                     records += batch // a table is aligned over every row
                 }
                 guard !page.done, let next = page.nextRecordsURL else { break }
                 page = try await client.queryMore(next)
             }
-            if format != .json { RowPrinter.table(of: records, format: format).print() }
+            if format != .json { RowPrinter.table(of: records, format: format, order: soql.order).print() }
             return
         }
         guard let store else { return }
         // Read-only: inspecting a store never creates, migrates or changes it.
-        let smartStore = try SmartStore(readOnlyAt: store, key: encryption.key())
+        let smartStore = try encryption.open(store, readOnly: true)
         let spec = QuerySpec.smart(query, pageSize: pageSize)
         let rows = try await smartStore.query(spec, pageIndex: page)
         if !rows.isEmpty, rows.allSatisfy({ $0.objectValue != nil }) {
             RowPrinter.table(of: rows, format: format).print()
         } else {
             RowPrinter(columns: try smartStore.columnNames(of: spec), format: format).print(rows.map { $0.arrayValue ?? [$0] })
+        }
+        // Never cut short without a word: say (on stderr, the rows stay clean) how to see the rest.
+        let (skipped, overflow) = page.multipliedReportingOverflow(by: pageSize)
+        if !overflow, rows.count == pageSize, let total = try? await smartStore.count(spec), total - skipped > pageSize {
+            let shown = "rows \(skipped + 1)–\(skipped + rows.count) of \(total)"
+            FileHandle.standardError.write(
+                Data("\(shown): --page \(page + 1) for the next \(pageSize), or --page-size \(total) for all at once\n".utf8))
         }
     }
 }

@@ -46,3 +46,24 @@ struct StoreKeyOptions: ParsableArguments {
         return StoreKey(sqlcipherKey: text, kdfIterations: kdfIterations)
     }
 }
+
+extension StoreKeyOptions {
+    /// Opens the store at `path` with this key (read-only, or for writing).
+    func open(_ path: String, readOnly: Bool) throws -> SmartStore {
+        try Self.explainingPlaintext(path, variable: variable) {
+            readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
+        }
+    }
+
+    /// Runs `body`, which opens the store at `path`; a key given for a plaintext store becomes
+    /// an error that says how to encrypt it with msync (not the Swift API).
+    static func explainingPlaintext<T>(_ path: String, variable: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch SmartStoreError.notEncrypted {
+            throw CommandFailure(
+                "The store at \(path) is not encrypted, but \(variable) holds a key: encrypt it with `msync store encrypt --store \(DemoCommand.quoted(path))`, or unset \(variable) to open it as it is"
+            )
+        }
+    }
+}

@@ -72,7 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
         let soupsConfig = try storeConfig.map { try StoreConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let syncsConfig = try syncs.map { try SyncsConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let client = try await server.client()
-        let smartStore = try SmartStore(path: store, key: encryption.key())
+        let smartStore = try encryption.open(store, readOnly: false)
         if let soupsConfig {
             for rejection in soupsConfig.rejected {
                 let soup = rejection.soupName ?? "soups[\(rejection.position)]"

@@ -17,4 +17,27 @@ import Testing
         #expect(text.contains("round trip complete: store and org agree"))
         #expect(!text.contains("error"), "\(text)")
     }
+
+    /// A kept demo lists what to run next, the inspector included.
+    @Test func aKeptDemoListsTheCommandsToExploreIt() async throws {
+        let folder = try CommandLineHardeningTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("demo").path
+        let (status, text) = try await CommandLineHardeningTests.run(["demo", "--accounts", "50", "--keep", kept])
+        #expect(status == 0, "\(text)")
+        for command in [
+            "msync soups --store", "msync syncs --store", "msync query --store", "msync serve --database", "msync inspect --store",
+        ] {
+            #expect(text.contains(command), "\(command) missing: \(text)")
+        }
+        // A query cut by its page says so, and how to see the rest.
+        let store = kept + "/store.sqlite"
+        let (queryStatus, page) = try await CommandLineHardeningTests.run([
+            "query", "--store", store, "--page-size", "5", "--format", "json", "select {accounts:Name} from {accounts}",
+        ])
+        #expect(queryStatus == 0, "\(page)")
+        #expect(page.contains("rows 1–5 of ") && page.contains("--page 1 for the next 5"), "\(page)")
+        let (_, all) = try await CommandLineHardeningTests.run(["query", "--store", store, "select count(*) from {accounts}"])
+        #expect(!all.contains("--page 1"), "\(all)")
+    }
 }

@@ -55,6 +55,11 @@ import Testing
         #expect(export.status == 0, "\(export.output)")
         let exported = try await Self.run(["query", "--store", plain, "select count(*) as n from {accounts}"])
         #expect(exported.output == query.output, "\(exported.output)")
+        // A key for the plaintext store: the error says how to encrypt it with msync.
+        let keyed = try await Self.run(["soups", "--store", plain], environment: ["MSYNC_STORE_KEY": "again"])
+        #expect(keyed.status == 1, "\(keyed.output)")
+        #expect(keyed.output.contains("msync store encrypt --store \(plain)"), "\(keyed.output)")
+        #expect(!keyed.output.contains("SmartStore.encrypt"), "\(keyed.output)")
         let encrypt = try await Self.run(["store", "encrypt", "--store", plain], environment: ["MSYNC_STORE_KEY": "again"])
         #expect(encrypt.status == 0, "\(encrypt.output)")
         let reencrypted = try await Self.run(

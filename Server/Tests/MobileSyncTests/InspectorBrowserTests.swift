@@ -103,6 +103,12 @@ import Testing
         let (body, answered) = try await URLSession.shared.data(for: request)
         #expect((answered as? HTTPURLResponse)?.statusCode == 200)
         #expect(try JSONValue(parsing: Array(body))["soups"]?.arrayValue?.contains { $0["name"] == "accounts" } == true)
+        // A form-encoded query string: `+` is a space, `%2B` a plus.
+        var sum = URLRequest(url: try #require(URL(string: base + "api/query?sql=select+2%2B3+as+n&page=0")))
+        sum.setValue(String(pageURL.split(separator: "=").last ?? ""), forHTTPHeaderField: "X-Inspector-Token")
+        let (sumBody, summed) = try await URLSession.shared.data(for: sum)
+        #expect((summed as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: sumBody, as: UTF8.self))")
+        #expect(try JSONValue(parsing: Array(sumBody))["rows"] == [[5]], "\(String(decoding: sumBody, as: UTF8.self))")
 
         let shots = ProcessInfo.processInfo.environment["MSYNC_INSPECTOR_SHOTS"] ?? folder.path
         let (status, text) = try await ChildProcess.run(

@@ -13,9 +13,9 @@ struct InspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Inspect a store (and its org) in a browser: soups, Smart SQL, records, live sync states.",
         discussion: """
-            Serves a page on 127.0.0.1 and prints its address, which carries a random token: every \\
-            request without it is refused. The store is opened read-only; sync states are read again \\
-            on every refresh, so a sync that another process runs on the store shows its progress. \\
+            Serves a page on 127.0.0.1 and prints its address, which carries a random token: every \
+            request without it is refused. The store is opened read-only; sync states are read again \
+            on every refresh, so a sync that another process runs on the store shows its progress. \
             With --org and --token, the page also shows a soup's records beside the org's.
 
             Example:

@@ -18,9 +18,7 @@ struct InspectorServer {
         router.get("/app.js") { _, _ in asset(InspectorPage.script, type: "text/javascript;charset=UTF-8") }
         router.get("/app.css") { _, _ in asset(InspectorPage.style, type: "text/css;charset=UTF-8") }
         router.get("/api/:endpoint") { request, context -> Response in
-            var query: [String: String] = [:]
-            for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
-            let answer = await data.answer(context.parameters.get("endpoint") ?? "", query)
+            let answer = await data.answer(context.parameters.get("endpoint") ?? "", formDecoded(request.uri.query ?? ""))
             var headers = HTTPFields()
             headers[.contentType] = "application/json;charset=UTF-8"
             headers[.cacheControl] = "no-store"
@@ -30,6 +28,22 @@ struct InspectorServer {
         }
         let server = try await LoopbackServer.start(router, port: port, label: "msync-inspect", purpose: "for the inspector")
         return InspectorServer(address: "http://127.0.0.1:\(server.port)", server: server)
+    }
+
+    /// A query string's parameters as a form encodes them (`+` is a space, `%2B` a plus), the
+    /// first value of each name; a malformed escape keeps its text as it is.
+    static func formDecoded(_ query: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decoded = parts.map { part in
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            guard let name = decoded.first, parameters[name] == nil else { continue }
+            parameters[name] = decoded.count > 1 ? decoded[1] : ""
+        }
+        return parameters
     }
 
     /// Runs until the process is stopped.

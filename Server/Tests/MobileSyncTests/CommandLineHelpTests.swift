@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// `msync <command> --help` reads as prose: a backslash only where an example shell command
+/// goes on to its next option.
+@Suite struct CommandLineHelpTests {
+    static let commands = [
+        "demo", "login", "logout", "query", "soups", "syncs", "conflicts", "inspect", "serve", "store", "sync",
+    ]
+
+    @Test(arguments: commands) func helpHasNoStrayBackslashes(command: String) async throws {
+        let (status, text) = try await CommandLineHardeningTests.run([command, "--help"])
+        #expect(status == 0, "\(text)")
+        // However the help wraps, a backslash may only continue an example command onto its
+        // next option.
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let stray = words.indices.filter { index in
+            words[index] == "\\" && !(index + 1 < words.count && words[index + 1].hasPrefix("-"))
+        }
+        #expect(stray.isEmpty, "\(command) --help: \(text)")
+    }
+
+    /// `query` says what it prints: a table on a terminal, JSON lines when piped.
+    @Test func queryHelpSaysWhatItPrints() async throws {
+        let (status, help) = try await CommandLineHardeningTests.run(["query", "--help"])
+        #expect(status == 0)
+        let text = help.split(whereSeparator: \.isWhitespace).joined(separator: " ") // however it wraps
+        #expect(text.contains("a table on a terminal"), "\(help)")
+        #expect(!text.contains("print the rows as JSON."), "\(help)")
+    }
+}

@@ -1,0 +1,49 @@
+import FastJSON
+import Foundation
+import Testing
+
+/// `msync query --org` prints what the org answered as the query asked for it: a count for
+/// `COUNT()`, members in SELECT order on every line and in every table.
+@Suite struct QueryCommandOrgTests {
+    static func query(_ harness: SyncHarness, _ soql: String, format: String) async throws -> (Int32, String) {
+        try await CommandLineHardeningTests.run([
+            "query", "--org", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--format", format, soql,
+        ])
+    }
+
+    @Test func countOnlyPrintsTheCount() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        _ = try await harness.createAccounts(7)
+        let (status, json) = try await Self.query(harness, "SELECT COUNT() FROM Account", format: "json")
+        #expect(status == 0, "\(json)")
+        #expect(json == "{\"count\":7}\n", "\(json)")
+        let (_, csv) = try await Self.query(harness, "SELECT COUNT() FROM Account", format: "csv")
+        #expect(csv == "count\r\n7\r\n", "\(csv)")
+    }
+
+    @Test func membersComeInSelectOrder() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        _ = try await harness.createAccounts(12)
+        let soql = "SELECT Name, Industry, Id, LastModifiedDate FROM Account ORDER BY Name"
+        let (status, json) = try await Self.query(harness, soql, format: "json")
+        #expect(status == 0, "\(json)")
+        let lines = json.split(separator: "\n").map(String.init)
+        #expect(lines.count == 12)
+        for line in lines {
+            let names = Self.memberNames(line)
+            #expect(names == ["attributes", "Name", "Industry", "Id", "LastModifiedDate"], "\(line)")
+        }
+        let (_, csv) = try await Self.query(harness, soql, format: "csv")
+        #expect(csv.hasPrefix("Name,Industry,Id,LastModifiedDate\r\n"), "\(csv)")
+    }
+
+    /// The top-level member names of a JSON object, in the order written.
+    static func memberNames(_ line: String) -> [String] {
+        guard let object = try? JSONValue(parsing: Array(line.utf8)).objectValue else { return [] }
+        return object.keys.sorted { a, b in
+            (line.range(of: "\"\(a)\":")?.lowerBound ?? line.endIndex) < (line.range(of: "\"\(b)\":")?.lowerBound ?? line.endIndex)
+        }
+    }
+}
