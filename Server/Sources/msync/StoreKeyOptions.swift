@@ -48,9 +48,14 @@ struct StoreKeyOptions: ParsableArguments {
 }
 
 extension StoreKeyOptions {
-    /// Opens the store at `path` with this key (read-only, or for writing).
+    /// Opens the store at `path` with this key (read-only, or for writing); a directory is
+    /// refused with what to give instead (SQLite would answer "disk I/O error").
     func open(_ path: String, readOnly: Bool) throws -> SmartStore {
-        try Self.explainingPlaintext(path, variable: variable) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure("\(path) is a directory: give the store's file, such as \(path)/store.sqlite")
+        }
+        return try Self.explainingPlaintext(path, variable: variable) {
             readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
         }
     }

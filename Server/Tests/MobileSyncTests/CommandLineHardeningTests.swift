@@ -33,6 +33,17 @@ import Testing
         #expect(text.contains("could not listen on 127.0.0.1:\(port)"), "\(text)")
     }
 
+    @Test func aDirectoryGivenAsTheStoreIsNamedAsOne() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["soups"], ["query", "select 1"]] {
+            let (status, text) = try await Self.run(arguments + ["--store", folder.path])
+            #expect(status == 1, "\(text)")
+            #expect(text.contains("\(folder.path) is a directory: give the store's file"), "\(text)")
+            #expect(!text.contains("disk I/O error"), "\(text)")
+        }
+    }
+
     @Test func queryNeverCreatesOrChangesAFile() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
