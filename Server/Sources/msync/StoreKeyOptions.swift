@@ -48,24 +48,18 @@ struct StoreKeyOptions: ParsableArguments {
 }
 
 extension StoreKeyOptions {
-    /// Opens the store at `path` with this key (read-only, or for writing); a directory is
-    /// refused with what to give instead (SQLite would answer "disk I/O error").
+    /// Opens the store at `path` with this key (read-only, or for writing); a directory, or a
+    /// key for a plaintext store, is refused with what to do instead (SQLite would answer "disk
+    /// I/O error", the store's error would name the Swift API).
     func open(_ path: String, readOnly: Bool) throws -> SmartStore {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure("\(path) is a directory: give the store's file, such as \(path)/store.sqlite")
         }
-        return try Self.explainingPlaintext(path, variable: variable) {
-            readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
-        }
-    }
-
-    /// Runs `body`, which opens the store at `path`; a key given for a plaintext store becomes
-    /// an error that says how to encrypt it with msync (not the Swift API).
-    static func explainingPlaintext<T>(_ path: String, variable: String, _ body: () throws -> T) throws -> T {
         do {
-            return try body()
+            return readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
         } catch SmartStoreError.notEncrypted {
+            // Say how to encrypt it with msync, not with the Swift API the store's error names.
             throw CommandFailure(
                 "The store at \(path) is not encrypted, but \(variable) holds a key: encrypt it with `msync store encrypt --store \(DemoCommand.quoted(path))`, or unset \(variable) to open it as it is"
             )

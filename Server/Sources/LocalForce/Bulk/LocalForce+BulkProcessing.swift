@@ -158,7 +158,7 @@ extension LocalForce {
             let source =
                 streaming.options.capturesChanges
                 ? CaptureSource(schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
-            let ended = try await database.write { [cached] db -> (BulkIngestStep.Outcome, BulkStore.Chunk?) in
+            let ended = try await database.write(capturing: source) { [cached] db, capture -> (BulkIngestStep.Outcome, BulkStore.Chunk?) in
                 let started = ContinuousClock.now
                 guard let current = try BulkStore.job(job.id, on: db), current.state == "InProgress" else { throw LostClaim() }
                 // Inserts reserve the transaction's ids and stamps at once (one statement each,
@@ -169,12 +169,11 @@ extension LocalForce {
                     schema: schema, db: db, userId: current.createdBy, version: current.apiVersion,
                     clock: WriteClock(now: now, stamps: self.stamps),
                     counters: current.operation == "insert" ? CounterBlock(size: options.recordsPerTransaction) : nil,
-                    capture: source?.make())
+                    capture: capture)
                 let step = BulkIngestStep(
                     api: api, job: current, columns: columns, limit: options.recordsPerTransaction,
                     maximumRecords: Int64(options.maximumRecordsPerJob), cached: cached)
                 let (outcome, updated, chunk) = try step.run()
-                try api.capture?.flush(on: db)
                 let (state, error): (String, String?) =
                     switch outcome {
                     case .more: ("InProgress", nil)

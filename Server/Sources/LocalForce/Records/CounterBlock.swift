@@ -1,9 +1,9 @@
 /// Counter values reserved in blocks for one transaction that creates many records (a
 /// collections request): one statement per block instead of two per record. Values a failed
-/// record leaves unused are gaps. On SQLite timestamps stay strictly increasing and unique
-/// across transactions and processes (a block may run up to its size in milliseconds ahead of
-/// the clock); where writers run concurrently they come from the process's ``StampClock``, one
-/// at a time.
+/// record leaves unused are gaps. Timestamps from the clock row stay strictly increasing and
+/// unique across transactions (a block may run up to its size in milliseconds ahead of the
+/// clock); where writers run concurrently, ``RecordWriter`` takes them from the process's
+/// ``StampClock`` instead.
 final class CounterBlock {
     private let size: Int
     /// Record numbers left per object, the next one last.
@@ -24,9 +24,8 @@ final class CounterBlock {
         return next
     }
 
-    /// The next write timestamp (from `clock` where writers run concurrently).
-    func nextStamp(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
-        if db.dialect.concurrentWriters, let clock { return clock.next(now: now) }
+    /// The next write timestamp from the clock row.
+    func nextStamp(now: Int64, on db: any SQLConnection) throws -> Int64 {
         if let range = stamps {
             stamps = range.lowerBound < range.upperBound ? (range.lowerBound + 1)...range.upperBound : nil
             return range.lowerBound

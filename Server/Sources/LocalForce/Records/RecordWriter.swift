@@ -21,8 +21,9 @@ struct RecordWriter {
     /// late commit keeps the time its request arrived.
     private func stamp() throws -> Int64 {
         if clock.frozen { return clock.now }
-        return try counters?.nextStamp(now: clock.now, clock: clock.stamps, on: db)
-            ?? StorageSchema.tick(now: clock.now, clock: clock.stamps, on: db)
+        // Concurrent writers share no clock row: this process's clock (see ``StampClock``).
+        if dialect.concurrentWriters, let stamps = clock.stamps { return stamps.next(now: clock.now) }
+        return try counters?.nextStamp(now: clock.now, on: db) ?? StorageSchema.tick(now: clock.now, on: db)
     }
     private func p(_ index: Int) -> String { dialect.placeholder(index) }
 

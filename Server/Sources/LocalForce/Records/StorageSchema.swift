@@ -119,7 +119,7 @@ enum StorageSchema {
     }
 
     /// Reserves `count` consecutive write timestamps from the clock row (see
-    /// ``tick(now:clock:on:)``); returns the last.
+    /// ``tick(now:on:)``); returns the last.
     static func reserveTicks(now: Int64, count: Int, on db: any SQLConnection) throws -> Int64 {
         let p = db.dialect.placeholder
         let value = try db.scalar(
@@ -129,10 +129,9 @@ enum StorageSchema {
     }
 
     /// A write timestamp: now, or 1 ms after the previous write if the clock has not moved, so
-    /// `LastModifiedDate` is strictly increasing and unique across writes. With concurrent
-    /// writers and a process clock, the clock's next stamp (no row is held; see ``StampClock``).
-    static func tick(now: Int64, clock: StampClock?, on db: any SQLConnection) throws -> Int64 {
-        if db.dialect.concurrentWriters, let clock { return clock.next(now: now) }
+    /// `LastModifiedDate` is strictly increasing and unique across writes (concurrent writers
+    /// take a process's ``StampClock`` instead, holding no row).
+    static func tick(now: Int64, on db: any SQLConnection) throws -> Int64 {
         let value = try db.scalar(
             "UPDATE lf_counters SET value = CASE WHEN value + 1 > \(db.dialect.placeholder(1)) THEN value + 1 ELSE \(db.dialect.placeholder(2)) END WHERE name = 'clock' RETURNING value",
             [.integer(now), .integer(now)])
