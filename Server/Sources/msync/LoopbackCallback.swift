@@ -36,22 +36,22 @@ final class LoopbackCallback: Sendable {
     static func listen(port: Int) async throws -> LoopbackCallback {
         let (queries, delivery) = AsyncStream<[String: String]>.makeStream()
         let expectedState = NIOLockedValueBox<String?>(nil)
-        let router = Router()
-        router.get(RouterPath(stringLiteral: path)) { request, _ -> Response in
-            var query: [String: String] = [:]
-            for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
-            guard let expected = expectedState.withLockedValue({ $0 }), query["state"] == expected,
-                query["code"] != nil || query["error"] != nil
-            else {
-                return page("msync login", "This is not the redirect of the login msync is waiting for.", 400)
+        let server = try await LoopbackServer.start(port: port, label: "msync-login", purpose: "for the login's redirect") { router in
+            router.get(RouterPath(stringLiteral: path)) { request, _ -> Response in
+                var query: [String: String] = [:]
+                for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
+                guard let expected = expectedState.withLockedValue({ $0 }), query["state"] == expected,
+                    query["code"] != nil || query["error"] != nil
+                else {
+                    return page("msync login", "This is not the redirect of the login msync is waiting for.", 400)
+                }
+                delivery.yield(query)
+                if query["error"] != nil {
+                    return page("Login failed", "The login was not completed; msync says why. You can close this window.", 200)
+                }
+                return page("Logged in", "msync has the login. You can close this window.", 200)
             }
-            delivery.yield(query)
-            if query["error"] != nil {
-                return page("Login failed", "The login was not completed; msync says why. You can close this window.", 200)
-            }
-            return page("Logged in", "msync has the login. You can close this window.", 200)
         }
-        let server = try await LoopbackServer.start(router, port: port, label: "msync-login", purpose: "for the login's redirect")
         return LoopbackCallback(
             redirectURI: "http://127.0.0.1:\(server.port)\(path)", queries: queries, server: server, expectedState: expectedState)
     }

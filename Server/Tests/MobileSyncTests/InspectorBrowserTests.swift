@@ -12,7 +12,8 @@ import Testing
 
 /// `msync inspect` driven in a real headless Chromium (Debian's package, installed by
 /// scripts/test.sh): the page loads, runs a query, opens records, compares with the org, and
-/// shows a sync that another process runs on the store; requests without the token are refused.
+/// shows a sync that another process runs on the store; requests without the token, or addressed
+/// to another name than 127.0.0.1 or localhost (DNS rebinding), are refused.
 @Suite struct InspectorBrowserTests {
     static let script = LoginCommandTests.root.appendingPathComponent("scripts/checks/inspector_browser_check.py")
 
@@ -118,6 +119,12 @@ import Testing
         #expect(status == 0, "\(text)")
         #expect(
             text.contains("browser: loaded, queried, opened a record, showed a conflict, watched a sync, compared with the org"), "\(text)")
+        #expect(text.contains("rebinding: the page and the API refuse a name rebound to 127.0.0.1 (403)"), "\(text)")
+        // Host headers one by one: only the loopback address and name with the port printed.
+        let (hostStatus, hostText) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", LoginCommandTests.hostCheckScript.path, String(pageURL), "200"],
+            timeout: .seconds(60))
+        #expect(hostStatus == 0 && hostText.contains("hosts: only 127.0.0.1:"), "\(hostText)")
         for view in ["soups", "query", "record", "org", "syncs", "conflicts", "conflict-record"] {
             #expect(FileManager.default.fileExists(atPath: shots + "/inspector-\(view).png"), "\(view)")
         }

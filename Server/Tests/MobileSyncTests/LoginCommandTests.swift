@@ -17,6 +17,7 @@ import Testing
 @Suite struct LoginCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let browserScript = root.appendingPathComponent("scripts/checks/oauth_browser_check.py")
+    static let hostCheckScript = root.appendingPathComponent("scripts/checks/host_header_check.py")
 
     static func binary() throws -> URL {
         try #require(
@@ -76,6 +77,11 @@ import Testing
         let (forgedBody, forgedResponse) = try await URLSession.shared.data(from: forged)
         #expect((forgedResponse as? HTTPURLResponse)?.statusCode == 400)
         #expect(!String(decoding: forgedBody, as: UTF8.self).contains("<script>"))
+        // Nor can a site whose name was rebound to 127.0.0.1: only the loopback name and address
+        // with the listener's port are answered (400 here: not the login's redirect).
+        let (hostStatus, hostText) = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.hostCheckScript.path, redirectURI, "400"], timeout: .seconds(60))
+        #expect(hostStatus == 0 && hostText.contains("hosts: only 127.0.0.1:"), "\(hostText)")
 
         // The real browser: log in (a wrong password first), allow, follow the redirect.
         let shots = world.folder.path

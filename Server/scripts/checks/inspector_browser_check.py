@@ -7,7 +7,8 @@ entry that has a last error. SYNC_COMMAND_JSON is a JSON array: the command line
 (`msync sync` of the same store, running SYNC_NAME) that this script starts once the syncs view
 is open, to watch its progress change on the page. Loads the page, runs a
 query (and a wrong one), opens a record from the results, watches the sync, compares with the
-org, and checks that requests without the token are refused. Chromium and chromedriver come
+org, and checks that requests without the token are refused, and that a page whose name is
+rebound to 127.0.0.1 (DNS rebinding) gets nothing even with the token. Chromium and chromedriver come
 from Debian's packages (scripts/test.sh installs them), Selenium from PyPI. Exits non-zero, with
 the reason, on any failure.
 """
@@ -45,10 +46,32 @@ def check_token_refusals(page_url):
     print("refused: requests without the token or with a wrong one (401)")
 
 
+def check_rebinding(page_url):
+    """A site whose name now resolves to 127.0.0.1 (DNS rebinding): even with the token, neither
+    the page nor the API answers it, in the browser and from a script on that origin."""
+    token = urllib.parse.parse_qs(urllib.parse.urlsplit(page_url).query)["token"][0]
+    rebound = page_url.replace("://127.0.0.1:", "://rebound.example:", 1)
+    driver = browser(900, 600, ["--host-resolver-rules=MAP rebound.example 127.0.0.1"])
+    try:
+        driver.get(rebound)
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "answers only at http://127.0.0.1:" in body, body
+        assert not driver.find_elements(By.ID, "soups-table"), "the page was served to another name"
+        status = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/api/soups', {headers: {'X-Inspector-Token': arguments[0]}}).then(r => done(r.status), e => done(String(e)));",
+            token)
+        assert status == 403, f"the API from the rebound origin: {status}"
+    finally:
+        driver.quit()
+    print("rebinding: the page and the API refuse a name rebound to 127.0.0.1 (403)")
+
+
 def main():
     page_url, shots, failed_entry, sync_name = sys.argv[1:5]
     sync_command = json.loads(sys.argv[5])
     check_token_refusals(page_url)
+    check_rebinding(page_url)
     driver = browser(1200, 800)
     wait = WebDriverWait(driver, 30)
     try:

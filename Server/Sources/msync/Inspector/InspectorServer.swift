@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The inspector's HTTP server on 127.0.0.1: the page, its script and style, and the JSON API,
-/// every one refused (401) without the token printed at start.
+/// every one refused (401) without the token printed at start, and (403) when addressed by a
+/// name other than 127.0.0.1 or localhost (``HostCheck``).
 struct InspectorServer {
     /// `http://127.0.0.1:<port>`.
     let address: String
@@ -12,21 +13,21 @@ struct InspectorServer {
 
     /// Listens and returns once the socket is bound.
     static func start(data: InspectorData, token: String, port: Int) async throws -> InspectorServer {
-        let router = Router()
-        router.add(middleware: TokenCheck(token: token))
-        router.get("/") { _, _ in asset(InspectorPage.html(token: token), type: "text/html;charset=UTF-8") }
-        router.get("/app.js") { _, _ in asset(InspectorPage.script, type: "text/javascript;charset=UTF-8") }
-        router.get("/app.css") { _, _ in asset(InspectorPage.style, type: "text/css;charset=UTF-8") }
-        router.get("/api/:endpoint") { request, context -> Response in
-            let answer = await data.answer(context.parameters.get("endpoint") ?? "", formDecoded(request.uri.query ?? ""))
-            var headers = HTTPFields()
-            headers[.contentType] = "application/json;charset=UTF-8"
-            headers[.cacheControl] = "no-store"
-            return Response(
-                status: .init(code: answer.status), headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body.jsonBytes)))
+        let server = try await LoopbackServer.start(port: port, label: "msync-inspect", purpose: "for the inspector") { router in
+            router.add(middleware: TokenCheck(token: token))
+            router.get("/") { _, _ in asset(InspectorPage.html(token: token), type: "text/html;charset=UTF-8") }
+            router.get("/app.js") { _, _ in asset(InspectorPage.script, type: "text/javascript;charset=UTF-8") }
+            router.get("/app.css") { _, _ in asset(InspectorPage.style, type: "text/css;charset=UTF-8") }
+            router.get("/api/:endpoint") { request, context -> Response in
+                let answer = await data.answer(context.parameters.get("endpoint") ?? "", formDecoded(request.uri.query ?? ""))
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json;charset=UTF-8"
+                headers[.cacheControl] = "no-store"
+                return Response(
+                    status: .init(code: answer.status), headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body.jsonBytes)))
+            }
         }
-        let server = try await LoopbackServer.start(router, port: port, label: "msync-inspect", purpose: "for the inspector")
         return InspectorServer(address: "http://127.0.0.1:\(server.port)", server: server)
     }
 
