@@ -139,9 +139,7 @@ import Testing
     @Test func refreshAndRevoke() async throws {
         let org = try await OAuthOrg()
         let oauth = org.client()
-        let login = try oauth.authorizationRequest()
-        let code = try login.code(fromCallbackQuery: try await WebServerFlowTests.logIn(org, login).redirectQuery)
-        let credentials = try await oauth.exchange(code: code, for: login)
+        let credentials = try await org.webLogin(oauth).credentials
         let refreshed = try await oauth.refresh(credentials)
         #expect(refreshed.accessToken != credentials.accessToken)
         #expect(refreshed.refreshToken == credentials.refreshToken)

@@ -51,7 +51,7 @@ extension LocalForce {
         let fields = Self.requestFields.compactMap { name in form[name].map { (name, $0) } }
         guard request.method == "POST" else { return Self.html(AuthorizePage.login(appName: app.name, fields: fields)) }
         let username = form["username"] ?? ""
-        guard let userId = checkedUser(username, password: form["password"] ?? "") else {
+        guard let userId = checkedUser(username, password: form["password"] ?? "", client: app.clientId, now: now) else {
             return Self.html(
                 AuthorizePage.login(
                     appName: app.name, fields: fields, username: username,

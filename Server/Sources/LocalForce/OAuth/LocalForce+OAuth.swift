@@ -30,8 +30,12 @@ extension LocalForce {
     }
 
     /// `POST /services/oauth2/token`: the five grants, with Salesforce's answers and errors.
+    /// A secret in the URL (`client_secret`, `password`) is refused: URLs end up in logs.
     private func tokenEndpoint(_ request: APIRequest) async throws -> APIResponse {
         guard request.method == "POST" else { return OAuthError.invalidRequest("must use HTTP POST").response }
+        if let secret = ["client_secret", "password"].first(where: { name in request.query.contains { $0.0 == name } }) {
+            return OAuthError.invalidRequest("\(secret) must be sent in the request body, not in the URL").response
+        }
         let form = OAuthForm(request)
         let now = currentTime()
         do throws(OAuthError) {
@@ -69,8 +73,9 @@ extension LocalForce {
         }
         let scopes = pending.grant.scope.split(separator: " ")
         let withRefresh = scopes.isEmpty || scopes.contains("refresh_token") || scopes.contains("offline_access")
-        return tokenResponse(
-            pending.grant, app: app, request: request, withRefreshToken: withRefresh, grantType: "authorization_code", now: now)
+        let (access, refresh) = sessions.issue(
+            pending.grant, withRefreshToken: withRefresh, grantType: "authorization_code", code: code, now: now)
+        return tokenBody(access: access, refresh: refresh, grant: pending.grant, app: app, request: request, now: now)
     }
 
     /// An app with a secret must send it (Salesforce's default "Require Secret for Refresh
@@ -85,7 +90,8 @@ extension LocalForce {
 
     private func passwordGrant(_ form: OAuthForm, request: APIRequest, now: Int64) throws(OAuthError) -> APIResponse {
         let app = try clientApp(form, secretRequired: true)
-        guard let username = form["username"], let password = form["password"], let user = checkedUser(username, password: password)
+        guard let username = form["username"], let password = form["password"],
+            let user = checkedUser(username, password: password, client: app.clientId, now: now)
         else { throw OAuthError.invalidGrant("authentication failure") }
         let grant = OAuthGrant(userId: user, clientId: app.clientId, scope: "api")
         return tokenResponse(grant, app: app, request: request, withRefreshToken: false, grantType: "password", now: now)
@@ -138,10 +144,18 @@ extension LocalForce {
         return app
     }
 
-    /// The user id when the password is right.
-    func checkedUser(_ username: String, password: String) -> String? {
-        guard let user = auth.user(named: username), constantTimeEquals(password, user.password) else { return nil }
-        return authUserIds[user.username.lowercased()]
+    /// The user id when the password is right and neither the user nor the app `client` is
+    /// locked out by failed logins (``LoginThrottle``); a failure is counted against both.
+    func checkedUser(_ username: String, password: String, client: String, now: Int64) -> String? {
+        let user = auth.user(named: username)
+        let userId = user.flatMap { authUserIds[$0.username.lowercased()] }
+        guard logins.allows(user: userId, client: client, now: now) else { return nil }
+        guard let user, let userId, constantTimeEquals(password, user.password) else {
+            logins.failed(user: userId, client: client, now: now)
+            return nil
+        }
+        logins.succeeded(user: userId)
+        return userId
     }
 
     private func tokenResponse(

@@ -24,6 +24,9 @@ struct PendingAuthorization: Sendable {
 /// The tokens the org has issued: access tokens (they expire), refresh tokens (until revoked),
 /// authorization codes (one use, ten minutes) and consent tickets (one use, ten minutes).
 ///
+/// A code used a second time revokes the tokens its first use gave (RFC 6749 §4.1.2: someone
+/// else holds the code, and may hold those tokens); used codes are remembered for a day.
+///
 /// Kept in memory, by the SHA-256 of each token (a lookup never compares secrets byte by byte
 /// with early exit): a restarted server has forgotten every session, as an org whose sessions
 /// were all revoked. Each table is bounded; beyond its bound the expired entries go first, then
@@ -45,10 +48,20 @@ final class OAuthSessions: Sendable {
         var expiresAt: Int64
     }
 
+    /// A code already exchanged, with what the exchange gave.
+    private struct SpentCode {
+        var expiresAt: Int64
+        var accessKey: String?
+        var refreshKey: String?
+        /// Used again: what the first use is given from now on is revoked at once.
+        var reused = false
+    }
+
     private struct State {
         var access: [String: AccessEntry] = [:]
         var refresh: [String: RefreshEntry] = [:]
         var codes: [String: CodeEntry] = [:]
+        var spentCodes: [String: SpentCode] = [:]
         var tickets: [String: CodeEntry] = [:]
         var grantsIssued: [String: Int] = [:]
     }
@@ -57,6 +70,8 @@ final class OAuthSessions: Sendable {
     let accessLifetime: Int64
     /// How long a code or consent ticket lives (ms): ten minutes, as Salesforce's codes.
     static let codeLifetime: Int64 = 600_000
+    /// How long a used code is remembered (ms), to revoke its tokens if it comes again.
+    static let spentCodeMemory: Int64 = 86_400_000
     /// Most live entries per table.
     static let capacity = 100_000
     private let state = NIOLockedValueBox(State())
@@ -66,19 +81,27 @@ final class OAuthSessions: Sendable {
     }
 
     /// A new access token (and refresh token when `withRefreshToken`) for `grant`, counted
-    /// under `grantType`.
-    func issue(_ grant: OAuthGrant, withRefreshToken: Bool, grantType: String, now: Int64) -> (access: String, refresh: String?) {
+    /// under `grantType`; `code` is the authorization code exchanged for them, if any.
+    func issue(
+        _ grant: OAuthGrant, withRefreshToken: Bool, grantType: String, code: String? = nil, now: Int64
+    ) -> (access: String, refresh: String?) {
         let access = Self.token(prefix: "00D000000000001!", bytes: 48)
         let refresh = withRefreshToken ? Self.token(prefix: "5Aep", bytes: 48) : nil
         let refreshKey = refresh.map(Self.key)
         state.withLockedValue { state in
+            state.grantsIssued[grantType, default: 0] += 1
+            if let code = code.map(Self.key) {
+                // The code came again while this exchange ran: these tokens are revoked already.
+                guard state.spentCodes[code]?.reused == false else { return }
+                state.spentCodes[code]?.accessKey = Self.key(access)
+                state.spentCodes[code]?.refreshKey = refreshKey
+            }
             if let refreshKey {
                 Self.makeRoom(&state.refresh, now: now) { $0.issuedAt }
                 state.refresh[refreshKey] = RefreshEntry(grant: grant, issuedAt: now)
             }
             Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
             state.access[Self.key(access)] = AccessEntry(grant: grant, expiresAt: now + accessLifetime, refreshKey: refreshKey)
-            state.grantsIssued[grantType, default: 0] += 1
         }
         return (access, refresh)
     }
@@ -112,10 +135,14 @@ final class OAuthSessions: Sendable {
         let key = Self.key(token)
         return state.withLockedValue { state in
             if state.access.removeValue(forKey: key) != nil { return true }
-            guard state.refresh.removeValue(forKey: key) != nil else { return false }
-            state.access = state.access.filter { $0.value.refreshKey != key }
-            return true
+            return Self.revoke(refreshKey: key, in: &state)
         }
+    }
+
+    private static func revoke(refreshKey key: String, in state: inout State) -> Bool {
+        guard state.refresh.removeValue(forKey: key) != nil else { return false }
+        state.access = state.access.filter { $0.value.refreshKey != key }
+        return true
     }
 
     /// Makes every access token expire now (refresh tokens stay valid): a test's way to reach
@@ -134,9 +161,27 @@ final class OAuthSessions: Sendable {
         issueOneUse(authorization, prefix: "aPrx", in: \.codes, now: now)
     }
 
-    /// Takes a code (it never works twice, whatever happens next).
+    /// Takes a code (it never works twice, whatever happens next). A code used before gives
+    /// nothing and revokes the tokens its first use gave: the access token, the refresh token
+    /// and every access token refreshed from it.
     func redeemCode(_ code: String, now: Int64) -> PendingAuthorization? {
-        redeemOneUse(code, from: \.codes, now: now)
+        let key = Self.key(code)
+        return state.withLockedValue { state in
+            if var spent = state.spentCodes[key], spent.expiresAt > now {
+                if let access = spent.accessKey { state.access[access] = nil }
+                if let refresh = spent.refreshKey { _ = Self.revoke(refreshKey: refresh, in: &state) }
+                spent.reused = true
+                spent.accessKey = nil
+                spent.refreshKey = nil
+                state.spentCodes[key] = spent
+                return nil
+            }
+            guard let entry = state.codes.removeValue(forKey: key) else { return nil }
+            Self.makeRoom(&state.spentCodes, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
+            state.spentCodes[key] = SpentCode(expiresAt: now + Self.spentCodeMemory)
+            guard entry.expiresAt > now else { return nil }
+            return entry.authorization
+        }
     }
 
     /// A one-use ticket carrying a logged-in request to its consent page.

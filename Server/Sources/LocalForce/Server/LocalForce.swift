@@ -30,6 +30,8 @@ public final class LocalForce: Sendable {
     let stamps = StampClock()
     /// The tokens the OAuth endpoints issued.
     let sessions: OAuthSessions
+    /// Failed password logins, and the lockouts they cause.
+    let logins = LoginThrottle()
     /// The ids of ``auth``'s users, by lower-cased username.
     let authUserIds: [String: String]
     /// The URL the server was bound to (set by `LocalForceServer`): a JWT audience accepted.

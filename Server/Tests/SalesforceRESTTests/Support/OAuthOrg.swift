@@ -109,6 +109,14 @@ final class OAuthOrg: Sendable {
         return Page(status: http?.statusCode ?? 0, headers: fields, text: String(decoding: data, as: UTF8.self))
     }
 
+    /// A web-server flow login of Ada through `oauth`: the request, the code the redirect carried
+    /// and the tokens it was exchanged for.
+    func webLogin(_ oauth: OAuthClient) async throws -> (login: AuthorizationRequest, code: String, credentials: OAuthCredentials) {
+        let login = try oauth.authorizationRequest()
+        let code = try login.code(fromCallbackQuery: try await WebServerFlowTests.logIn(self, login).redirectQuery)
+        return (login, code, try await oauth.exchange(code: code, for: login))
+    }
+
     static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
