@@ -7,7 +7,7 @@ struct MsyncCommand: AsyncParsableCommand {
         abstract: "An offline-first data stack for Swift: SmartStore soups, Mobile Sync, LocalForce.",
         subcommands: [
             DemoCommand.self, LoginCommand.self, LogoutCommand.self, QueryCommand.self, SoupsCommand.self, SyncsCommand.self,
-            ConflictsCommand.self, InspectCommand.self,
+            ConflictsCommand.self, InspectCommand.self, PutCommand.self, EditCommand.self, DeleteCommand.self,
             ServeCommand.self, StoreCommand.self, SyncCommand.self,
         ]
     )

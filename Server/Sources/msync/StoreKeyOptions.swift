@@ -48,9 +48,9 @@ struct StoreKeyOptions: ParsableArguments {
 }
 
 extension StoreKeyOptions {
-    /// Opens the store at `path` with this key (read-only, or for writing); a directory, or a
-    /// key for a plaintext store, is refused with what to do instead (SQLite would answer "disk
-    /// I/O error", the store's error would name the Swift API).
+    /// Opens the store at `path` with this key (read-only, or for writing); a directory, an
+    /// encrypted store without a key, or a key for a plaintext store, is refused with what to do
+    /// instead (SQLite would answer "disk I/O error", the store's error would name the Swift API).
     func open(_ path: String, readOnly: Bool) throws -> SmartStore {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -58,6 +58,8 @@ extension StoreKeyOptions {
         }
         do {
             return readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
+        } catch SmartStoreError.keyRequired {
+            throw CommandFailure("The store at \(path) is encrypted: set \(variable) to its key (or name another variable with --key-env)")
         } catch SmartStoreError.notEncrypted {
             // Say how to encrypt it with msync, not with the Swift API the store's error names.
             throw CommandFailure(

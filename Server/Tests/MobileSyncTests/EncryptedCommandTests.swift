@@ -37,7 +37,7 @@ import Testing
         let named = try await Self.run(count + ["--key-env", "OTHER_KEY"], environment: ["OTHER_KEY": "demo passphrase"])
         #expect(named.output == query.output, "\(named.output)")
         let missing = try await Self.run(count)
-        #expect(missing.status != 0 && missing.output.contains("is encrypted: open it with its key"), "\(missing.output)")
+        #expect(missing.status != 0 && missing.output.contains("is encrypted: set MSYNC_STORE_KEY to its key"), "\(missing.output)")
         let wrong = try await Self.run(count, environment: ["MSYNC_STORE_KEY": "guess"])
         #expect(wrong.status != 0 && wrong.output.contains("The key does not open"), "\(wrong.output)")
         let unset = try await Self.run(count + ["--key-env", "NOT_SET_ANYWHERE"])

@@ -1,0 +1,62 @@
+import ArgumentParser
+import FastJSON
+import Foundation
+import MobileSync
+import SmartStore
+
+/// What `msync put`, `edit` and `delete` share: the store and soup they change, the id field,
+/// and how they print what they did.
+struct LocalEditOptions: ParsableArguments {
+    @Option(help: "Path of an existing store's SQLite file.")
+    var store: String
+
+    @Option(help: "The soup holding the records.")
+    var soup: String
+
+    @Option(help: "The field holding a record's id (local or the server's).")
+    var idField = "Id"
+
+    @Option(help: "Output: table (the default on a terminal), json (one object per line, the default when piped) or csv.")
+    var format: OutputFormat?
+
+    @OptionGroup(title: "Encryption")
+    var encryption: StoreKeyOptions
+
+    /// The fields a store or Mobile Sync keeps for itself: an edit never sets them.
+    static let bookkeeping: Set<String> = [
+        "_soupEntryId", "_soupCreatedDate", "_soupLastModifiedDate", LocalFields.local, LocalFields.locallyCreated,
+        LocalFields.locallyUpdated, LocalFields.locallyDeleted, LocalFields.syncId, LocalFields.lastError, LocalFields.createAttempt,
+        LocalFields.updateAttempt,
+    ]
+
+    /// Opens the store for writing: it must exist (an edit never creates one), with its key
+    /// when it is encrypted, and hold ``soup``.
+    func open() throws -> SmartStore {
+        guard FileManager.default.fileExists(atPath: store) else { throw CommandFailure("no store at \(store)") }
+        let smartStore = try encryption.open(store, readOnly: false)
+        guard try smartStore.hasSoup(soup) else {
+            let names = try smartStore.soupNames().sorted()
+            throw CommandFailure(
+                "the store has no soup named \(soup)" + (names.isEmpty ? "" : " (its soups: \(names.joined(separator: ", ")))"))
+        }
+        return smartStore
+    }
+
+    /// The entry whose ``idField`` is `id`, or an error naming it.
+    func entryId(ofRecord id: JSONValue, in smartStore: SmartStore) async throws -> Int64 {
+        guard let entryId = try await smartStore.lookupSoupEntryId(soup: soup, path: idField, value: id) else {
+            throw CommandFailure("no entry of \(soup) has \(idField) \(RowPrinter.text(id))")
+        }
+        return entryId
+    }
+
+    /// Prints one row per entry changed: what was done, the entry, its id and its local flags
+    /// (what the next sync up will do with it).
+    func report(_ edits: [(action: String, entry: JSONValue)]) {
+        let columns = [
+            "action", "_soupEntryId", idField, LocalFields.locallyCreated, LocalFields.locallyUpdated, LocalFields.locallyDeleted,
+        ]
+        let rows = edits.map { edit in [.string(edit.action)] + columns.dropFirst().map { edit.entry[$0] ?? .null } }
+        RowPrinter(columns: columns, format: OutputFormat.resolved(format)).print(rows)
+    }
+}
