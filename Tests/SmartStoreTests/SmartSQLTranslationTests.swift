@@ -115,4 +115,32 @@ import Testing
         try store.alterSoup("employees", indexSpecs: [IndexSpec("education", .string)], reIndexData: true)
         #expect(try store.convertSmartSql(smartSql) == "select TABLE_1_0 from TABLE_1")
     }
+
+    @Test func columnsAreNamedAsTheSmartSQLWroteThem() throws {
+        let smartSql = """
+            select {employees:firstName} || ' ' || {employees:lastName}, {employees:lastName}, upper(e.{employees:education}), \
+            length(e.{employees:_soup}) as size, count(*), {employees:firstName}||'!' from {employees} as e group by e.{employees:_soupEntryId}
+            """
+        #expect(
+            try store.columnNames(of: .smart(smartSql, pageSize: 10)) == [
+                "{employees:firstName} || ' ' || {employees:lastName}", "lastName", "upper(e.{employees:education})", "size", "count(*)",
+                "{employees:firstName}||'!'",
+            ])
+        // A repeated expression keeps SQLite's suffix; a whole entry stays `soup`.
+        let repeated = "select {employees:lastName} || 'x', {employees:lastName} || 'x', {employees:_soup} from {employees}"
+        #expect(
+            try store.columnNames(of: .smart(repeated, pageSize: 10)) == [
+                "{employees:lastName} || 'x'", "{employees:lastName} || 'x':1", "soup",
+            ])
+    }
+
+    @Test func aSourceMapTakesASpanBackToWhatWasWritten() {
+        // "a {s:p} b" → "a COL_LONGER b": the reference's 5 bytes became 10.
+        let map = SourceMap(pieces: [SourceMap.Piece(output: 2..<12, input: 2..<7)])
+        #expect(map.input(of: 0..<1) == 0..<1)
+        #expect(map.input(of: 0..<14) == 0..<9)
+        #expect(map.input(of: 4..<6) == 2..<7) // inside the reference: all of it
+        #expect(map.input(of: 13..<14) == 8..<9)
+        #expect(map.input(of: 5..<14) == 2..<9)
+    }
 }

@@ -39,5 +39,11 @@ import Testing
         #expect(page.contains("rows 1–5 of ") && page.contains("--page 1 for the next 5"), "\(page)")
         let (_, all) = try await CommandLineHardeningTests.run(["query", "--store", store, "select count(*) from {accounts}"])
         #expect(!all.contains("--page 1"), "\(all)")
+        // An expression's column is named as the Smart SQL wrote it, an alias as given.
+        let (_, csv) = try await CommandLineHardeningTests.run([
+            "query", "--store", store, "--format", "csv", "--page-size", "1",
+            "select {accounts:Name} || ' / ' || {accounts:Industry}, length({accounts:Name}) as n from {accounts}",
+        ])
+        #expect(csv.hasPrefix("{accounts:Name} || ' / ' || {accounts:Industry},n\r\n"), "\(csv)")
     }
 }

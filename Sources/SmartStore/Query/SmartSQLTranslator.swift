@@ -18,6 +18,12 @@ struct SmartSQLTranslator {
     let soupNamed: (String) throws -> Soup?
 
     func translate(_ smartSql: String) throws -> String {
+        var map = SourceMap()
+        return try translate(smartSql, map: &map)
+    }
+
+    /// Translates `smartSql` and records in `map` where each reference went.
+    func translate(_ smartSql: String, map: inout SourceMap) throws -> String {
         let input = Array(smartSql.utf8)
         try checkIsSelect(input)
         var output: [UInt8] = []
@@ -29,14 +35,14 @@ struct SmartSQLTranslator {
                 let end = Self.endOfLiteral(input, from: index)
                 if Self.followsMatchKeyword(input, before: index) {
                     output.append(byte)
-                    try translateReferences(input, in: (index + 1)..<max(index + 1, end - 1), into: &output)
+                    try translateReferences(input, in: (index + 1)..<max(index + 1, end - 1), into: &output, map: &map)
                     if end - 1 > index { output.append(input[end - 1]) }
                 } else {
                     output.append(contentsOf: input[index..<end])
                 }
                 index = end
             } else if byte == UInt8(ascii: "{"), let close = Self.closingBrace(input, from: index) {
-                try appendReference(input, open: index, close: close, into: &output)
+                try appendReference(input, open: index, close: close, into: &output, map: &map)
                 index = close + 1
             } else {
                 output.append(byte)
@@ -61,11 +67,11 @@ struct SmartSQLTranslator {
     }
 
     /// Translates the references inside a MATCH literal.
-    private func translateReferences(_ input: [UInt8], in range: Range<Int>, into output: inout [UInt8]) throws {
+    private func translateReferences(_ input: [UInt8], in range: Range<Int>, into output: inout [UInt8], map: inout SourceMap) throws {
         var index = range.lowerBound
         while index < range.upperBound {
             if input[index] == UInt8(ascii: "{"), let close = Self.closingBrace(input, from: index), close < range.upperBound {
-                try appendReference(input, open: index, close: close, into: &output)
+                try appendReference(input, open: index, close: close, into: &output, map: &map)
                 index = close + 1
             } else {
                 output.append(input[index])
@@ -74,7 +80,19 @@ struct SmartSQLTranslator {
         }
     }
 
-    private func appendReference(_ input: [UInt8], open: Int, close: Int, into output: inout [UInt8]) throws {
+    /// Appends the translation of the reference `input[open...close]`, and records it in `map`.
+    private func appendReference(_ input: [UInt8], open: Int, close: Int, into output: inout [UInt8], map: inout SourceMap) throws {
+        let start = output.count
+        let qualifier = try appendTranslation(input, open: open, close: close, into: &output)
+        // A qualifier moved inside the translation (`a.{s:p}` → `json_extract(a.soup, …)`) came from before `{`.
+        let inputStart = open - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1)
+        map.pieces.append(
+            SourceMap.Piece(
+                output: (start - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1))..<output.count, input: inputStart..<(close + 1)))
+    }
+
+    /// Appends the translation of a reference; returns the qualifier it took from the output, if any.
+    private func appendTranslation(_ input: [UInt8], open: Int, close: Int, into output: inout [UInt8]) throws -> String {
         let reference = String(decoding: input[(open + 1)..<close], as: UTF8.self)
         let parts = reference.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let position = open
@@ -86,12 +104,13 @@ struct SmartSQLTranslator {
         }
         guard parts.count == 2 else {
             output.append(contentsOf: soup.tableName.utf8)
-            return
+            return ""
         }
         let path = parts[1]
         let qualified = open > 0 && input[open - 1] == UInt8(ascii: ".")
         let prefix = qualified ? "" : soup.tableName + "."
         let replacement: String
+        var qualifier = ""
         switch path {
         case "_soup": replacement = prefix + "soup"
         case "_soupEntryId": replacement = prefix + "id"
@@ -106,13 +125,14 @@ struct SmartSQLTranslator {
             let expression = soup.columnExpression(forPath: path)
             if qualified, expression.hasPrefix("json_extract(soup") {
                 // alias.json_extract(soup, …) is not SQL: move the qualifier inside.
-                let qualifier = Self.popQualifier(&output)
+                qualifier = Self.popQualifier(&output)
                 replacement = "json_extract(\(qualifier).soup" + expression.dropFirst("json_extract(soup".count)
             } else {
                 replacement = expression
             }
         }
         output.append(contentsOf: replacement.utf8)
+        return qualifier
     }
 
     /// Removes `qualifier.` from the end of the output and returns `qualifier`.
@@ -132,7 +152,7 @@ struct SmartSQLTranslator {
         return qualifier
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
+    static func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF:
@@ -175,5 +195,38 @@ struct SmartSQLTranslator {
         guard end >= 5 else { return false }
         let word = String(decoding: input[(end - 5)..<end], as: UTF8.self).lowercased()
         return word == "match" && (end == 5 || !isWordByte(input[end - 6]))
+    }
+}
+
+/// Where each `{soup…}` reference of a Smart SQL statement went in its translation: the text a
+/// span of the SQL came from (a column SQLite names by its expression shows as it was written).
+struct SourceMap {
+    /// A reference: its bytes in the translation, and in the Smart SQL.
+    struct Piece {
+        let output: Range<Int>
+        let input: Range<Int>
+    }
+
+    /// In the order they were written (so in increasing `output` and `input`).
+    var pieces: [Piece] = []
+
+    /// The bytes of the Smart SQL that `output` (a span of the translation) came from: text
+    /// outside references maps one to one, a reference touched maps to all of it.
+    func input(of output: Range<Int>) -> Range<Int> {
+        var shift = 0 // input offset minus output offset, after the pieces passed
+        var lower: Int?
+        for piece in pieces {
+            if lower == nil, output.lowerBound < piece.output.upperBound {
+                lower = output.lowerBound < piece.output.lowerBound ? output.lowerBound + shift : piece.input.lowerBound
+            }
+            if output.upperBound <= piece.output.lowerBound {
+                return (lower ?? output.lowerBound + shift)..<(output.upperBound + shift)
+            }
+            if output.upperBound <= piece.output.upperBound {
+                return (lower ?? piece.input.lowerBound)..<piece.input.upperBound
+            }
+            shift = piece.input.upperBound - piece.output.upperBound
+        }
+        return (lower ?? output.lowerBound + shift)..<(output.upperBound + shift)
     }
 }

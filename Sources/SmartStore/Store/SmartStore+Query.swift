@@ -94,8 +94,9 @@ extension SmartStore {
 
     /// The names of the columns a query's rows have, for showing them: an alias as written, an
     /// indexed path by its path (`{accounts:Name}` → `Name`, where SQLite says `TABLE_1_1`), a
-    /// json1 or unindexed path likewise, `soup` for whole entries; other expressions as SQLite
-    /// names them.
+    /// json1 or unindexed path likewise, `soup` for whole entries; another expression as it was
+    /// written in the Smart SQL (`{accounts:FirstName} || ' ' || {accounts:LastName}`, where
+    /// SQLite names its translation).
     ///
     /// - Throws: ``SmartStoreError/invalidSmartSQL(_:)`` and ``SmartStoreError/queryFailed(sql:message:)``
     ///   as `query(_:pageIndex:arguments:)` does.
@@ -109,6 +110,9 @@ extension SmartStore {
             } catch let error as DatabaseError {
                 throw queryFailure(error, sql: translation.sql)
             }
+            // The translation again, recording where each reference went.
+            var map = SourceMap()
+            let mapped = try SmartSQLTranslator(soupNamed: { name in try self.soup(db, named: name) }).translate(spec.smartSql, map: &map)
             var paths: [String: String] = [:]
             for name in try StoreSchema.soupNames(db) {
                 for index in try soup(db, named: name)?.indexSpecs ?? [] {
@@ -123,10 +127,26 @@ extension SmartStore {
                     base = name[..<colon]
                     suffix = String(name[colon...])
                 }
-                guard let path = paths[String(base)] ?? Self.extractedPath(String(base)) else { return name }
-                return path + suffix
+                if let path = paths[String(base)] ?? Self.extractedPath(String(base)) { return path + suffix }
+                return Self.written(String(base), smartSql: spec.smartSql, translation: mapped, map: map).map { $0 + suffix } ?? name
             }
         }
+    }
+
+    /// The Smart SQL that an expression column `name` was translated from: SQLite names such a
+    /// column by its text in `translation`, found there and mapped back through `map`. `nil` for
+    /// a plain name (a column, `soup`) or text not found.
+    static func written(_ name: String, smartSql: String, translation: String, map: SourceMap) -> String? {
+        let wanted = Array(name.utf8)
+        guard wanted.contains(where: { !SmartSQLTranslator.isWordByte($0) }) else { return nil }
+        let sql = Array(translation.utf8)
+        let source = Array(smartSql.utf8)
+        guard wanted.count <= sql.count,
+            let start = (0...(sql.count - wanted.count)).first(where: { sql[$0..<($0 + wanted.count)].elementsEqual(wanted) })
+        else { return nil }
+        let input = map.input(of: start..<(start + wanted.count))
+        guard input.lowerBound >= 0, input.upperBound <= source.count else { return nil }
+        return String(decoding: source[input], as: UTF8.self)
     }
 
     /// `json_extract(soup, '$.a.b')` (also with `alias.soup`) → `a.b`.
