@@ -37,6 +37,23 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
+    /// Asks the org once for its resources (a request that needs the token), so that a refused
+    /// static token ends the command at once with one line, before anything runs: a sync up with
+    /// nothing to send would otherwise report DONE without ever asking the server. A saved login
+    /// is renewed instead; other failures are left to the command, which reports them.
+    func checkToken(_ client: RestClient) async throws {
+        guard token != nil, let instanceUrl else { return }
+        do {
+            _ = try await client.send(RestRequest(method: .get, path: "/services/data/v\(apiVersion)"))
+        } catch RestError.sessionExpired {
+            throw CommandFailure(
+                "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
+            )
+        } catch {
+            return
+        }
+    }
+
     /// A client: the static token's, or the saved login's (which fails with a message saying to
     /// log in when there is none).
     func client() async throws -> RestClient {

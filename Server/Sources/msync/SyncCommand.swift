@@ -72,6 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
         let soupsConfig = try storeConfig.map { try StoreConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let syncsConfig = try syncs.map { try SyncsConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let client = try await server.client()
+        try await server.checkToken(client)
         let smartStore = try encryption.open(store, readOnly: false)
         if let soupsConfig {
             for rejection in soupsConfig.rejected {
@@ -111,16 +112,18 @@ struct SyncCommand: AsyncParsableCommand {
             try await followLive(order, manager: manager, printer: printer, interruption: interruption)
         }
         if json {
+            // As `msync syncs` prints them: an ISO 8601 date (null before the first run), null for no error.
             let states: [JSONValue] = results.map { state in
                 [
                     "id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
                     "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)),
                     "totalSize": .int(Int64(state.totalSize)),
-                    "maxTimeStamp": .int(state.maxTimeStamp), "failedRecordCount": .int(Int64(state.failedRecordCount)),
-                    "error": .string(state.error),
+                    "maxTimeStamp": state.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(state.maxTimeStamp)),
+                    "failedRecordCount": .int(Int64(state.failedRecordCount)),
+                    "error": state.error.isEmpty ? .null : .string(state.error),
                 ]
             }
-            print(JSONValue.array(states).jsonString)
+            FileHandle.standardOutput.write(Data((JSONValue.array(states).jsonString + "\n").utf8))
         }
         if let code = interruption.exitCode {
             FileHandle.standardError.write(Data("interrupted: stopped; the next msync sync resumes\n".utf8))
