@@ -62,7 +62,7 @@ struct RowPrinter {
 
     let columns: [String]
     let format: OutputFormat
-    /// Table cells longer than this are cut (with `…`); JSON and CSV are never cut.
+    /// Table cells wider than this many terminal columns are cut (with `…`); JSON and CSV are never cut.
     var maximumCellWidth = 60
 
     /// Prints `rows` (each with one value per column; missing values print as empty/null).
@@ -81,10 +81,11 @@ struct RowPrinter {
             for row in rows { output += row.map { Self.csvField(Self.text($0)) }.joined(separator: ",") + "\r\n" }
         case .table:
             let cells = rows.map { row in columns.indices.map { index in cut(index < row.count ? Self.text(row[index]) : "") } }
-            var widths = columns.map(\.count)
-            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+            // Padded by the columns a terminal gives the text (日本語 and emoji take two each).
+            var widths = columns.map(\.displayWidth)
+            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.displayWidth) } }
             func line(_ values: [String]) -> String {
-                zip(values, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+                zip(values, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.displayWidth)) }.joined(separator: "  ")
                     .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n"
             }
             output += line(columns)
@@ -107,7 +108,7 @@ struct RowPrinter {
             }
         }
         let visible = String(flat)
-        return visible.count > maximumCellWidth ? String(visible.prefix(maximumCellWidth - 1)) + "…" : visible
+        return visible.displayWidth > maximumCellWidth ? visible.prefix(columns: maximumCellWidth - 1) + "…" : visible
     }
 
     /// `names` with repeats made distinct: the second `Name` becomes `Name:1`.
