@@ -15,6 +15,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/n
 # A real browser for the OAuth login pages (driven headless through chromedriver).
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 [ -x /usr/bin/chromedriver ] || need_apt+=(chromium-driver)
+# mandoc renders msync's manual page to check it (scripts/man.sh).
+command -v mandoc >/dev/null 2>&1 || need_apt+=(mandoc)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -91,6 +93,16 @@ MSYNC_DOCS=1 swift package --disable-sandbox generate-documentation --warnings-a
   --target SmartStore --target MobileSync --target SalesforceREST --target SalesforceStreaming
 swift package --package-path Server --disable-sandbox generate-documentation --warnings-as-errors \
   --target LocalForce --target LocalForceTesting
+
+# msync's manual page (scripts/man.sh, ArgumentParser's generate-manual): it renders, and it
+# names every command and its options.
+manual="$(mandoc -T markdown "$(scripts/man.sh)")"
+for entry in '*demo*' '*put*' '*edit*' '*delete*' '*sync*' '*serve*' '*inspect*' '**--store** *store*' '**--version**'; do
+  if ! grep -qF -- "$entry" <<<"$manual"; then
+    echo "msync's manual page lacks $entry" >&2
+    exit 1
+  fi
+done
 
 # Every fuzz target for a short, bounded time (its own instrumented build): a crash fails the run.
 scripts/fuzz.sh "${MSYNC_FUZZ_SECONDS:-30}"

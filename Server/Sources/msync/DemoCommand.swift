@@ -15,7 +15,7 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts LocalForce on 127.0.0.1 (in memory), seeds Accounts and Contacts, opens a fresh \
             store, then: sync down, local creates/updates/deletes, sync up, a change on the server, \
-            resync, a delete on the server and ghost cleanup — and checks that store and org agree.
+            resync, a delete on the server and ghost cleanup, and checks that store and org agree.
 
             With --keep DIR the org (DIR/org.sqlite) and the store (DIR/store.sqlite) are kept, and \
             the demo ends with the commands that explore them.

@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     var schema: String?
 
     @Option(
-        help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"…\"}]}.")
+        help: "Briefcase rules file for /connect/briefcase/priming-records: {\"rules\": [{\"object\": \"Account\", \"where\": \"...\"}]}.")
     var briefcase: String?
 
     @Option(
@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds an OAuth access token lives; then it answers 401 INVALID_SESSION_ID.", valueName: "seconds"))
     var tokenLifetime: Int = 7200
 
-    @Option(help: "Fault injection: share of requests (0…1) that fail. Off by default.")
+    @Option(help: "Fault injection: share of requests (0 to 1) that fail. Off by default.")
     var faultRate: Double = 0
 
     @Option(help: "Fault injection: latency added to every request, in milliseconds.")
@@ -64,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Late commits: share of writes (0…1) stamped when they arrive but visible, and answered, only --late-commit-delay-ms later, as long transactions on a real org. Off by default."
+            "Late commits: share of writes (0 to 1) stamped when they arrive but visible, and answered, only --late-commit-delay-ms later, as long transactions on a real org. Off by default."
     )
     var lateCommitRate: Double = 0
 

@@ -5,7 +5,7 @@ import Testing
 /// goes on to its next option.
 @Suite struct CommandLineHelpTests {
     static let commands = [
-        "demo", "login", "logout", "query", "soups", "syncs", "conflicts", "inspect", "serve", "store", "sync",
+        "demo", "login", "logout", "query", "soups", "syncs", "conflicts", "inspect", "put", "edit", "delete", "serve", "store", "sync",
     ]
 
     @Test(arguments: commands) func helpHasNoStrayBackslashes(command: String) async throws {
@@ -18,6 +18,14 @@ import Testing
             words[index] == "\\" && !(index + 1 < words.count && words[index + 1].hasPrefix("-"))
         }
         #expect(stray.isEmpty, "\(command) --help: \(text)")
+        // ASCII only: the manual page (scripts/man.sh) drops any other character.
+        #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(command) --help: \(text)")
+    }
+
+    @Test func versionIsPrinted() async throws {
+        let (status, text) = try await CommandLineHardeningTests.run(["--version"])
+        let printed = text.split(separator: ".").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(status == 0 && printed.count == 3 && text.hasSuffix("\n"), "\(text)")
     }
 
     /// `query` says what it prints: a table on a terminal, JSON lines when piped.
