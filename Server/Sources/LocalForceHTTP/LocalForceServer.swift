@@ -98,7 +98,13 @@ public final class LocalForceServer: Sendable {
             // Not bound, or the caller was cancelled: make sure the server is not left running.
             task.cancel()
             var reason = "the server stopped before it was listening"
-            do { try await task.value } catch { reason = "\(error)" }
+            do { try await task.value } catch {
+                // The common case, said plainly (bind's own text ends in "(errno: 98)").
+                if (error as? IOError)?.errnoCode == EADDRINUSE {
+                    throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): port \(port) is in use")
+                }
+                reason = "\(error)"
+            }
             throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
         }
         let scheme = tls == nil ? "http" : "https"

@@ -1,7 +1,9 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import ServiceLifecycle
 
 /// A Hummingbird application listening on 127.0.0.1 (the login's callback, the inspector).
@@ -45,8 +47,10 @@ struct LoopbackServer {
         guard let actual = await iterator.next() else {
             task.cancel()
             var reason = "the server stopped"
-            do { try await task.value } catch { reason = "\(error)" }
-            throw CommandFailure("cannot listen on 127.0.0.1:\(port) \(purpose): \(reason)")
+            do { try await task.value } catch {
+                reason = (error as? IOError)?.errnoCode == EADDRINUSE ? "port \(port) is in use" : "\(error)"
+            }
+            throw CommandFailure("cannot listen on 127.0.0.1:\(port) \(purpose): \(reason); give another --port (0 picks a free one)")
         }
         return LoopbackServer(port: actual, task: task, services: services)
     }

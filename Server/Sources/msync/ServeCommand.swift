@@ -147,7 +147,13 @@ struct ServeCommand: AsyncParsableCommand {
             clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime),
             streaming: StreamingOptions(retentionAge: .seconds(eventRetentionHours * 3600), retentionCount: eventRetentionCount))
         let tls = try loadTLS()
-        let server = try await LocalForceServer.start(localForce, host: host, port: port, tls: tls?.tls)
+        let server: LocalForceServer
+        do {
+            server = try await LocalForceServer.start(localForce, host: host, port: port, tls: tls?.tls)
+        } catch let error as APIError where error.errorCode == "SERVER_START_FAILED" {
+            // A command line, not an HTTP answer: the reason without "500 SERVER_START_FAILED".
+            throw CommandFailure(error.message + (error.message.hasSuffix("is in use") ? "; give another --port (0 picks a free one)" : ""))
+        }
         // Ctrl-C or SIGTERM stops the server cleanly: requests in flight finish and an in-memory
         // org's private files are removed. Trapped before the address is printed, so that no
         // signal sent after it finds the default action.

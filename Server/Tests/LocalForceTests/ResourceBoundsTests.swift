@@ -143,7 +143,7 @@ import Testing
             await #expect {
                 _ = try await LocalForceServer.start(second, host: "127.0.0.1", port: port)
             } throws: { error in
-                "\(error)".contains("could not listen on 127.0.0.1:\(port)")
+                "\(error)".contains("could not listen on 127.0.0.1:\(port): port \(port) is in use")
             }
             await #expect(throws: (any Error).self) {
                 _ = try await LocalForceServer.start(second, host: "999.1.1.1", port: 0)

@@ -30,7 +30,24 @@ import Testing
         let port = try #require(harness.baseURL.port)
         let (status, text) = try await Self.run(["serve", "--port", "\(port)", "--token", "t"])
         #expect(status == 1, "\(text)")
-        #expect(text.contains("could not listen on 127.0.0.1:\(port)"), "\(text)")
+        #expect(
+            text
+                == "Error: LocalForce could not listen on 127.0.0.1:\(port): port \(port) is in use; give another --port (0 picks a free one)\n",
+            "\(text)")
+        // The inspector's and the login's listeners say the same.
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        try SmartStore(path: store).close()
+        let (inspectStatus, inspect) = try await Self.run(["inspect", "--store", store, "--port", "\(port)"])
+        #expect(inspectStatus == 1 && inspect.contains("port \(port) is in use; give another --port"), "\(inspect)")
+        let (loginStatus, login) = try await Self.run([
+            "login", "--instance-url", harness.baseURL.absoluteString, "--client-id", "x", "--no-browser", "--callback-port", "\(port)",
+            "--timeout", "5", "--account", "porttest",
+        ])
+        #expect(
+            loginStatus == 1 && login.contains("cannot listen on 127.0.0.1:\(port) for the login's redirect: port \(port) is in use"),
+            "\(login)")
     }
 
     @Test func aDirectoryGivenAsTheStoreIsNamedAsOne() async throws {
