@@ -44,7 +44,7 @@ struct ServerOptions: ParsableArguments {
     func checkToken(_ client: RestClient) async throws {
         guard token != nil, let instanceUrl else { return }
         do {
-            _ = try await client.send(RestRequest(method: .get, path: "/services/data/v\(apiVersion)"))
+            try await Self.probe(client)
         } catch RestError.sessionExpired {
             throw CommandFailure(
                 "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
@@ -52,6 +52,11 @@ struct ServerOptions: ParsableArguments {
         } catch {
             return
         }
+    }
+
+    /// Asks the org for its resources: a request that needs the token. Throws what it met.
+    static func probe(_ client: RestClient) async throws {
+        _ = try await client.send(RestRequest(method: .get, path: "/services/data/v\(client.apiVersion)"))
     }
 
     /// A client: the static token's, or the saved login's (which fails with a message saying to

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SmartStore
 import TestSupport
 import Testing
 
@@ -96,6 +97,33 @@ import Testing
     }
 
     /// `msync demo --keep` into a new folder (the caller removes it): the folder, its store and
+    /// `inspect --org` with an org that does not answer, or refuses the token, says so and still
+    /// serves the store.
+    @Test func anUnreachableOrgIsAWarning() async throws {
+        let harness = try await SyncHarness()
+        defer { Task { await harness.stop() } }
+        let folder = try CommandLineHardeningTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        try SmartStore(path: store).close()
+        let binary = try SyncCommandTests.binary()
+        let cases = [
+            ("http://127.0.0.1:1", "t", "warning: the org at http://127.0.0.1:1 did not answer ("),
+            (harness.baseURL.absoluteString, "wrong", "refused the token given with --token (INVALID_SESSION_ID)"),
+        ]
+        for (org, token, warning) in cases {
+            let inspect = try Background(binary, ["inspect", "--store", store, "--org", org, "--token", token], until: "Inspector: ")
+            defer { inspect.stop() }
+            #expect(inspect.output.contains(warning) && inspect.output.contains("comparing with the org fails"), "\(inspect.output)")
+            #expect(inspect.output.contains("Inspector: http://127.0.0.1:"), "\(inspect.output)")
+        }
+        let fine = try Background(
+            binary, ["inspect", "--store", store, "--org", harness.baseURL.absoluteString, "--token", SyncHarness.token],
+            until: "Inspector: ")
+        defer { fine.stop() }
+        #expect(!fine.output.contains("warning"), "\(fine.output)")
+    }
+
     /// what the demo printed.
     static func keptDemo(accounts: Int) async throws -> (folder: URL, store: String, output: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-keep-\(UUID().uuidString)")

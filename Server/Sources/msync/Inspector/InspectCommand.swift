@@ -53,6 +53,19 @@ struct InspectCommand: AsyncParsableCommand {
         }
         let data = InspectorData(path: store, key: encryption.key(), org: client)
         _ = try data.store() // fails now, with the reason, rather than on the first page load
+        if let client, let org {
+            // The page still shows the store; say now that the comparison will not work.
+            var problem: String?
+            do { try await ServerOptions.probe(client) } catch RestError.sessionExpired {
+                problem = "refused the token given with --token (INVALID_SESSION_ID)"
+            } catch {
+                problem = "did not answer (\(error))"
+            }
+            if let problem {
+                FileHandle.standardError.write(
+                    Data("warning: the org at \(org) \(problem); the store is shown, but comparing with the org fails\n".utf8))
+            }
+        }
         let pageToken = ServeCommand.generateToken()
         let server = try await InspectorServer.start(data: data, token: pageToken, port: port)
         FileHandle.standardOutput.write(Data("Inspector: \(server.address)/?token=\(pageToken)\n(read-only; Ctrl-C stops it)\n".utf8))
