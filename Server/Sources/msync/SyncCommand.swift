@@ -74,6 +74,8 @@ struct SyncCommand: AsyncParsableCommand {
         let client = try await server.client()
         try await server.checkToken(client)
         let smartStore = try encryption.open(store, readOnly: false)
+        // Closed at the end, which empties the write-ahead log into the file: the store is one file.
+        defer { try? smartStore.close() }
         if let soupsConfig {
             for rejection in soupsConfig.rejected {
                 let soup = rejection.soupName ?? "soups[\(rejection.position)]"

@@ -50,6 +50,8 @@ import Testing
         #expect(reported.map { $0[LocalFields.locallyCreated] } == [true, true, false])
         #expect(reported[2]["Id"]?.stringValue == ids[0] && reported[2][LocalFields.locallyUpdated] == true)
         #expect(reported[0]["Id"]?.stringValue?.hasPrefix("local_") == true)
+        // Closed on exit: the store's file alone, without its write-ahead log, holds the records.
+        #expect(try await Self.entriesOfTheFileAlone(store, in: folder).contains { $0["Name"] == "Also made here" })
         // From standard input, by external id: the second line updates what the first creates.
         let piped = try await ChildProcess.run(
             URL(fileURLWithPath: "/bin/sh"),
@@ -76,8 +78,7 @@ import Testing
         let up = try await SyncCommandTests.run(sync + ["up"])
         #expect(up.0 == 0, "\(up.1)")
         let org = try await harness.client.query("SELECT Id, Name, Industry, NumberOfEmployees FROM Account").records()
-        let local = try SmartStore(readOnlyAt: store)
-        let entries = try await local.query(.all(soup: "accounts", orderPath: "_soupEntryId", pageSize: 100))
+        let entries = try await Self.entriesOfTheFileAlone(store, in: folder)
         #expect(entries.allSatisfy { !LocalFields.isDirty($0) && $0["Id"]?.stringValue?.hasPrefix("local_") == false })
         func shape(_ record: JSONValue) -> String {
             ["Id", "Name", "Industry", "NumberOfEmployees"].map { (record[$0] ?? .null).jsonString }.joined(separator: "|")
@@ -154,5 +155,15 @@ import Testing
         #expect(done.status == 0 && done.output.hasPrefix("action,_soupEntryId,Id,"), "\(done.output)")
         // Created by the app without flags: an update sets __locally_updated__ (and __local__) only.
         #expect(done.output.contains("updated,1,001000000000001AAA,,true,\r\n"), "\(done.output)")
+    }
+
+    /// The entries of `accounts` in a copy of the store's file made without its `-wal` and
+    /// `-shm`: what a user who copies the one file gets.
+    static func entriesOfTheFileAlone(_ store: String, in folder: URL) async throws -> [JSONValue] {
+        let copy = folder.appendingPathComponent("copy-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: store), to: copy)
+        let alone = try SmartStore(readOnlyAt: copy.path)
+        defer { try? alone.close() }
+        return try await alone.query(.all(soup: "accounts", orderPath: "_soupEntryId", pageSize: 100))
     }
 }

@@ -38,6 +38,7 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let smartStore = try options.open()
+        defer { try? smartStore.close() }
         var targets = entryIds
         for id in ids { targets.append(try await options.entryId(ofRecord: .string(id), in: smartStore)) }
         if let condition { targets += try await matching(condition, in: smartStore) }

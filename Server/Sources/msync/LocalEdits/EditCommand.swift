@@ -38,6 +38,7 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         let changes = try Self.changes(fields)
         let smartStore = try options.open()
+        defer { try? smartStore.close() }
         let entryId = try await id ? options.entryId(ofRecord: .string(entry), in: smartStore) : Int64(entry) ?? 0
         let saved = try await smartStore.updateLocally(changes, entryId: entryId, in: options.soup)
         options.report([("updated", saved)])

@@ -30,7 +30,8 @@ struct LocalEditOptions: ParsableArguments {
     ]
 
     /// Opens the store for writing: it must exist (an edit never creates one), with its key
-    /// when it is encrypted, and hold ``soup``.
+    /// when it is encrypted, and hold ``soup``. The command closes it when done, which empties
+    /// the write-ahead log into the file.
     func open() throws -> SmartStore {
         guard FileManager.default.fileExists(atPath: store) else { throw CommandFailure("no store at \(store)") }
         let smartStore = try encryption.open(store, readOnly: false)

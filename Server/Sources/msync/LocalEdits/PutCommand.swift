@@ -47,6 +47,7 @@ struct PutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let smartStore = try options.open()
+        defer { try? smartStore.close() }
         let lines = try Self.objects(
             in: try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? FileHandle.standardInput.readDataToEndOfFile())
         var plans: [(line: Int, plan: Plan)] = []
