@@ -30,6 +30,11 @@ import Testing
         ] {
             #expect(text.contains(command), "\(command) missing: \(text)")
         }
+        // The org and the store are one file each: nothing left in a write-ahead log.
+        for file in ["org.sqlite", "store.sqlite"] {
+            let log = (try? FileManager.default.attributesOfItem(atPath: kept + "/" + file + "-wal"))?[.size] as? Int
+            #expect((log ?? 0) == 0, "\(file)-wal holds \(log ?? 0) bytes")
+        }
         // A query cut by its page says so, and how to see the rest.
         let store = kept + "/store.sqlite"
         let (queryStatus, page) = try await CommandLineHardeningTests.run([
