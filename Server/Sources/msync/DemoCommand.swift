@@ -65,7 +65,11 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         await server.stop()
-        if keep != nil { printExploreCommands(token: token, out: out) }
+        if keep != nil {
+            // The kept org is one file: nothing left in its write-ahead log.
+            try await (localForce.database as? SQLiteDatabase)?.checkpoint()
+            printExploreCommands(token: token, out: out)
+        }
     }
 
     /// What to run next on the kept org and store.
@@ -107,6 +111,8 @@ struct DemoCommand: AsyncParsableCommand {
         let path = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
         defer { if kept == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
         let smartStore = try encryption.open(path, readOnly: false)
+        // Closed before a temporary store is removed, and so that a kept one is one file.
+        defer { try? smartStore.close() }
         if smartStore.isEncrypted { out.line("store \(path), encrypted (SQLCipher 4 format)") }
         try smartStore.registerSoup(
             "accounts",

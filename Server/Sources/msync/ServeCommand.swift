@@ -166,6 +166,8 @@ struct ServeCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data(banner.utf8))
         try await server.wait()
         interruption.cancel()
+        // A file org stopped is one file: what its write-ahead log held goes into it.
+        try? await (store as? SQLiteDatabase)?.checkpoint()
         if let code = interruption.exitCode { throw ExitCode(code) }
     }
 

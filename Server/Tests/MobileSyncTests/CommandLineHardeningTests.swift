@@ -1,4 +1,5 @@
 import Foundation
+import SalesforceREST
 import SmartStore
 import TestSupport
 import Testing
@@ -48,6 +49,23 @@ import Testing
         #expect(
             loginStatus == 1 && login.contains("cannot listen on 127.0.0.1:\(port) for the login's redirect: port \(port) is in use"),
             "\(login)")
+    }
+
+    /// A file org stopped by SIGTERM is one file: its write-ahead log is emptied into it.
+    @Test func aStoppedServerLeavesItsDatabaseInOneFile() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("org.sqlite").path
+        let serve = try Background(
+            try SyncCommandTests.binary(), ["serve", "--port", "0", "--token", "t", "--database", database],
+            until: "LocalForce listening on ")
+        let url = try #require(
+            serve.output.split(separator: "\n").first { $0.hasPrefix("LocalForce listening on ") }?.split(separator: " ").last)
+        let client = RestClient(instanceURL: try #require(URL(string: String(url))), tokenProvider: StaticAccessToken("t"))
+        for index in 0..<50 { _ = try await client.create("Account", fields: ["Name": .string("Kept \(index)")]) }
+        serve.stop()
+        let log = (try? FileManager.default.attributesOfItem(atPath: database + "-wal"))?[.size] as? Int
+        #expect((log ?? 0) == 0, "org.sqlite-wal holds \(log ?? 0) bytes")
     }
 
     @Test func aDirectoryGivenAsTheStoreIsNamedAsOne() async throws {

@@ -62,6 +62,14 @@ public final class SQLiteDatabase: SQLDatabase {
         Self.remove(temporaryFolder)
     }
 
+    /// Copies what the write-ahead log holds into the database file and empties the log, so
+    /// that the file alone holds every committed write (to copy or keep it). Waits for the
+    /// writer; readers may go on. Does nothing for `:memory:`.
+    public func checkpoint() async throws {
+        guard isShared, let pool = writer as? DatabasePool else { return }
+        _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     /// For `:memory:`, closes the connections and removes the private folder: the database
     /// cannot be used afterwards. A file stays open until the database is released.
     public func close() async {
