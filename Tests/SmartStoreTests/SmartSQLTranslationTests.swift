@@ -126,6 +126,9 @@ import Testing
                 "{employees:firstName} || ' ' || {employees:lastName}", "lastName", "upper(e.{employees:education})", "size", "count(*)",
                 "{employees:firstName}||'!'",
             ])
+        // A qualifier that is a reference itself maps back as one piece.
+        let qualified = "select upper({employees}.{employees:education}) from {employees}"
+        #expect(try store.columnNames(of: .smart(qualified, pageSize: 10)) == ["upper({employees}.{employees:education})"])
         // A repeated expression keeps SQLite's suffix; a whole entry stays `soup`.
         let repeated = "select {employees:lastName} || 'x', {employees:lastName} || 'x', {employees:_soup} from {employees}"
         #expect(

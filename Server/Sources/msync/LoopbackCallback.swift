@@ -36,7 +36,10 @@ final class LoopbackCallback: Sendable {
     static func listen(port: Int) async throws -> LoopbackCallback {
         let (queries, delivery) = AsyncStream<[String: String]>.makeStream()
         let expectedState = NIOLockedValueBox<String?>(nil)
-        let server = try await LoopbackServer.start(port: port, label: "msync-login", purpose: "for the login's redirect") { router in
+        let server = try await LoopbackServer.start(
+            port: port, label: "msync-login", purpose: "for the login's redirect",
+            ifInUse: "give another --callback-port (the one registered as the app's callback URL)"
+        ) { router in
             router.get(RouterPath(stringLiteral: path)) { request, _ -> Response in
                 var query: [String: String] = [:]
                 for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }

@@ -19,9 +19,10 @@ struct LoopbackServer {
 
     /// Starts the routes `routes` adds on 127.0.0.1:`port` and returns once the socket is bound.
     ///
-    /// - Throws: ``CommandFailure`` naming `purpose` when it cannot listen.
+    /// - Throws: ``CommandFailure`` naming `purpose` when it cannot listen, with `ifInUse` (what
+    ///   to do) when the port is taken.
     static func start(
-        port: Int, label: String, purpose: String, routes: (Router<BasicRequestContext>) -> Void
+        port: Int, label: String, purpose: String, ifInUse: String, routes: (Router<BasicRequestContext>) -> Void
     ) async throws -> LoopbackServer {
         let hosts = HostCheck<BasicRequestContext>(port: port)
         let router = Router()
@@ -48,9 +49,9 @@ struct LoopbackServer {
             task.cancel()
             var reason = "the server stopped"
             do { try await task.value } catch {
-                reason = (error as? IOError)?.errnoCode == EADDRINUSE ? "port \(port) is in use" : "\(error)"
+                reason = (error as? IOError)?.errnoCode == EADDRINUSE ? "port \(port) is in use; \(ifInUse)" : "\(error)"
             }
-            throw CommandFailure("cannot listen on 127.0.0.1:\(port) \(purpose): \(reason); give another --port (0 picks a free one)")
+            throw CommandFailure("cannot listen on 127.0.0.1:\(port) \(purpose): \(reason)")
         }
         return LoopbackServer(port: actual, task: task, services: services)
     }

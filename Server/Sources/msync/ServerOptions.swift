@@ -54,9 +54,13 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// Asks the org for its resources: a request that needs the token. Throws what it met.
+    /// Asks the org for its resources (a request that needs the token), once and for at most
+    /// five seconds: a check before the real work, not worth a command's long retries. Throws
+    /// what it met.
     static func probe(_ client: RestClient) async throws {
-        _ = try await client.send(RestRequest(method: .get, path: "/services/data/v\(client.apiVersion)"))
+        var request = RestRequest(method: .get, path: "/services/data/v\(client.apiVersion)", isIdempotent: false)
+        request.timeout = .seconds(5)
+        _ = try await client.send(request)
     }
 
     /// A client: the static token's, or the saved login's (which fails with a message saying to

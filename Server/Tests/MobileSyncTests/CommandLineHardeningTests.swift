@@ -47,7 +47,9 @@ import Testing
             "--timeout", "5", "--account", "porttest",
         ])
         #expect(
-            loginStatus == 1 && login.contains("cannot listen on 127.0.0.1:\(port) for the login's redirect: port \(port) is in use"),
+            loginStatus == 1
+                && login.contains(
+                    "cannot listen on 127.0.0.1:\(port) for the login's redirect: port \(port) is in use; give another --callback-port"),
             "\(login)")
     }
 

@@ -125,7 +125,10 @@ import Testing
                 ["put"] + soup + ["--external-id-field", "Name", "--object-type", "Account"], "{\"Name\":\"A\"}",
                 "does not have an index on Name"
             ),
-            (["edit"] + soup + ["99", "Name=X"], "", "Entry 99 does not exist in soup accounts"),
+            (["edit"] + soup + ["99", "Name=X"], "", "no entry of accounts has _soupEntryId 99"),
+            (["edit"] + soup + ["1", "Id=001000000000002AAA"], "", "Id of entry 1 is \"001000000000001AAA\": an edit does not change it"),
+            (["put"] + soup, "{\"_soupEntryId\":1,\"attributes\":{\"type\":\"Contact\"}}", "line 1: attributes of entry 1 is null"),
+            (["put"] + soup, "{\"_soupEntryId\":1.5,\"Name\":\"A\"}", "line 1: _soupEntryId must be a whole number, not 1.5"),
             (["edit"] + soup + ["1", "Name:={"], "", "is not JSON"),
             (["edit"] + soup + ["1", "__locally_deleted__:=true"], "", "is kept by the store"),
             (["delete"] + soup + ["001000000000001AAA", "--entry-id", "99"], "", "no entry of accounts has _soupEntryId 99"),
@@ -138,6 +141,12 @@ import Testing
             #expect(status != 0 && output.contains(message), "\(arguments): \(output)")
         }
         #expect(try await entries() == before, "a refused edit changed the store")
+        // By record id and by entry id, the same entry: updated, then marked deleted.
+        let byId = try await CommandLineHardeningTests.run(
+            ["edit"] + soup + ["--id", "001000000000001AAA", "Name=Changed", "--format", "csv"])
+        #expect(byId.0 == 0 && byId.1.contains("updated,1,001000000000001AAA,,true,"), "\(byId.1)")
+        let byEntry = try await CommandLineHardeningTests.run(["delete"] + soup + ["--entry-id", "1", "--format", "csv"])
+        #expect(byEntry.0 == 0 && byEntry.1.contains("deleted,1,001000000000001AAA,,true,true"), "\(byEntry.1)")
 
         // An encrypted store: refused without its key, changed with it.
         let encrypted = folder.appendingPathComponent("encrypted.sqlite").path
@@ -155,6 +164,32 @@ import Testing
         #expect(done.status == 0 && done.output.hasPrefix("action,_soupEntryId,Id,"), "\(done.output)")
         // Created by the app without flags: an update sets __locally_updated__ (and __local__) only.
         #expect(done.output.contains("updated,1,001000000000001AAA,,true,\r\n"), "\(done.output)")
+
+        // Another program's SQLite database is refused before anything is written into it.
+        let other = folder.appendingPathComponent("other.sqlite").path
+        let python = URL(fileURLWithPath: "/usr/bin/env")
+        let tables =
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('create table if not exists t(x)'); print(c.execute('select count(*) from sqlite_master').fetchone()[0])"
+        _ = try await ChildProcess.run(python, ["python3", "-c", tables, other])
+        let foreign = try await CommandLineHardeningTests.run(["edit", "--store", other, "--soup", "accounts", "1", "Name=X"])
+        #expect(foreign.0 != 0, "\(foreign.1)")
+        let after = try await ChildProcess.run(python, ["python3", "-c", tables, other])
+        #expect(after.output == "1\n", "tables were added to another program's database: \(after.output)")
+
+        // A condition that escapes its parentheses cannot page for ever: refused, nothing marked.
+        let many = folder.appendingPathComponent("many.sqlite").path
+        do {
+            let store = try SmartStore(path: many)
+            try store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+            try await store.create((0..<1001).map { ["Id": .string("001\($0)"), "Name": "N"] }, in: "accounts")
+            try store.close()
+        }
+        let escaped = try await CommandLineHardeningTests.run(["delete", "--store", many, "--soup", "accounts", "--where", "1=1) or (1=1"])
+        #expect(escaped.0 != 0 && escaped.1.contains("--where must be one condition"), "\(escaped.1)")
+        let marked = try await CommandLineHardeningTests.run([
+            "query", "--store", many, "select count(*) as n from {accounts} where {accounts:__locally_deleted__} = 1",
+        ])
+        #expect(marked.1.hasPrefix(#"{"n":0}"#), "\(marked.1)")
     }
 
     /// The entries of `accounts` in a copy of the store's file made without its `-wal` and

@@ -19,6 +19,21 @@ import Testing
         #expect(!LocalFields.isDirty(["Name": "no flags"]) && !LocalFields.isDirty(["__local__": "false"]))
     }
 
+    /// Several entries deleted locally at once: the flags `deleteLocally` sets, in one
+    /// transaction, missing ids skipped.
+    @Test func deletingSeveralEntriesLocally() async throws {
+        let store = try SmartStore()
+        try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string)])
+        let saved = try await store.create(
+            [["Id": "001A", "Name": "A"], ["Id": "001B", "Name": "B"], ["Id": "001C", "Name": "C"]], in: "accounts")
+        let ids = saved.compactMap { $0["_soupEntryId"]?.int64Value }
+        let marked = try await store.deleteLocally(entryIds: [ids[2], 999, ids[0]], in: "accounts")
+        #expect(marked.map { $0["Id"] } == ["001C", "001A"])
+        #expect(marked.allSatisfy { LocalFields.isLocallyDeleted($0) && LocalFields.isDirty($0) && !LocalFields.isLocallyUpdated($0) })
+        let untouched = try await store.retrieve([ids[1]], from: "accounts")
+        #expect(untouched.first.map(LocalFields.isDirty) == false)
+    }
+
     @Test func syncStateConveniences() {
         var state = SyncState(kind: .syncDown, name: nil, target: ["type": "soql"], options: SyncOptions(), soupName: "accounts")
         #expect(!state.isDone && !state.isRunning)

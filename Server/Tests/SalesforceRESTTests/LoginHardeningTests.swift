@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import NIOConcurrencyHelpers
 import SalesforceREST
 import Testing
 
@@ -70,17 +71,38 @@ import Testing
     @Test func lockoutsEndAfterFifteenMinutes() {
         let throttle = LoginThrottle()
         let end = LoginThrottle.lockout
-        for _ in 0..<LoginThrottle.maximumUserFailures { throttle.failed(user: "005A", client: "app", now: 0) }
-        #expect(!throttle.allows(user: "005A", client: "app", now: end - 1))
-        #expect(throttle.allows(user: "005B", client: "app", now: end - 1))
-        #expect(throttle.allows(user: "005A", client: "app", now: end))
+        func wrong(_ user: String?, _ client: String = "app", at now: Int64) -> Bool {
+            throttle.attempt(user: user, client: client, now: now) { false }
+        }
+        func right(_ user: String?, _ client: String = "app", at now: Int64) -> Bool {
+            throttle.attempt(user: user, client: client, now: now) { true }
+        }
+        for _ in 0..<LoginThrottle.maximumUserFailures { _ = wrong("005A", at: 0) }
+        #expect(!right("005A", at: end - 1))
+        #expect(right("005B", at: end - 1))
+        #expect(right("005A", at: end))
         // After a lockout the count starts again: one more failure does not lock.
-        throttle.failed(user: "005A", client: "app", now: end)
-        #expect(throttle.allows(user: "005A", client: "app", now: end + 1))
-        for _ in 0..<LoginThrottle.maximumClientFailures { throttle.failed(user: nil, client: "other", now: end) }
-        #expect(!throttle.allows(user: nil, client: "other", now: 2 * end - 1))
-        #expect(throttle.allows(user: nil, client: "app", now: 2 * end - 1))
-        #expect(throttle.allows(user: nil, client: "other", now: 2 * end))
+        _ = wrong("005A", at: end)
+        #expect(right("005A", at: end + 1))
+        // An app is stopped for a whole period after its 100th failure, not until a window ends.
+        for index in 0..<LoginThrottle.maximumClientFailures { _ = wrong(nil, "other", at: end + Int64(index)) }
+        let last = end + Int64(LoginThrottle.maximumClientFailures - 1)
+        #expect(!right("005C", "other", at: last + end - 1))
+        #expect(right("005C", "app", at: last + end - 1))
+        #expect(right("005C", "other", at: last + 2 * end))
+    }
+
+    /// Parallel guesses: exactly ten are compared before the user is locked.
+    @Test func parallelGuessesCannotPassTheLimit() {
+        let throttle = LoginThrottle()
+        let compared = NIOLockedValueBox(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            _ = throttle.attempt(user: "005A", client: "app", now: 0) {
+                compared.withLockedValue { $0 += 1 }
+                return false
+            }
+        }
+        #expect(compared.withLockedValue { $0 } == LoginThrottle.maximumUserFailures)
     }
 
     @Test func aSecretInTheURLIsRefused() async throws {
@@ -103,6 +125,17 @@ import Testing
             ])
         #expect(passwordInQuery.status == 400)
         #expect(passwordInQuery.text.contains("password must be sent in the request body"))
+        let refreshInQuery = try await org.page(
+            "/services/oauth2/token?refresh_token=5AepSomething", form: [("grant_type", "refresh_token"), ("client_id", OAuthOrg.webApp)])
+        #expect(refreshInQuery.status == 400 && refreshInQuery.text.contains("refresh_token must be sent in the request body"))
+        // The login page's password, too.
+        let pageInQuery = try await org.page(
+            "/services/oauth2/authorize?password=\(OAuthOrg.encode(OAuthOrg.ada.1))",
+            form: [
+                ("response_type", "code"), ("client_id", OAuthOrg.webApp), ("redirect_uri", OAuthOrg.webRedirect),
+                ("code_challenge", WebServerFlowTests.challenge), ("username", OAuthOrg.ada.0),
+            ])
+        #expect(pageInQuery.status == 400 && pageInQuery.text.contains("the password must be sent in the form body"), "\(pageInQuery.text)")
         // The same in the body: accepted.
         let inBody = try await org.page(
             "/services/oauth2/token",

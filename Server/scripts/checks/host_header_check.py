@@ -2,9 +2,10 @@
 
 Usage: python3 host_header_check.py URL ACCEPTED_STATUS
 
-Sends GET URL (an http://127.0.0.1:PORT/... address) five times with different Host headers:
+Sends GET URL (an http://127.0.0.1:PORT/... address) with different Host headers:
 127.0.0.1:PORT and localhost:PORT must get ACCEPTED_STATUS; another name with the same port,
-the right name with another port, and no Host header at all must get 403. Exits non-zero, with
+the right name with another port or none, a trailing dot, IPv6 loopback, user info, and no
+Host header at all must get 403. Exits non-zero, with
 the reason, on any failure.
 """
 import http.client
@@ -34,6 +35,10 @@ def main():
         (f"LocalHost:{port}", accepted),
         (f"rebound.example:{port}", 403),
         (f"127.0.0.1:{port + 1 if port < 65535 else port - 1}", 403),
+        (f"localhost.:{port}", 403),
+        (f"[::1]:{port}", 403),
+        (f"user@127.0.0.1:{port}", 403),
+        ("127.0.0.1", 403),
         (None, 403),
     ]
     for host, expected in cases:

@@ -70,6 +70,21 @@ extension SmartStore {
         try await modify(entryId, in: soup, Self.marking(LocalFields.locallyDeleted))
     }
 
+    /// Marks entries deleted locally, all in one transaction: every one or none. An id with no
+    /// entry is skipped.
+    ///
+    /// - Returns: the entries as they are now (read after the transaction), in the order of `entryIds`.
+    @discardableResult
+    public func deleteLocally(entryIds: [Int64], in soup: String) async throws -> [JSONValue] {
+        let mark = Self.marking(LocalFields.locallyDeleted)
+        try await modify(entryIds, in: soup) { entry in
+            guard var record = entry else { return }
+            try mark(&record)
+            entry = record
+        }
+        return try await retrieve(entryIds, from: soup)
+    }
+
     /// `_soupEntryId`s of the dirty entries of `soup` (`__local__` true, as any SDK writes it,
     /// the Android SDK's text `'true'` included), ascending. Read 5,000 at a time.
     public func dirtyEntryIds(soup: String) async throws -> [Int64] {

@@ -85,10 +85,15 @@ struct SmartSQLTranslator {
         let start = output.count
         let qualifier = try appendTranslation(input, open: open, close: close, into: &output)
         // A qualifier moved inside the translation (`a.{s:p}` → `json_extract(a.soup, …)`) came from before `{`.
-        let inputStart = open - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1)
-        map.pieces.append(
-            SourceMap.Piece(
-                output: (start - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1))..<output.count, input: inputStart..<(close + 1)))
+        var outputStart = start - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1)
+        var inputStart = open - (qualifier.isEmpty ? 0 : qualifier.utf8.count + 1)
+        // A qualifier that was itself a reference (`{s}.{s:p}`): one piece for both.
+        if let previous = map.pieces.last, previous.output.upperBound > outputStart {
+            map.pieces.removeLast()
+            outputStart = min(outputStart, previous.output.lowerBound)
+            inputStart = previous.input.lowerBound
+        }
+        map.pieces.append(SourceMap.Piece(output: outputStart..<output.count, input: inputStart..<(close + 1)))
     }
 
     /// Appends the translation of a reference; returns the qualifier it took from the output, if any.

@@ -50,6 +50,11 @@ extension LocalForce {
         }
         let fields = Self.requestFields.compactMap { name in form[name].map { (name, $0) } }
         guard request.method == "POST" else { return Self.html(AuthorizePage.login(appName: app.name, fields: fields)) }
+        // The login form posts its password in the body; one in the URL would end up in logs.
+        if request.query.contains(where: { $0.0 == "password" }) {
+            return Self.html(
+                AuthorizePage.error("invalid_request", "the password must be sent in the form body, not in the URL"), status: 400)
+        }
         let username = form["username"] ?? ""
         guard let userId = checkedUser(username, password: form["password"] ?? "", client: app.clientId, now: now) else {
             return Self.html(

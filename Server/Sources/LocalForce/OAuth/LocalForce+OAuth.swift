@@ -29,11 +29,14 @@ extension LocalForce {
         }
     }
 
+    /// The parameters that hold a secret: refused in a URL (URLs end up in logs and proxies).
+    static let secretParameters = ["client_secret", "password", "code", "code_verifier", "refresh_token", "assertion"]
+
     /// `POST /services/oauth2/token`: the five grants, with Salesforce's answers and errors.
-    /// A secret in the URL (`client_secret`, `password`) is refused: URLs end up in logs.
+    /// A secret in the URL (``secretParameters``) is refused.
     private func tokenEndpoint(_ request: APIRequest) async throws -> APIResponse {
         guard request.method == "POST" else { return OAuthError.invalidRequest("must use HTTP POST").response }
-        if let secret = ["client_secret", "password"].first(where: { name in request.query.contains { $0.0 == name } }) {
+        if let secret = Self.secretParameters.first(where: { name in request.query.contains { $0.0 == name } }) {
             return OAuthError.invalidRequest("\(secret) must be sent in the request body, not in the URL").response
         }
         let form = OAuthForm(request)
@@ -73,9 +76,10 @@ extension LocalForce {
         }
         let scopes = pending.grant.scope.split(separator: " ")
         let withRefresh = scopes.isEmpty || scopes.contains("refresh_token") || scopes.contains("offline_access")
-        let (access, refresh) = sessions.issue(
-            pending.grant, withRefreshToken: withRefresh, grantType: "authorization_code", code: code, now: now)
-        return tokenBody(access: access, refresh: refresh, grant: pending.grant, app: app, request: request, now: now)
+        guard let tokens = sessions.issue(pending.grant, withRefreshToken: withRefresh, exchanging: code, now: now) else {
+            throw OAuthError.invalidGrant("invalid authorization code")
+        }
+        return tokenBody(access: tokens.access, refresh: tokens.refresh, grant: pending.grant, app: app, request: request, now: now)
     }
 
     /// An app with a secret must send it (Salesforce's default "Require Secret for Refresh
@@ -149,14 +153,17 @@ extension LocalForce {
     func checkedUser(_ username: String, password: String, client: String, now: Int64) -> String? {
         let user = auth.user(named: username)
         let userId = user.flatMap { authUserIds[$0.username.lowercased()] }
-        guard logins.allows(user: userId, client: client, now: now) else { return nil }
-        guard let user, let userId, constantTimeEquals(password, user.password) else {
-            logins.failed(user: userId, client: client, now: now)
-            return nil
+        // An unknown name is compared too (with a password no one has), so that it takes as
+        // long as a known one.
+        let expected = userId == nil ? nil : user?.password
+        let accepted = logins.attempt(user: userId, client: client, now: now) {
+            constantTimeEquals(password, expected ?? Self.noPassword) && expected != nil
         }
-        logins.succeeded(user: userId)
-        return userId
+        return accepted ? userId : nil
     }
+
+    /// What an unknown name's password is compared with.
+    private static let noPassword = String(repeating: "\u{0}", count: 32)
 
     private func tokenResponse(
         _ grant: OAuthGrant, app: AuthConfiguration.ConnectedApp, request: APIRequest, withRefreshToken: Bool, grantType: String,

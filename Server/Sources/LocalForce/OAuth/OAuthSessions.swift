@@ -81,29 +81,44 @@ final class OAuthSessions: Sendable {
     }
 
     /// A new access token (and refresh token when `withRefreshToken`) for `grant`, counted
-    /// under `grantType`; `code` is the authorization code exchanged for them, if any.
-    func issue(
-        _ grant: OAuthGrant, withRefreshToken: Bool, grantType: String, code: String? = nil, now: Int64
-    ) -> (access: String, refresh: String?) {
-        let access = Self.token(prefix: "00D000000000001!", bytes: 48)
-        let refresh = withRefreshToken ? Self.token(prefix: "5Aep", bytes: 48) : nil
-        let refreshKey = refresh.map(Self.key)
-        state.withLockedValue { state in
-            state.grantsIssued[grantType, default: 0] += 1
-            if let code = code.map(Self.key) {
-                // The code came again while this exchange ran: these tokens are revoked already.
-                guard state.spentCodes[code]?.reused == false else { return }
-                state.spentCodes[code]?.accessKey = Self.key(access)
-                state.spentCodes[code]?.refreshKey = refreshKey
+    /// under `grantType`.
+    func issue(_ grant: OAuthGrant, withRefreshToken: Bool, grantType: String, now: Int64) -> (access: String, refresh: String?) {
+        let tokens = Self.newTokens(withRefreshToken: withRefreshToken)
+        state.withLockedValue { state in store(tokens, for: grant, grantType: grantType, now: now, in: &state) }
+        return tokens
+    }
+
+    /// The tokens of an authorization code's exchange (which ``redeemCode(_:now:)`` took), or
+    /// `nil` when the code came again while this exchange ran: its first use gets nothing then.
+    func issue(_ grant: OAuthGrant, withRefreshToken: Bool, exchanging code: String, now: Int64) -> (access: String, refresh: String?)? {
+        let tokens = Self.newTokens(withRefreshToken: withRefreshToken)
+        let key = Self.key(code)
+        return state.withLockedValue { state in
+            if let spent = state.spentCodes[key] {
+                guard !spent.reused else { return nil }
+                state.spentCodes[key]?.accessKey = Self.key(tokens.access)
+                state.spentCodes[key]?.refreshKey = tokens.refresh.map(Self.key)
             }
-            if let refreshKey {
-                Self.makeRoom(&state.refresh, now: now) { $0.issuedAt }
-                state.refresh[refreshKey] = RefreshEntry(grant: grant, issuedAt: now)
-            }
-            Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
-            state.access[Self.key(access)] = AccessEntry(grant: grant, expiresAt: now + accessLifetime, refreshKey: refreshKey)
+            store(tokens, for: grant, grantType: "authorization_code", now: now, in: &state)
+            return tokens
         }
-        return (access, refresh)
+    }
+
+    private static func newTokens(withRefreshToken: Bool) -> (access: String, refresh: String?) {
+        (Self.token(prefix: "00D000000000001!", bytes: 48), withRefreshToken ? Self.token(prefix: "5Aep", bytes: 48) : nil)
+    }
+
+    private func store(
+        _ tokens: (access: String, refresh: String?), for grant: OAuthGrant, grantType: String, now: Int64, in state: inout State
+    ) {
+        let refreshKey = tokens.refresh.map(Self.key)
+        if let refreshKey {
+            Self.makeRoom(&state.refresh, now: now) { $0.issuedAt }
+            state.refresh[refreshKey] = RefreshEntry(grant: grant, issuedAt: now)
+        }
+        Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }, age: { $0.expiresAt })
+        state.access[Self.key(tokens.access)] = AccessEntry(grant: grant, expiresAt: now + accessLifetime, refreshKey: refreshKey)
+        state.grantsIssued[grantType, default: 0] += 1
     }
 
     /// The grant of a live access token.
@@ -122,7 +137,7 @@ final class OAuthSessions: Sendable {
         let access = Self.token(prefix: "00D000000000001!", bytes: 48)
         return state.withLockedValue { state in
             guard let grant = state.refresh[refreshKey]?.grant, grant.clientId == clientId else { return nil }
-            Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
+            Self.makeRoom(&state.access, now: now, expired: { $0.expiresAt <= now }, age: { $0.expiresAt })
             state.access[Self.key(access)] = AccessEntry(grant: grant, expiresAt: now + accessLifetime, refreshKey: refreshKey)
             state.grantsIssued["refresh_token", default: 0] += 1
             return (access, grant)
@@ -177,7 +192,7 @@ final class OAuthSessions: Sendable {
                 return nil
             }
             guard let entry = state.codes.removeValue(forKey: key) else { return nil }
-            Self.makeRoom(&state.spentCodes, now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
+            Self.makeRoom(&state.spentCodes, now: now, expired: { $0.expiresAt <= now }, age: { $0.expiresAt })
             state.spentCodes[key] = SpentCode(expiresAt: now + Self.spentCodeMemory)
             guard entry.expiresAt > now else { return nil }
             return entry.authorization
@@ -200,7 +215,7 @@ final class OAuthSessions: Sendable {
     ) -> String {
         let token = Self.token(prefix: prefix, bytes: 32)
         state.withLockedValue { state in
-            Self.makeRoom(&state[keyPath: table], now: now, expired: { $0.expiresAt <= now }) { $0.expiresAt }
+            Self.makeRoom(&state[keyPath: table], now: now, expired: { $0.expiresAt <= now }, age: { $0.expiresAt })
             state[keyPath: table][Self.key(token)] = CodeEntry(authorization: authorization, expiresAt: now + Self.codeLifetime)
         }
         return token

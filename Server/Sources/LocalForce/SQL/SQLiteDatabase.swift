@@ -64,7 +64,8 @@ public final class SQLiteDatabase: SQLDatabase {
 
     /// Copies what the write-ahead log holds into the database file and empties the log, so
     /// that the file alone holds every committed write (to copy or keep it). Waits for the
-    /// writer; readers may go on. Does nothing for `:memory:`.
+    /// writer, and for readers still on an older snapshot (SQLite's busy timeout; then it
+    /// throws). Does nothing for `:memory:`.
     public func checkpoint() async throws {
         guard isShared, let pool = writer as? DatabasePool else { return }
         _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }

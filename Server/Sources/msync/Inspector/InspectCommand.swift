@@ -58,6 +58,8 @@ struct InspectCommand: AsyncParsableCommand {
             var problem: String?
             do { try await ServerOptions.probe(client) } catch RestError.sessionExpired {
                 problem = "refused the token given with --token (INVALID_SESSION_ID)"
+            } catch RestError.http(let status, _, _) {
+                problem = "answered \(status) to a request for its resources"
             } catch {
                 problem = "did not answer (\(error))"
             }

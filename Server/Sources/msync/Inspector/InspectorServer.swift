@@ -13,7 +13,9 @@ struct InspectorServer {
 
     /// Listens and returns once the socket is bound.
     static func start(data: InspectorData, token: String, port: Int) async throws -> InspectorServer {
-        let server = try await LoopbackServer.start(port: port, label: "msync-inspect", purpose: "for the inspector") { router in
+        let server = try await LoopbackServer.start(
+            port: port, label: "msync-inspect", purpose: "for the inspector", ifInUse: "give another --port (0 picks a free one)"
+        ) { router in
             router.add(middleware: TokenCheck(token: token))
             router.get("/") { _, _ in asset(InspectorPage.html(token: token), type: "text/html;charset=UTF-8") }
             router.get("/app.js") { _, _ in asset(InspectorPage.script, type: "text/javascript;charset=UTF-8") }

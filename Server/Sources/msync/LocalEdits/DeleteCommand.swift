@@ -1,4 +1,5 @@
 import ArgumentParser
+import FastJSON
 import Foundation
 import MobileSync
 import SmartStore
@@ -12,7 +13,8 @@ struct DeleteCommand: AsyncParsableCommand {
         abstract: "Delete records in a store as an app does (deleteLocally): the next sync up deletes them on the server.",
         discussion: """
             Records are given by id, by _soupEntryId (--entry-id), or by a Smart SQL condition on \
-            the soup (--where); every one given must exist, or nothing is deleted:
+            the soup (--where); every one given must exist, and all are marked in one transaction, \
+            or none:
               msync delete --store app.sqlite --soup accounts 001000000000001AAA 001000000000002AAA
               msync delete --store app.sqlite --soup accounts --where "{accounts:Industry} = 'Shipping'"
             """
@@ -47,12 +49,14 @@ struct DeleteCommand: AsyncParsableCommand {
             throw CommandFailure("no entry of \(options.soup) has _soupEntryId \(missing)")
         }
         var seen = Set<Int64>()
-        var edits: [(action: String, entry: JSONValue)] = []
-        for entryId in targets where seen.insert(entryId).inserted {
-            edits.append(("deleted", try await smartStore.deleteLocally(entryId: entryId, in: options.soup)))
+        let unique = targets.filter { seen.insert($0).inserted }
+        let marked = unique.isEmpty ? [] : try await smartStore.deleteLocally(entryIds: unique, in: options.soup)
+        options.report(marked.map { ("deleted", $0) })
+        if unique.isEmpty { FileHandle.standardError.write(Data("no entry of \(options.soup) matched\n".utf8)) }
+        if marked.count < unique.count {
+            // Removed by another process (a sync) between the lookup and the transaction.
+            FileHandle.standardError.write(Data("\(unique.count - marked.count) entries were removed meanwhile by another writer\n".utf8))
         }
-        options.report(edits)
-        if edits.isEmpty { FileHandle.standardError.write(Data("no entry of \(options.soup) matched\n".utf8)) }
     }
 
     /// The `_soupEntryId`s of the soup's entries where `condition` holds, ascending.
@@ -64,6 +68,10 @@ struct DeleteCommand: AsyncParsableCommand {
         while true {
             let page = try await smartStore.query(.smart(sql, pageSize: 1000), arguments: [.int(ids.last ?? 0)])
                 .compactMap { $0.arrayValue?.first?.int64Value }
+            // A condition that escapes its parentheses can undo the `> ?` that pages through.
+            if let first = page.first, let last = ids.last, first <= last {
+                throw CommandFailure("--where must be one condition: \(condition) does not keep its parentheses")
+            }
             ids += page
             if page.count < 1000 { return ids }
         }

@@ -40,7 +40,8 @@ struct EditCommand: AsyncParsableCommand {
         let smartStore = try options.open()
         defer { try? smartStore.close() }
         let entryId = try await id ? options.entryId(ofRecord: .string(entry), in: smartStore) : Int64(entry) ?? 0
-        let saved = try await smartStore.updateLocally(changes, entryId: entryId, in: options.soup)
+        let checked = try await options.changes(changes, toEntry: entryId, in: smartStore)
+        let saved = try await smartStore.updateLocally(checked, entryId: entryId, in: options.soup)
         options.report([("updated", saved)])
     }
 

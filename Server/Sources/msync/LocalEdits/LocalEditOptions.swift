@@ -34,13 +34,43 @@ struct LocalEditOptions: ParsableArguments {
     /// the write-ahead log into the file.
     func open() throws -> SmartStore {
         guard FileManager.default.fileExists(atPath: store) else { throw CommandFailure("no store at \(store)") }
-        let smartStore = try encryption.open(store, readOnly: false)
-        guard try smartStore.hasSoup(soup) else {
-            let names = try smartStore.soupNames().sorted()
-            throw CommandFailure(
-                "the store has no soup named \(soup)" + (names.isEmpty ? "" : " (its soups: \(names.joined(separator: ", ")))"))
+        // Checked read-only first: opening for writing would set up a store's tables in any
+        // SQLite file (another program's database) before the soup could be looked for.
+        do {
+            let reader = try encryption.open(store, readOnly: true)
+            defer { try? reader.close() }
+            guard try reader.hasSoup(soup) else {
+                let names = try reader.soupNames().sorted()
+                throw CommandFailure(
+                    "the store has no soup named \(soup)" + (names.isEmpty ? "" : " (its soups: \(names.joined(separator: ", ")))"))
+            }
         }
-        return smartStore
+        return try encryption.open(store, readOnly: false)
+    }
+
+    /// `fields` as changes to the entry `entryId`: refused when they set a field the store
+    /// keeps, give the record another id (its id is the server's, or the local one a sync up
+    /// replaces), or change its `attributes`; the id and `attributes` as stored are left out.
+    func changes(_ fields: [String: JSONValue], toEntry entryId: Int64, in smartStore: SmartStore) async throws -> [String: JSONValue] {
+        guard let stored = try await smartStore.retrieve([entryId], from: soup).first else {
+            throw CommandFailure("no entry of \(soup) has _soupEntryId \(entryId)")
+        }
+        var changes = try Self.checked(fields)
+        for kept in [idField, "attributes"] {
+            guard let given = changes.removeValue(forKey: kept) else { continue }
+            guard given == stored[kept] ?? .null else {
+                throw CommandFailure("\(kept) of entry \(entryId) is \((stored[kept] ?? .null).jsonString): an edit does not change it")
+            }
+        }
+        return changes
+    }
+
+    /// `fields`, refused when they set a field the store or Mobile Sync keeps.
+    static func checked(_ fields: [String: JSONValue]) throws -> [String: JSONValue] {
+        if let kept = fields.keys.sorted().first(where: bookkeeping.contains) {
+            throw CommandFailure("\(kept) is kept by the store and Mobile Sync: it is not set by hand")
+        }
+        return fields
     }
 
     /// The entry whose ``idField`` is `id`, or an error naming it.

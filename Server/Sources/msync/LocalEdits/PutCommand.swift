@@ -89,35 +89,33 @@ struct PutCommand: AsyncParsableCommand {
     ) async throws -> Plan {
         var fields = object
         if let given = fields.removeValue(forKey: "_soupEntryId") {
-            guard let entryId = given.int64Value, try await !smartStore.retrieve([entryId], from: options.soup).isEmpty else {
-                throw CommandFailure("no entry of \(options.soup) has _soupEntryId \(given.jsonString)")
+            guard case .int(let entryId) = given else {
+                throw CommandFailure("_soupEntryId must be a whole number, not \(given.jsonString)")
             }
-            return .update(entryId: entryId, changes: try checked(fields))
+            return .update(entryId: entryId, changes: try await options.changes(fields, toEntry: entryId, in: smartStore))
         }
         if let id = fields[options.idField], id != .null {
-            return .update(entryId: try await options.entryId(ofRecord: id, in: smartStore), changes: try checked(fields))
+            let entryId = try await options.entryId(ofRecord: id, in: smartStore)
+            return .update(entryId: entryId, changes: try await options.changes(fields, toEntry: entryId, in: smartStore))
         }
         if let path = externalIdField, let value = fields[path], value != .null {
             if let entryId = try await smartStore.lookupSoupEntryId(soup: options.soup, path: path, value: value) {
-                return .update(entryId: entryId, changes: try checked(fields))
+                return .update(entryId: entryId, changes: try await options.changes(fields, toEntry: entryId, in: smartStore))
             }
             let key = value.jsonString
-            if let creator = createdBy[key] { return .updateCreated(line: creator, changes: try checked(fields)) }
+            if let creator = createdBy[key] {
+                // The record a line above creates: it has no stored id or attributes to keep yet.
+                var changes = try LocalEditOptions.checked(fields)
+                changes["attributes"] = nil
+                return .updateCreated(line: creator, changes: changes)
+            }
             createdBy[key] = line
         }
         guard let type = fields["attributes"]?["type"]?.stringValue ?? objectType else {
             throw CommandFailure("a new record needs its type: attributes.type in the line, or --object-type")
         }
         fields["attributes"] = nil
-        return .create(fields: try checked(fields), objectType: type)
-    }
-
-    /// `fields`, refused when they set a field the store or Mobile Sync keeps.
-    private func checked(_ fields: [String: JSONValue]) throws -> [String: JSONValue] {
-        if let kept = fields.keys.sorted().first(where: LocalEditOptions.bookkeeping.contains) {
-            throw CommandFailure("\(kept) is kept by the store and Mobile Sync: it is not set by hand")
-        }
-        return fields
+        return .create(fields: try LocalEditOptions.checked(fields), objectType: type)
     }
 
     /// The JSON objects of `data`, one per non-empty line, with their line numbers (from 1).
