@@ -55,11 +55,12 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Asks the org for its resources (a request that needs the token), once and for at most
-    /// five seconds: a check before the real work, not worth a command's long retries. Throws
-    /// what it met.
+    /// 30 seconds: a check before the real work, not worth a command's retries (a refused
+    /// connection answers at once; only an org that drops packets takes the whole time, and a
+    /// busy one answers within it). Throws what it met.
     static func probe(_ client: RestClient) async throws {
         var request = RestRequest(method: .get, path: "/services/data/v\(client.apiVersion)", isIdempotent: false)
-        request.timeout = .seconds(5)
+        request.timeout = .seconds(30)
         _ = try await client.send(request)
     }
 
