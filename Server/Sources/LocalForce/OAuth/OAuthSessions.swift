@@ -53,7 +53,7 @@ final class OAuthSessions: Sendable {
         var expiresAt: Int64
         var accessKey: String?
         var refreshKey: String?
-        /// Used again: what the first use is given from now on is revoked at once.
+        /// Used again: an exchange of its first use still running gets no tokens.
         var reused = false
     }
 

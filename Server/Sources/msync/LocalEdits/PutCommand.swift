@@ -60,19 +60,22 @@ struct PutCommand: AsyncParsableCommand {
             }
         }
         var edits: [(action: String, entry: JSONValue)] = []
-        var created: [Int: Int64] = [:] // line → entry id
+        var created: [Int: Int64] = [:] // line → entry id (every create saved before a later line uses it)
         for (line, plan) in plans {
             do {
                 switch plan {
                 case .create(let fields, let objectType):
                     let entry = try await smartStore.createLocally(
                         fields, objectType: objectType, in: options.soup, idField: options.idField)
-                    created[line] = entry["_soupEntryId"]?.int64Value
+                    guard let entryId = entry["_soupEntryId"]?.int64Value else {
+                        throw SmartStoreError.malformedJSON("a created entry has no _soupEntryId")
+                    }
+                    created[line] = entryId
                     edits.append(("created", entry))
                 case .update(let entryId, let changes):
                     edits.append(("updated", try await smartStore.updateLocally(changes, entryId: entryId, in: options.soup)))
                 case .updateCreated(let creator, let changes):
-                    let entryId = created[creator] ?? 0
+                    guard let entryId = created[creator] else { throw CommandFailure("line \(creator) created no entry") }
                     edits.append(("updated", try await smartStore.updateLocally(changes, entryId: entryId, in: options.soup)))
                 }
             } catch {
