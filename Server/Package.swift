@@ -166,10 +166,17 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        // The root package's `Locked` (package-internal there), through a symbolic link: the one
+        // lock type for the tests' shared state too.
+        .target(
+            name: "TestLocking",
+            path: "Tests/TestLocking",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LocalForceTests",
             dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport",
+                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport", "TestLocking",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SOQL", package: "msync"),
@@ -184,7 +191,7 @@ let package = Package(
         .executableTarget(
             name: "sdk-template-app",
             dependencies: [
-                "LocalForceTesting",
+                "LocalForceTesting", "TestLocking",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
@@ -195,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "AccountsListExample", "sdk-template-app",
+                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "TestLocking", "AccountsListExample",
+                "sdk-template-app",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),

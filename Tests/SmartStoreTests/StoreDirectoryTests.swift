@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import SmartStore
 import Testing
 
@@ -60,12 +61,11 @@ import Testing
 
     /// A key provider that hands out the key it is given (tests swap it, as a device restore
     /// without the Keychain would).
-    final class SwappableKeys: StoreKeyProvider, @unchecked Sendable {
-        private let lock = NSLock()
-        private var current: StoreKey
-        init(_ key: StoreKey) { current = key }
-        func swap(_ key: StoreKey) { lock.withLock { current = key } }
-        func key(forStore name: String, user: String?) throws -> StoreKey? { lock.withLock { current } }
+    final class SwappableKeys: StoreKeyProvider, Sendable {
+        private let given: Locked<StoreKey>
+        init(_ key: StoreKey) { given = Locked(key) }
+        func swap(_ key: StoreKey) { given.withLock { $0 = key } }
+        func key(forStore name: String, user: String?) throws -> StoreKey? { given.current }
     }
 
     /// The key lost, the store present (a backup restored to another device): opening it is a

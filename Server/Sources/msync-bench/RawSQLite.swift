@@ -49,8 +49,8 @@ final class RawSQLite {
 
         func bind(_ index: Int32, _ text: [UInt8]) {
             text.withUnsafeBufferPointer { buffer in
-                _ = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
-                    sqlite3_bind_text(self.pointer, index, pointer, Int32(buffer.count), RawSQLite.transient)
+                buffer.withMemoryRebound(to: CChar.self) { characters in
+                    _ = sqlite3_bind_text(self.pointer, index, characters.baseAddress, Int32(characters.count), RawSQLite.transient)
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestLocking
 import Testing
 
 @testable import LocalForce
@@ -19,19 +20,18 @@ import Testing
     }
 
     /// Counts a closure's runs across the threads transactions run on.
-    final class Runs: @unchecked Sendable {
-        private let lock = NSLock()
-        private var counts: [String: Int] = [:]
+    final class Runs: Sendable {
+        private let counts = Locked<[String: Int]>([:])
 
         /// Counts a run of `name`; returns how many there have been.
         func start(_ name: String) -> Int {
-            lock.withLock {
+            counts.withLock { counts in
                 counts[name, default: 0] += 1
                 return counts[name, default: 0]
             }
         }
 
-        var total: Int { lock.withLock { counts.values.reduce(0, +) } }
+        var total: Int { counts.current.values.reduce(0, +) }
     }
 
     @Test(

@@ -3,6 +3,7 @@ import Foundation
 import LocalForceHTTP
 import SalesforceREST
 import SmartStore
+import TestLocking
 import Testing
 
 @testable import LocalForce
@@ -293,11 +294,10 @@ import Testing
 }
 
 /// The distinct live statuses seen, in order.
-final class StatusTrail: @unchecked Sendable {
-    private let lock = NSLock()
-    private var trail: [String] = []
-    var value: [String] { lock.withLock { trail } }
-    func append(_ status: String) { lock.withLock { if trail.last != status { trail.append(status) } } }
+final class StatusTrail: Sendable {
+    private let trail = Locked<[String]>([])
+    var value: [String] { trail.current }
+    func append(_ status: String) { trail.withLock { if $0.last != status { $0.append(status) } } }
 }
 
 /// Salesforce's nested compound fields, as the applier flattens them.

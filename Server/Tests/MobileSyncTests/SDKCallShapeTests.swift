@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SmartStore
+import TestLocking
 import Testing
 
 @testable import MobileSync
@@ -15,29 +16,27 @@ import Testing
 /// report through callbacks while the sync runs in the background.
 @Suite struct SDKCallShapeTests {
     /// The states a callback receives, and the final one when it comes.
-    final class Updates: @unchecked Sendable {
-        private let lock = NSLock()
-        private var states: [SyncState] = []
-        private var waiter: CheckedContinuation<SyncState, Never>?
+    final class Updates: Sendable {
+        private let state = Locked<(states: [SyncState], waiter: CheckedContinuation<SyncState, Never>?)>(([], nil))
 
-        func record(_ state: SyncState) {
-            let resume: CheckedContinuation<SyncState, Never>? = lock.withLock {
-                states.append(state)
-                guard [.done, .failed, .stopped].contains(state.status), let waiter else { return nil }
-                self.waiter = nil
+        func record(_ update: SyncState) {
+            let resume: CheckedContinuation<SyncState, Never>? = state.withLock { state in
+                state.states.append(update)
+                guard [.done, .failed, .stopped].contains(update.status), let waiter = state.waiter else { return nil }
+                state.waiter = nil
                 return waiter
             }
-            resume?.resume(returning: state)
+            resume?.resume(returning: update)
         }
 
-        var all: [SyncState] { lock.withLock { states } }
+        var all: [SyncState] { state.current.states }
 
         /// The first final state (DONE, FAILED, STOPPED).
         func final() async -> SyncState {
             await withCheckedContinuation { continuation in
-                let done: SyncState? = lock.withLock {
-                    if let last = states.first(where: { [.done, .failed, .stopped].contains($0.status) }) { return last }
-                    waiter = continuation
+                let done: SyncState? = state.withLock { state in
+                    if let last = state.states.first(where: { [.done, .failed, .stopped].contains($0.status) }) { return last }
+                    state.waiter = continuation
                     return nil
                 }
                 if let done { continuation.resume(returning: done) }

@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import SalesforceREST
 import SmartStore
+import TestLocking
 import Testing
 
 @testable import LocalForce
@@ -67,11 +68,10 @@ import Testing
 }
 
 /// A switch the fault injection reads.
-final class Failing: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = true
+final class Failing: Sendable {
+    private let value = Locked(true)
     var on: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.current }
+        set { value.withLock { $0 = newValue } }
     }
 }

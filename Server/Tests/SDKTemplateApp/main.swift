@@ -3,6 +3,7 @@ import LocalForceTesting
 import MobileSync
 import SalesforceREST
 import SmartStore
+import TestLocking
 
 // An app's life on Linux, for `SDKUsersTests`: a LocalForce org, the SDK manager set up from
 // default config files, then the template's model on the main thread, whose run loop delivers
@@ -10,18 +11,13 @@ import SmartStore
 // one `name|industry|id` per line, and exits 0 when both of the org's accounts arrived.
 
 /// What the setup task reports to the main thread.
-final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text: String?
-    private var org: TestOrg?
+final class Outcome: Sendable {
+    private let state = Locked<(text: String?, org: TestOrg?)>((nil, nil))
 
-    var value: String? { lock.withLock { text } }
+    var value: String? { state.current.text }
 
     func finish(_ value: String, keeping org: TestOrg? = nil) {
-        lock.withLock {
-            text = value
-            self.org = org
-        }
+        state.withLock { $0 = (value, org) }
     }
 }
 

@@ -7,10 +7,14 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("msync-credentials-\(UUID().uuidString)")
     }
 
+    static let server: URL = {
+        guard let url = URL(string: "http://127.0.0.1:8080") else { preconditionFailure("a valid literal URL") }
+        return url
+    }()
     static let sample = OAuthCredentials(
-        accessToken: "00D!access", refreshToken: "5Aep-refresh", instanceURL: URL(string: "http://127.0.0.1:8080")!,
+        accessToken: "00D!access", refreshToken: "5Aep-refresh", instanceURL: server,
         identityURL: URL(string: "http://127.0.0.1:8080/id/00D000000000001AAA/005000000000001AAA"), scope: "api refresh_token",
-        issuedAt: 1_700_000_000_000, loginURL: URL(string: "http://127.0.0.1:8080")!, clientId: "msync")
+        issuedAt: 1_700_000_000_000, loginURL: server, clientId: "msync")
 
     @Test func savesOwnerOnlyFilesAndReadsThemBack() throws {
         let directory = Self.temporaryDirectory()

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import LocalForceHTTP
+import TestLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -12,7 +13,7 @@ final class BayeuxClient: Sendable {
     let baseURL: URL
     let version: String
     let token: String
-    private let state = LockedBox<(clientId: String?, nextId: Int)>((nil, 0))
+    private let state = Locked<(clientId: String?, nextId: Int)>((nil, 0))
     /// A session of its own: a shared one would queue many clients' long polls behind its
     /// per-host connection limit.
     private let session: URLSession
@@ -26,7 +27,7 @@ final class BayeuxClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    var clientId: String? { state.value.clientId }
+    var clientId: String? { state.current.clientId }
 
     /// Posts messages and returns the reply array (and the HTTP status).
     func post(_ messages: [JSONValue], authorized: Bool = true) async throws -> (status: Int, replies: [JSONValue]) {
@@ -37,7 +38,7 @@ final class BayeuxClient: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let numbered = messages.map { message -> JSONValue in
             guard case .object(var fields) = message else { return message }
-            let id = state.mutate { state -> Int in
+            let id = state.withLock { state -> Int in
                 state.nextId += 1
                 return state.nextId
             }
@@ -58,7 +59,7 @@ final class BayeuxClient: Sendable {
             try await post([
                 ["channel": "/meta/handshake", "version": "1.0", "supportedConnectionTypes": ["long-polling"], "ext": ["replay": true]]
             ]).replies.first ?? .null
-        if let id = reply["clientId"]?.stringValue { state.mutate { $0.clientId = id } }
+        if let id = reply["clientId"]?.stringValue { state.withLock { $0.clientId = id } }
         return reply
     }
 
@@ -98,13 +99,4 @@ final class BayeuxClient: Sendable {
     }
 
     private var clientIdValue: JSONValue { clientId.map(JSONValue.string) ?? .null }
-}
-
-/// A value behind a lock, for test helpers.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&stored) } }
 }

@@ -4,6 +4,7 @@ import LocalForceHTTP
 import MobileSync
 import SalesforceREST
 import SmartStore
+import TestLocking
 
 @testable import LocalForce
 
@@ -98,19 +99,17 @@ final class CrashWorld: Sendable {
     }
 
     /// Snapshots taken from `@Sendable` callbacks.
-    final class Snapshots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var taken: [Snapshot] = []
-        private var failures: [String] = []
-        var all: [Snapshot] { lock.withLock { taken } }
-        var errors: [String] { lock.withLock { failures } }
+    final class Snapshots: Sendable {
+        private let state = Locked<(taken: [Snapshot], failures: [String])>(([], []))
+        var all: [Snapshot] { state.current.taken }
+        var errors: [String] { state.current.failures }
 
         func take(_ world: CrashWorld, _ label: String) {
-            lock.withLock {
+            state.withLock { state in
                 do {
-                    taken.append(try world.snapshot(label, index: taken.count))
+                    state.taken.append(try world.snapshot(label, index: state.taken.count))
                 } catch {
-                    failures.append("\(label): \(error)")
+                    state.failures.append("\(label): \(error)")
                 }
             }
         }

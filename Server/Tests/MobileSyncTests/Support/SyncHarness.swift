@@ -3,6 +3,7 @@ import Foundation
 import LocalForceTesting
 import SalesforceREST
 import SmartStore
+import TestLocking
 
 @testable import LocalForce
 @testable import MobileSync
@@ -68,13 +69,12 @@ final class SyncHarness: Sendable {
     }
 
     /// Records the progress updates of a run.
-    final class Progress: @unchecked Sendable {
-        private let lock = NSLock()
-        private var states: [SyncState] = []
-        var all: [SyncState] { lock.withLock { states } }
+    final class Progress: Sendable {
+        private let states = Locked<[SyncState]>([])
+        var all: [SyncState] { states.current }
         /// `STATUS progress totalSize` per update.
         var trace: [String] { all.map { "\($0.status.rawValue) \($0.progress) \($0.totalSize)" } }
-        func record(_ state: SyncState) { lock.withLock { states.append(state) } }
+        func record(_ state: SyncState) { states.withLock { $0.append(state) } }
     }
 }
 
@@ -94,14 +94,13 @@ func withHarness(
 }
 
 /// Counts calls from `@Sendable` closures (server observers, fault predicates).
-final class CallCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class CallCounter: Sendable {
+    private let count = Locked(0)
     /// 1 on the first call, 2 on the second, …
     func next() -> Int {
-        lock.withLock {
-            value += 1
-            return value
+        count.withLock {
+            $0 += 1
+            return $0
         }
     }
 }
