@@ -215,6 +215,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The documentation's examples that are tests (the README's and LocalForceTesting's),
+        // run as written; scripts/checks/snippets.py checks the documents show them unchanged.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "LocalForceTesting",
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LocalForceTestingTests",
             dependencies: [

@@ -64,6 +64,11 @@ swift format lint --strict --recursive --parallel Package.swift Sources Tests \
 python3 scripts/checks/portability_lint.py --self-test
 python3 scripts/checks/portability_lint.py
 
+# Every Swift example in the README, docs/ and the DocC articles is a compiled snippet (Snippets/,
+# Server/Snippets/, built below) or a test (Server/Tests/DocumentationTests, run below), shown unchanged.
+python3 scripts/checks/snippets.py --self-test
+python3 scripts/checks/snippets.py
+
 # What an app that depends on this repository resolves: GRDB, swift-crypto (with swift-asn1) and
 # OpenCombine, nothing else (the server's packages are Server/'s).
 swift package resolve >&2
@@ -75,11 +80,12 @@ fi
 
 # Two packages: the root (what apps depend on: the store, the sync engine, the REST client) and
 # Server/ (LocalForce, msync, the benchmarks, and the tests that need a server), each with its
-# own .build. The builds must be free of warnings in our own code (dependencies' are theirs).
+# own .build. `swift build` also builds each package's snippets (the documentation's examples).
+# The builds must be free of warnings in our own code (dependencies' are theirs).
 build_log="$(mktemp)"
 swift build --build-tests 2>&1 | tee "$build_log"
 swift build --build-tests --package-path Server 2>&1 | tee -a "$build_log"
-if grep -E "^$(pwd)/(Server/)?(Sources|Tests|Fuzz|Examples)/.*: warning:" "$build_log" | sort -u | grep .; then
+if grep -E "^$(pwd)/(Server/)?(Sources|Tests|Fuzz|Examples|Snippets)/.*: warning:" "$build_log" | sort -u | grep .; then
   echo "the build has warnings (above): fix them" >&2
   exit 1
 fi

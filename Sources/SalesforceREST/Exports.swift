@@ -1,3 +1,5 @@
-// The wire vocabulary (error items, composite subrequests, Salesforce times, HTTP dates) is part
-// of this module's API: an app that imports SalesforceREST sees it without a second import.
+// The wire vocabulary (error items, composite subrequests, Salesforce times, HTTP dates) and the
+// JSON value every call takes and returns are part of this module's API: an app that imports
+// SalesforceREST sees them without a second import.
+@_exported public import FastJSON
 @_exported public import SalesforceWire

@@ -124,7 +124,7 @@ public final class TestOrg: Sendable {
 /// @Test func syncsDown() async throws {
 ///     try await withLocalForce { org, client in
 ///         _ = try await client.create("Account", fields: ["Name": "Acme"])
-///         #expect(try await client.query("SELECT Name FROM Account").records.count == 1)
+///         #expect(try await client.query("SELECT Name FROM Account").totalSize == 1)
 ///     }
 /// }
 /// ```

@@ -38,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Connected apps and users for the OAuth endpoints (/services/oauth2/authorize, token, revoke, userinfo), in JSON.",
-            discussion: "The format is in the README (\"Logging in with OAuth 2.0\"). The static token keeps working beside them.",
+            discussion:
+                "The format is in the repository's Server/Sources/LocalForce/LocalForce.docc/OAuthEndpoints.md (LocalForce's OAuth endpoints article), and docs/msync.md shows it in use. The static token keeps working beside them.",
             valueName: "file"))
     var auth: String?
 

@@ -80,21 +80,6 @@ import Testing
         await org.stop()
     }
 
-    /// The example of the Testing with LocalForce article, as written there.
-    @Test func articleExampleSyncsAccountsDown() async throws {
-        try await withLocalForce { org, client in
-            _ = try await org.insert([["Name": "Acme"], ["Name": "Globex"]], of: "Account")
-            let store = try SmartStore()
-            try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string)])
-            let manager = try SyncManager(store: store, client: client)
-            let sync = try await manager.syncDown(
-                target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"),
-                soupName: "accounts")
-            #expect(sync.status == .done && sync.totalSize == 2)
-            #expect(try await store.count(.all(soup: "accounts", pageSize: 1)) == 2)
-        }
-    }
-
     @Test func aFailingBodyStillStopsTheOrg() async throws {
         struct Failure: Error {}
         await #expect(throws: Failure.self) {

@@ -8,6 +8,7 @@ import Testing
 /// what the built-in ones do.
 @Suite struct CustomTargetTests {
     /// A sync down that writes two soups: accounts, and one entry per industry with its count.
+    // snippet.syncDown (the Custom targets article shows it)
     struct AccountsAndIndustries: SyncDownTarget {
         var json: JSONValue { ["type": "accountsAndIndustries"] }
         var idFieldName: String { "Id" }
@@ -45,6 +46,7 @@ import Testing
             }
         }
     }
+    // snippet.end
 
     @Test func syncDownTargetWritesSeveralSoups() async throws {
         try await withHarness { harness in
@@ -76,6 +78,7 @@ import Testing
 
     /// A sync up through the SDK's hooks: only records named "Push…" go up, records named
     /// "Push hold" are held back as if changed on the server, and a delete archives instead.
+    // snippet.syncUp (the Custom targets article shows it)
     struct ArchivingTarget: RecordSyncUpTarget {
         var json: JSONValue { ["type": "archiving"] }
         var idFieldName: String { "Id" }
@@ -101,6 +104,7 @@ import Testing
                 objectType: objectType, id: id, fields: ["Description": "archived"], ifUnmodifiedSince: nil, client: client)
         }
     }
+    // snippet.end
 
     @Test func syncUpTargetUsesTheSDKHooks() async throws {
         try await withHarness { harness in

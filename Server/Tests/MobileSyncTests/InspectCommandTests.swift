@@ -82,7 +82,7 @@ import Testing
     }
 
     /// Help paragraphs are not broken by hand (ArgumentParser wraps them to the terminal), and
-    /// ArgumentParser writes the shell completions the README installs.
+    /// ArgumentParser writes the shell completions docs/msync.md installs.
     @Test func helpWrapsAndCompletionsAreGenerated() async throws {
         let binary = try LoginCommandTests.binary()
         let wide = ProcessInfo.processInfo.environment.merging(["COLUMNS": "400"]) { $1 }

@@ -167,8 +167,8 @@ import Testing
                 // The killed process's request in flight still commits on the server after its
                 // latency (as a real org finishes a request whose client went away). A create
                 // that commits only after the next sync up resent it is the default path's
-                // documented limit (README, guarantees); this test is about the states, so it
-                // lets the server finish first.
+                // documented limit (MobileSync's Guarantees article, "Limits"); this test is about
+                // the states, so it lets the server finish first.
                 try await Task.sleep(for: .seconds(1))
             }
             let client = world.harness.client

@@ -16,10 +16,10 @@ public enum LocalFields {
     /// The server's error from the record's last failed sync up, as JSON text.
     public static let lastError = "__last_error__"
     /// A create sent whose outcome is not known yet: the server time before it was sent and
-    /// the fields sent (`{"notBefore": ms, "sent": {…}}`); see the README's guarantees.
+    /// the fields sent (`{"notBefore": ms, "sent": {…}}`); see <doc:Guarantees>.
     public static let createAttempt = "__create_attempt__"
     /// An update sent whose outcome is not recorded yet (LEAVE_IF_CHANGED, MERGE_FIELDS): the fields sent
-    /// (`{"sent": {…}}`); see the README's guarantees.
+    /// (`{"sent": {…}}`); see <doc:ConflictsAndProcesses>.
     public static let updateAttempt = "__update_attempt__"
 
     /// Fields written into every record a sync down saves (clean), plus its sync id.

@@ -25,7 +25,8 @@ import SmartStore
 ///   ``SyncManager/resolveCreateAttempt(entryId:soupName:adopting:)`` settles them.
 ///
 /// Exact only with an idempotency field (``CollectionSyncUpTarget/idempotencyFieldName``);
-/// the README's guarantees section says what this default path promises.
+/// the Guarantees article (MobileSync.docc, "How lost creates are reconciled") says what this
+/// default path promises.
 struct CreateReconciler {
     let store: SmartStore
     let client: RestClient

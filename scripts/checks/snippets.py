@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Every Swift example in the documentation is code the build compiles.
+
+Each ```swift block in README.md, docs/*.md and the DocC articles (*.docc/*.md) must follow a
+line `<!-- snippet: PATH -->` or `<!-- snippet: PATH#SLICE -->`, where PATH is a SwiftPM
+snippet (Snippets/… of the root package, Server/Snippets/… of the server's), which `swift build`
+compiles, or a test file (Tests/…, Server/Tests/…: examples that are tests, which the test
+command runs, such as Server/Tests/DocumentationTests). The block must equal the file's visible
+text, or its slice:
+
+- `// snippet.hide` hides the lines after it, `// snippet.show` shows them again (setup code
+  the reader does not need: a store opened, a client made);
+- `// snippet.NAME` starts the slice NAME, `// snippet.end` ends it (words after the marker are
+  a comment: `// snippet.syncDown (the Custom targets article shows it)`);
+- marker lines never show; the text is compared without its common indentation.
+
+Run from the repository root. `--fix` rewrites each differing block from its snippet (edit the
+snippet, build, then fix the documents); `--self-test` checks the checker.
+"""
+
+import pathlib
+import re
+import sys
+
+MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(\S+?)(?:#(\S+))?\s*-->\s*$")
+FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
+DIRECTIVE = re.compile(r"^\s*//\s*snippet\.(\w+)\b.*$")
+SNIPPET_FOLDERS = ("Snippets", "Server/Snippets", "Tests", "Server/Tests")
+
+
+def dedented(lines):
+    """The lines without leading/trailing blank lines, common indentation or trailing spaces."""
+    lines = [line.rstrip() for line in lines]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    indents = [len(line) - len(line.lstrip()) for line in lines if line]
+    cut = min(indents) if indents else 0
+    return [line[cut:] for line in lines]
+
+
+def visible(source, slice_name=None):
+    """The snippet's visible lines (or those of one slice); None when the slice is absent."""
+    hidden = False
+    current = None
+    found = slice_name is None
+    shown = []
+    for line in source.splitlines():
+        directive = DIRECTIVE.match(line)
+        if directive:
+            name = directive.group(1)
+            if name == "hide":
+                hidden = True
+            elif name == "show":
+                hidden = False
+            elif name == "end":
+                current = None
+            else:
+                current = name
+                found = found or name == slice_name
+            continue
+        if hidden:
+            continue
+        if slice_name is None or current == slice_name:
+            shown.append(line)
+    return dedented(shown) if found else None
+
+
+def blocks(text):
+    """(line number, marker or None, block lines) for each ```swift block of a Markdown text."""
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        fence = FENCE.match(lines[index])
+        if not fence:
+            index += 1
+            continue
+        indent, language = fence.group(1), fence.group(2)
+        start = index
+        index += 1
+        body = []
+        while index < len(lines) and lines[index].strip() != "```":
+            line = lines[index]
+            body.append(line[len(indent):] if line.startswith(indent) else line)
+            index += 1
+        index += 1
+        if language != "swift":
+            continue
+        previous = start - 1
+        while previous >= 0 and not lines[previous].strip():
+            previous -= 1
+        marker = MARKER.match(lines[previous]) if previous >= 0 else None
+        yield start + 1, marker, dedented(body)
+
+
+def fixed(text, read_snippet):
+    """The text with each differing block replaced by its snippet's text (same indentation)."""
+    lines = text.splitlines(keepends=True)
+    for line, marker, body in reversed(list(blocks(text))):
+        if marker is None or read_snippet(marker.group(1)) is None:
+            continue
+        expected = visible(read_snippet(marker.group(1)), marker.group(2))
+        if expected is None or expected == body:
+            continue
+        indent = FENCE.match(lines[line - 1]).group(1)
+        end = line
+        while lines[end].strip() != "```":
+            end += 1
+        lines[line:end] = [(indent + shown).rstrip() + "\n" for shown in expected]
+    return "".join(lines)
+
+
+def check(documents, read_snippet):
+    """The problems found: a list of `path:line: message` strings."""
+    problems = []
+    for path, text in documents:
+        for line, marker, body in blocks(text):
+            where = f"{path}:{line}"
+            if marker is None:
+                problems.append(f"{where}: a ```swift block without a `<!-- snippet: PATH -->` line before it")
+                continue
+            snippet_path, slice_name = marker.group(1), marker.group(2)
+            source = read_snippet(snippet_path)
+            if source is None:
+                problems.append(f"{where}: no snippet at {snippet_path}")
+                continue
+            expected = visible(source, slice_name)
+            if expected is None:
+                problems.append(f"{where}: {snippet_path} has no slice {slice_name}")
+            elif expected != body:
+                shown = "\n    ".join(expected)
+                problems.append(f"{where}: differs from {marker.group(0).strip()}; the snippet shows:\n    {shown}")
+    return problems
+
+
+def documents(root):
+    paths = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+    for base in (root / "Sources", root / "Server" / "Sources"):
+        paths += sorted(base.glob("*/*.docc/**/*.md"))
+    return [(str(path.relative_to(root)), path.read_text(encoding="utf-8")) for path in paths if path.exists()]
+
+
+def snippet_reader(root):
+    def read(relative):
+        path = (root / relative).resolve()
+        inside = any(path.is_relative_to((root / base).resolve()) for base in SNIPPET_FOLDERS)
+        if not inside or path.suffix != ".swift" or not path.is_file():
+            return None
+        return path.read_text(encoding="utf-8")
+
+    return read
+
+
+def self_test():
+    snippet = "\n".join([
+        "// snippet.hide",
+        "import Setup",
+        "let store = try open()",
+        "// snippet.show",
+        "import SmartStore",
+        "// snippet.query",
+        "let rows = try store.query(q)",
+        "// snippet.end",
+        "print(rows)",
+    ])
+    read = {"Snippets/A.swift": snippet}.get
+    good = "<!-- snippet: Snippets/A.swift -->\n```swift\nimport SmartStore\nlet rows = try store.query(q)\nprint(rows)\n```\n"
+    sliced = "<!-- snippet: Snippets/A.swift#query -->\n\n```swift\n  let rows = try store.query(q)\n```\n"
+    indented = "- item:\n\n  <!-- snippet: Snippets/A.swift#query -->\n  ```swift\n  let rows = try store.query(q)\n  ```\n"
+    assert check([("good", good), ("sliced", sliced), ("indented", indented)], read) == [], "matching blocks pass"
+    cases = {
+        "```swift\nlet x = 1\n```\n": "without a",
+        "<!-- snippet: Snippets/B.swift -->\n```swift\nx\n```\n": "no snippet at",
+        "<!-- snippet: Snippets/A.swift#nope -->\n```swift\nx\n```\n": "has no slice",
+        good.replace("print(rows)", "print(rows.count)"): "differs from",
+        good.replace("import SmartStore\n", "import Setup\nimport SmartStore\n"): "differs from",
+    }
+    for text, expected in cases.items():
+        problems = check([("doc", text)], read)
+        assert len(problems) == 1 and expected in problems[0], (text, problems)
+    assert check([("sh", "```sh\nswift build\n```\n")], read) == [], "other languages are not checked"
+    stale = indented.replace("let rows = try store.query(q)", "let rows = old()")
+    assert fixed(stale, read) == indented, "--fix restores the snippet's text with the block's indentation"
+    print("snippets self-test passed")
+
+
+def main():
+    if "--self-test" in sys.argv[1:]:
+        self_test()
+        return 0
+    root = pathlib.Path.cwd()
+    if "--fix" in sys.argv[1:]:
+        for path, text in documents(root):
+            repaired = fixed(text, snippet_reader(root))
+            if repaired != text:
+                (root / path).write_text(repaired, encoding="utf-8")
+                print(f"rewrote the examples of {path}")
+    found = documents(root)
+    problems = check(found, snippet_reader(root))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} documentation example(s) are not compiled snippets (scripts/checks/snippets.py)", file=sys.stderr)
+        return 1
+    count = sum(1 for _, text in found for _ in blocks(text))
+    print(f"{count} Swift examples in {len(found)} documents match their compiled snippets")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
