@@ -219,7 +219,7 @@ public struct SyncContext: Sendable {
     static let mergePageSize = 2000
 
     /// `_soupEntryId`s of the dirty entries of `soup`, ascending: what a sync up sends unless its
-    /// target chooses otherwise (``BatchedSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
+    /// target chooses otherwise (``SoupSyncUpTarget/entryIdsToSyncUp(soupName:context:)``).
     /// See `SmartStore.dirtyEntryIds(soup:)`.
     public func dirtyEntryIds(soup: String) async throws -> [Int64] {
         try await store.dirtyEntryIds(soup: soup)

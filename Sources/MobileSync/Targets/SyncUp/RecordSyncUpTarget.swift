@@ -35,7 +35,7 @@ public struct SyncUpResponse: Sendable, Equatable {
 ///     }
 /// }
 /// ```
-public protocol RecordSyncUpTarget: BatchedSyncUpTarget {
+public protocol RecordSyncUpTarget: SoupSyncUpTarget {
     /// The fields sent on create; nil: the sync options' field list.
     var createFieldlist: [String]? { get }
     /// The fields sent on update; nil: the sync options' field list.
@@ -121,7 +121,7 @@ extension RecordSyncUpTarget {
     }
 
     /// Runs the SDK's action table over the records, through the hooks, one record at a time.
-    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
+    public func send(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         try await RecordActions(
             idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName, createFieldlist: createFieldlist,
             updateFieldlist: updateFieldlist, externalIdFieldName: externalIdFieldName
@@ -156,4 +156,18 @@ extension RecordSyncUpTarget {
             return SyncUpResponse(status: status, body: (try? JSONValue(parsing: body)) ?? .null)
         }
     }
+}
+
+/// The JSON of a record target: its type, id and date fields, and the optional field lists.
+func recordTargetJSON(
+    type: String, _ target: some SyncUpTarget, createFieldlist: [String]?, updateFieldlist: [String]?, externalIdFieldName: String?
+) -> JSONValue {
+    var json: [String: JSONValue] = [
+        "type": .string(type), "idFieldName": .string(target.idFieldName),
+        "modificationDateFieldName": .string(target.modificationDateFieldName),
+    ]
+    if let list = createFieldlist { json["createFieldlist"] = .array(list.map(JSONValue.string)) }
+    if let list = updateFieldlist { json["updateFieldlist"] = .array(list.map(JSONValue.string)) }
+    if let field = externalIdFieldName { json["externalIdFieldName"] = .string(field) }
+    return .object(json)
 }

@@ -3,7 +3,7 @@ import SalesforceREST
 import SalesforceWire
 import SmartStore
 
-extension BatchedSyncUpTarget {
+extension SoupSyncUpTarget {
     /// MERGE_FIELDS: the plan of each record of a batch (``MergePlanner``), against the server's
     /// version of its updates and deletes (read once per object type) and its base.
     func mergePlans(_ records: [JSONValue], options: SyncOptions, soup: String, context: SyncContext) async throws -> [SyncUpPlan] {

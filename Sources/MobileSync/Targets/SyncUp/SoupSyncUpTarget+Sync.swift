@@ -2,7 +2,7 @@ import FastJSON
 import SalesforceREST
 import SmartStore
 
-extension BatchedSyncUpTarget {
+extension SoupSyncUpTarget {
     /// Sends dirty records in batches, in entry-id order (numeric, unlike the SDK's Android),
     /// and applies the outcomes locally. Per-record failures keep the record dirty with
     /// `__last_error__` and are counted in ``SyncState/failedRecordCount``; the sync still ends DONE.
@@ -54,7 +54,7 @@ extension BatchedSyncUpTarget {
                 let sending = SentBatch(
                     records: records, plans: plans, size: batch.count, idFieldName: idFieldName,
                     outcomes: Task.detached {
-                        payload.isEmpty ? [] : try await self.syncUp(payload, options: options, client: client)
+                        payload.isEmpty ? [] : try await self.send(payload, options: options, client: client)
                     })
                 let previous = inFlight
                 inFlight = sending // first, so a failure applying the previous batch still applies this one

@@ -3,52 +3,9 @@ import Foundation
 public import SalesforceREST
 import SalesforceWire
 
-/// One REST call per record (the SDK's `SyncUpTarget`): slowest, and the baseline of the sync-up benchmark.
-public struct SingleRecordSyncUpTarget: RecordSyncUpTarget {
-    /// The fields sent on create; nil: the sync options' field list.
-    public var createFieldlist: [String]?
-    /// The fields sent on update; nil: the sync options' field list.
-    public var updateFieldlist: [String]?
-    /// A field holding an external id: a record created locally with a real value there is upserted by it.
-    public var externalIdFieldName: String?
-    /// The field holding a record's server id (`Id`).
-    public var idFieldName: String
-    /// The field holding the record's modification date as synced down, compared in LEAVE_IF_CHANGED mode.
-    public var modificationDateFieldName: String
-    /// Records read and stamped per step of the sync (each still goes up in its own request).
-    public var maxBatchSize: Int { 50 }
-
-    /// A single-record target; the field lists default to the sync options' `fieldlist`.
-    public init(
-        createFieldlist: [String]? = nil, updateFieldlist: [String]? = nil, externalIdFieldName: String? = nil,
-        idFieldName: String = "Id", modificationDateFieldName: String = "LastModifiedDate"
-    ) {
-        self.createFieldlist = createFieldlist
-        self.updateFieldlist = updateFieldlist
-        self.externalIdFieldName = externalIdFieldName
-        self.idFieldName = idFieldName
-        self.modificationDateFieldName = modificationDateFieldName
-    }
-
-    init(json: JSONValue) {
-        self.init(
-            createFieldlist: json["createFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-            updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
-            externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
-            modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate")
-    }
-
-    /// `{"type": "single"}` with the field lists and names (`iOSImpl: SFSyncUpTarget` in SDK files maps here).
-    public var json: JSONValue {
-        recordTargetJSON(
-            type: "single", self, createFieldlist: createFieldlist, updateFieldlist: updateFieldlist,
-            externalIdFieldName: externalIdFieldName)
-    }
-}
-
 /// Up to 25 records per `/composite` call (the SDK's `BatchSyncUpTarget`); conditional updates
 /// carry `If-Unmodified-Since` in their subrequest headers.
-public struct BatchSyncUpTarget: BatchedSyncUpTarget {
+public struct BatchSyncUpTarget: SoupSyncUpTarget {
     /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
     /// The fields sent on update; nil: the sync options' field list.
@@ -103,7 +60,7 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
 
     /// Runs the SDK's action table over the records; the changes go up in `/composite` calls of
     /// ``maxBatchSize``.
-    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
+    public func send(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         let reader = SingleRecordSyncUpTarget(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
         return try await RecordActions(
             idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName, createFieldlist: createFieldlist,
@@ -145,17 +102,4 @@ public struct BatchSyncUpTarget: BatchedSyncUpTarget {
         }
         return results
     }
-}
-
-private func recordTargetJSON(
-    type: String, _ target: some SyncUpTarget, createFieldlist: [String]?, updateFieldlist: [String]?, externalIdFieldName: String?
-) -> JSONValue {
-    var json: [String: JSONValue] = [
-        "type": .string(type), "idFieldName": .string(target.idFieldName),
-        "modificationDateFieldName": .string(target.modificationDateFieldName),
-    ]
-    if let list = createFieldlist { json["createFieldlist"] = .array(list.map(JSONValue.string)) }
-    if let list = updateFieldlist { json["updateFieldlist"] = .array(list.map(JSONValue.string)) }
-    if let field = externalIdFieldName { json["externalIdFieldName"] = .string(field) }
-    return .object(json)
 }

@@ -11,7 +11,7 @@ import SalesforceWire
 /// overwritten (the SDK has the same window; Collections accept no `If-Unmodified-Since`).
 /// MERGE_FIELDS sends only the fields changed locally, so that window only reaches a field
 /// changed on both sides.
-public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
+public struct CollectionSyncUpTarget: SoupSyncUpTarget {
     /// The fields sent on create; nil: the sync options' field list.
     public var createFieldlist: [String]?
     /// The fields sent on update; nil: the sync options' field list.
@@ -85,7 +85,7 @@ public struct CollectionSyncUpTarget: BatchedSyncUpTarget {
 
     /// Sends a batch: creates, updates, upserts and deletes each in one collections call, after the LEAVE_IF_CHANGED
     /// date check.
-    public func syncUp(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
+    public func send(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         let items = records.map { SyncUpRecord(record: $0, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName) }
         var outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)
         var serverDates: [String: Int64?] = [:]

@@ -14,7 +14,7 @@ private enum Settlement: Sendable {
     case conflict(SyncConflict.Kind, fields: [String], server: JSONValue?)
 }
 
-extension BatchedSyncUpTarget {
+extension SoupSyncUpTarget {
     /// Waits for a batch's outcomes and stores them; saves progress unless it was the last batch.
     ///
     /// Outcomes are applied to the records as they are now, in one transaction with their
