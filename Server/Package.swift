@@ -215,6 +215,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The msync command line through its binary (built with the tests: a dependency here).
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: [
+                "msync", "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport",
+                .product(name: "MobileSync", package: "msync"),
+                .product(name: "SmartStore", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
+                .product(name: "FastJSON", package: "msync"),
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The documentation's examples that are tests (the README's and LocalForceTesting's),
         // run as written; scripts/checks/snippets.py checks the documents show them unchanged.
         .testTarget(

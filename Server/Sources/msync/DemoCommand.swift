@@ -110,9 +110,27 @@ struct DemoCommand: AsyncParsableCommand {
         let kept = locations.store
         let path = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("msync-demo-\(UUID().uuidString).sqlite").path
         defer { if kept == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
-        let smartStore = try encryption.open(path, readOnly: false)
+        let smartStore = try openStore(path, out: out)
         // Closed before a temporary store is removed, and so that a kept one is one file.
         defer { try? smartStore.close() }
+        let manager = try SyncManager(store: smartStore, client: client)
+        try await syncDown(manager, store: smartStore, out: out)
+        try await editOffline(smartStore, out: out)
+
+        // 3. Sync up.
+        let options = SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name", "Industry", "NumberOfEmployees", "Description"])
+        let up = try await manager.syncUp(options: options, soupName: "accounts", name: "accounts-up") {
+            out.update("sync up accounts", $0)
+        }
+        out.line("sync up: \(up.totalSize) records sent, \(up.failedRecordCount) failed")
+
+        try await followServerChanges(manager, client: client, out: out)
+        try await checkAgreement(client, store: smartStore, out: out, started: started)
+    }
+
+    /// The demo's store at `path`, with its two soups.
+    private func openStore(_ path: String, out: ProgressPrinter) throws -> SmartStore {
+        let smartStore = try encryption.open(path, readOnly: false)
         if smartStore.isEncrypted { out.line("store \(path), encrypted (SQLCipher 4 format)") }
         try smartStore.registerSoup(
             "accounts",
@@ -128,11 +146,13 @@ struct DemoCommand: AsyncParsableCommand {
                 IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer),
             ])
         out.line("store: \(path)")
-        let manager = try SyncManager(store: smartStore, client: client)
+        return smartStore
+    }
 
-        // 1. Sync down.
+    /// 1. Sync down accounts and contacts.
+    private func syncDown(_ manager: SyncManager, store smartStore: SmartStore, out: ProgressPrinter) async throws {
         let accountsDown = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, NumberOfEmployees, Description FROM Account")
-        var state = try await manager.syncDown(target: accountsDown, soupName: "accounts", name: "accounts") {
+        _ = try await manager.syncDown(target: accountsDown, soupName: "accounts", name: "accounts") {
             out.update("sync down accounts", $0)
         }
         let contactsDown = try SoqlSyncDownTarget(query: "SELECT Id, FirstName, LastName, Email, AccountId FROM Contact")
@@ -142,8 +162,10 @@ struct DemoCommand: AsyncParsableCommand {
         out.line(
             "stored \(try await smartStore.count(.all(soup: "accounts", pageSize: 1))) accounts and \(try await smartStore.count(.all(soup: "contacts", pageSize: 1))) contacts"
         )
+    }
 
-        // 2. Offline edits.
+    /// 2. Offline edits: creates, updates and deletes, as an app makes them.
+    private func editOffline(_ smartStore: SmartStore, out: ProgressPrinter) async throws {
         for index in 1...5 {
             try await smartStore.createLocally(
                 ["Name": .string("Offline Startup \(index)"), "Industry": "Technology"], objectType: "Account", in: "accounts")
@@ -157,19 +179,16 @@ struct DemoCommand: AsyncParsableCommand {
             try await smartStore.deleteLocally(entryId: entry["_soupEntryId"]?.int64Value ?? -1, in: "accounts")
         }
         out.line("offline: 5 accounts created, 10 updated, 3 deleted")
+    }
 
-        // 3. Sync up.
-        let options = SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name", "Industry", "NumberOfEmployees", "Description"])
-        state = try await manager.syncUp(options: options, soupName: "accounts", name: "accounts-up") { out.update("sync up accounts", $0) }
-        out.line("sync up: \(state.totalSize) records sent, \(state.failedRecordCount) failed")
-
-        // 4. Someone changes and deletes records on the server.
+    /// 4. Someone changes and deletes records on the server: a resync and a ghost cleanup follow.
+    private func followServerChanges(_ manager: SyncManager, client: RestClient, out: ProgressPrinter) async throws {
         let changed = try await client.query("SELECT Id FROM Account ORDER BY Name DESC LIMIT 20").records().compactMap {
             $0["Id"]?.stringValue
         }
         _ = try await client.updateRecords(changed.map { ["attributes": ["type": "Account"], "Id": .string($0), "Industry": "Media"] })
         out.line("server: 20 accounts changed by another user")
-        state = try await manager.reSync(named: "accounts") { out.update("resync accounts", $0) }
+        let state = try await manager.reSync(named: "accounts") { out.update("resync accounts", $0) }
         out.line("resync: \(state.totalSize) changed records fetched")
         let deleted = try await client.query("SELECT Id FROM Account ORDER BY Name LIMIT 7 OFFSET 20").records().compactMap {
             $0["Id"]?.stringValue
@@ -178,8 +197,10 @@ struct DemoCommand: AsyncParsableCommand {
         out.line("server: 7 accounts deleted by another user")
         let ghosts = try await manager.cleanResyncGhosts(named: "accounts")
         out.line("ghost cleanup: \(ghosts) local records removed")
+    }
 
-        // 5. Do store and org agree?
+    /// 5. Do store and org agree? Throws when they do not.
+    private func checkAgreement(_ client: RestClient, store smartStore: SmartStore, out: ProgressPrinter, started: Date) async throws {
         let serverCount = try await client.query("SELECT COUNT() FROM Account").totalSize
         let localCount = try await smartStore.count(.all(soup: "accounts", pageSize: 1))
         let dirty = try await smartStore.count(

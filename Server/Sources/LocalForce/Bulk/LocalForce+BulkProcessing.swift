@@ -205,7 +205,7 @@ extension LocalForce {
         } catch {
             throw BulkJobFailure("InvalidBatch : \(error.message)")
         }
-        let (schema, batch) = (self.schema, 2000)
+        let (schema, batch) = (self.schema, QueryEngine.defaultBatchSize)
         let now = requestClock().date
         let includeDeleted = job.operation == "queryAll"
         @Sendable func failure(_ error: any Error) -> BulkJobFailure {

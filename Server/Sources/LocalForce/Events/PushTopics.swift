@@ -157,7 +157,7 @@ enum PushTopics {
             let engine = QueryEngine(schema: capture.schema, db: db, now: .now, includeDeleted: operation == .delete)
             let page: [UInt8]
             do {
-                page = try engine.firstPage(query, batchSize: 2000, version: "66.0").records
+                page = try engine.firstPage(query, batchSize: QueryEngine.defaultBatchSize, version: "66.0").records
             } catch {
                 continue // a topic whose query no longer runs (a field removed from the schema) publishes nothing
             }

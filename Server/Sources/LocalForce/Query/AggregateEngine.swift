@@ -25,6 +25,18 @@ struct AggregateEngine {
         var formatted: Bool
     }
 
+    /// What every grouping set of one query shares.
+    private struct Grouping {
+        let items: [FieldExpression]
+        /// Each group item's text, lowercased: how select items are matched to it.
+        let keys: [String]
+        /// The group keys ROLLUP or CUBE subtotal (none for a plain GROUP BY).
+        let subtotalKeys: Set<String>
+        /// Without ORDER BY, subtotals follow their groups as Salesforce lists them: ordered by
+        /// each group item's GROUPING() and then its value.
+        let implicitOrder: Bool
+    }
+
     /// The rows as JSON array elements, and how many.
     func run(_ query: Query, object: ObjectDefinition) throws(SOQLError) -> (count: Int, records: [UInt8]) {
         let groupItems = query.groupBy?.items ?? []
@@ -32,11 +44,10 @@ struct AggregateEngine {
         if kind != .plain, groupItems.count > Self.maximumSubtotalFields {
             throw SOQLError(.malformedQuery, "\(kind.rawValue) accepts at most \(Self.maximumSubtotalFields) fields")
         }
-        let groupKeys = groupItems.map { $0.description.lowercased() }
-        let subtotalKeys = kind == .plain ? Set<String>() : Set(groupKeys)
-        // Without ORDER BY, subtotals follow their groups as Salesforce lists them: ordered by
-        // each group item's GROUPING() and then its value.
-        let implicitOrder = query.orderBy.isEmpty && kind != .plain
+        let keys = groupItems.map { $0.description.lowercased() }
+        let grouping = Grouping(
+            items: groupItems, keys: keys, subtotalKeys: kind == .plain ? [] : Set(keys),
+            implicitOrder: query.orderBy.isEmpty && kind != .plain)
         let sets: [[Int]] =
             switch kind {
             case .plain: [Array(groupItems.indices)]
@@ -47,67 +58,11 @@ struct AggregateEngine {
         var members: [String] = []
         var columns: [Column] = []
         for set in sets {
-            let from = FromContext(schema: schema, object: object, alias: "t")
-            let ungrouped = Set(groupKeys.indices.filter { !set.contains($0) }.map { groupKeys[$0] })
-            let functions = FunctionSQL(from: from, dialect: db.dialect)
-            let context = FunctionSQL.Context.aggregate(ungrouped: ungrouped, subtotalKeys: subtotalKeys)
-            // Everything that binds a value is compiled in text order (WHERE, scope, HAVING; then
-            // LIMIT and OFFSET), so that SQLite's positional placeholders line up.
-            var parts: [String] = []
-            var memberColumns: [Column] = []
-            var expressionCount = 0
-            for item in query.selectItems {
-                let (sql, column) = try selectColumn(
-                    item, functions: functions, context: context, groupKeys: groupKeys, ungrouped: ungrouped,
-                    expressionCount: &expressionCount)
-                parts.append("\(sql) AS c\(parts.count)")
-                memberColumns.append(column)
-            }
-            for (index, item) in query.orderBy.enumerated() {
-                let sql = try orderColumn(
-                    item.expression, functions: functions, context: context, groupKeys: groupKeys, ungrouped: ungrouped)
-                parts.append("\(sql) AS o\(index)")
-            }
-            if implicitOrder {
-                for (index, item) in groupItems.enumerated() {
-                    let isSubtotal = ungrouped.contains(groupKeys[index])
-                    parts.append("\(isSubtotal ? 1 : 0) AS g\(index)")
-                    parts.append("\(isSubtotal ? "NULL" : try functions.compile(item, context: .row).sql) AS v\(index)")
-                }
-            }
-            let compiler = ConditionCompiler(from: from, arguments: arguments, now: now)
-            var filters: [String] = []
-            if !includeDeleted { filters.append("t.\"IsDeleted\" = 0") }
-            if let condition = query.condition { filters.append("(" + (try compiler.compile(condition)) + ")") }
-            if let scoped = try userFilter(from, arguments) { filters.append(scoped) }
-            let grouped = try set.map { index throws(SOQLError) in try functions.compile(groupItems[index], context: .row).sql }
-            var having = ""
-            if let condition = query.having {
-                var havingCompiler = compiler
-                havingCompiler.functionContext = context
-                having = " HAVING " + (try havingCompiler.compile(condition))
-            }
-            // The FROM is read last: resolving the columns above added its joins.
-            var sql = "SELECT \(parts.joined(separator: ", ")) FROM \(from.sql)"
-            if !filters.isEmpty { sql += " WHERE " + filters.joined(separator: " AND ") }
-            if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
-            sql += having
-            members.append(sql)
-            columns = memberColumns
+            let member = try member(query, object: object, set: set, grouping: grouping, arguments: arguments)
+            members.append(member.sql)
+            columns = member.columns
         }
-        var sql = "SELECT * FROM (" + members.joined(separator: " UNION ALL ") + ") agg"
-        if !query.orderBy.isEmpty {
-            sql +=
-                " ORDER BY "
-                + query.orderBy.enumerated().map { index, item in
-                    "o\(index) \(item.direction == .descending ? "DESC" : "ASC") \(item.nulls == .last ? "NULLS LAST" : "NULLS FIRST")"
-                }.joined(separator: ", ")
-        } else if implicitOrder {
-            sql += " ORDER BY " + groupItems.indices.map { "g\($0) ASC, v\($0) ASC NULLS FIRST" }.joined(separator: ", ")
-        }
-        let limit = min(query.limit ?? Self.maximumRows + 1, Self.maximumRows + 1)
-        sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))"
-        if let offset = query.offset { sql += " OFFSET \(arguments.bind(.integer(Int64(offset))))" }
+        let sql = "SELECT * FROM (" + members.joined(separator: " UNION ALL ") + ") agg" + outerClauses(query, grouping, arguments)
         let rows: [[SQLValue]]
         do {
             rows = try db.rows(sql, arguments.values)
@@ -117,6 +72,80 @@ struct AggregateEngine {
         guard rows.count <= Self.maximumRows else {
             throw SOQLError(.malformedQuery, "Aggregate query has too many rows (more than \(Self.maximumRows)): add filters or a LIMIT")
         }
+        return (rows.count, Self.json(rows, columns: columns))
+    }
+
+    /// The SELECT of one grouping set (the group items at `set`), and its columns.
+    private func member(_ query: Query, object: ObjectDefinition, set: [Int], grouping: Grouping, arguments: SQLArguments)
+        throws(SOQLError) -> (sql: String, columns: [Column])
+    {
+        let from = FromContext(schema: schema, object: object, alias: "t")
+        let ungrouped = Set(grouping.keys.indices.filter { !set.contains($0) }.map { grouping.keys[$0] })
+        let functions = FunctionSQL(from: from, dialect: db.dialect)
+        let context = FunctionSQL.Context.aggregate(ungrouped: ungrouped, subtotalKeys: grouping.subtotalKeys)
+        // Everything that binds a value is compiled in text order (WHERE, scope, HAVING; then
+        // LIMIT and OFFSET), so that SQLite's positional placeholders line up.
+        var parts: [String] = []
+        var columns: [Column] = []
+        var expressionCount = 0
+        for item in query.selectItems {
+            let (sql, column) = try selectColumn(
+                item, functions: functions, context: context, groupKeys: grouping.keys, ungrouped: ungrouped,
+                expressionCount: &expressionCount)
+            parts.append("\(sql) AS c\(parts.count)")
+            columns.append(column)
+        }
+        for (index, item) in query.orderBy.enumerated() {
+            let sql = try orderColumn(
+                item.expression, functions: functions, context: context, groupKeys: grouping.keys, ungrouped: ungrouped)
+            parts.append("\(sql) AS o\(index)")
+        }
+        if grouping.implicitOrder {
+            for (index, item) in grouping.items.enumerated() {
+                let isSubtotal = ungrouped.contains(grouping.keys[index])
+                parts.append("\(isSubtotal ? 1 : 0) AS g\(index)")
+                parts.append("\(isSubtotal ? "NULL" : try functions.compile(item, context: .row).sql) AS v\(index)")
+            }
+        }
+        let compiler = ConditionCompiler(from: from, arguments: arguments, now: now)
+        var filters: [String] = []
+        if !includeDeleted { filters.append("t.\"IsDeleted\" = 0") }
+        if let condition = query.condition { filters.append("(" + (try compiler.compile(condition)) + ")") }
+        if let scoped = try userFilter(from, arguments) { filters.append(scoped) }
+        let grouped = try set.map { index throws(SOQLError) in try functions.compile(grouping.items[index], context: .row).sql }
+        var having = ""
+        if let condition = query.having {
+            var havingCompiler = compiler
+            havingCompiler.functionContext = context
+            having = " HAVING " + (try havingCompiler.compile(condition))
+        }
+        // The FROM is read last: resolving the columns above added its joins.
+        var sql = "SELECT \(parts.joined(separator: ", ")) FROM \(from.sql)"
+        if !filters.isEmpty { sql += " WHERE " + filters.joined(separator: " AND ") }
+        if !grouped.isEmpty { sql += " GROUP BY " + grouped.joined(separator: ", ") }
+        return (sql + having, columns)
+    }
+
+    /// ORDER BY (the query's, or the subtotals' implicit one), LIMIT and OFFSET of the union.
+    private func outerClauses(_ query: Query, _ grouping: Grouping, _ arguments: SQLArguments) -> String {
+        var sql = ""
+        if !query.orderBy.isEmpty {
+            sql +=
+                " ORDER BY "
+                + query.orderBy.enumerated().map { index, item in
+                    "o\(index) \(item.direction == .descending ? "DESC" : "ASC") \(item.nulls == .last ? "NULLS LAST" : "NULLS FIRST")"
+                }.joined(separator: ", ")
+        } else if grouping.implicitOrder {
+            sql += " ORDER BY " + grouping.items.indices.map { "g\($0) ASC, v\($0) ASC NULLS FIRST" }.joined(separator: ", ")
+        }
+        let limit = min(query.limit ?? Self.maximumRows + 1, Self.maximumRows + 1)
+        sql += " LIMIT \(arguments.bind(.integer(Int64(limit))))"
+        if let offset = query.offset { sql += " OFFSET \(arguments.bind(.integer(Int64(offset))))" }
+        return sql
+    }
+
+    /// The rows as `AggregateResult` records, comma-separated JSON objects.
+    private static func json(_ rows: [[SQLValue]], columns: [Column]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 1 << 14)
         for (index, row) in rows.enumerated() {
             if index > 0 { writer.write(punctuation: ",") }
@@ -130,7 +159,7 @@ struct AggregateEngine {
             }
             writer.write(punctuation: "}")
         }
-        return (rows.count, writer.bytes)
+        return writer.bytes
     }
 
     /// One SELECT item of one grouping set: its SQL (NULL when it reads a field this set does

@@ -152,10 +152,11 @@ actor QueryCursors {
             }
             guard let row, row.count == 5, let text = row[0].text, let query = try? SOQLParser.parse(text) else { return nil }
             let ids = IdList((row[4].text ?? "").split(separator: ",").lazy.map(String.init))
-            let batchSize = Int(clamping: row[3].integer ?? 2000)
+            let batchSize = Int(clamping: row[3].integer ?? Int64(QueryEngine.defaultBatchSize))
             let cursor = Cursor(
                 query: query, version: row[1].text ?? "", includeDeleted: row[2].integer == 1,
-                batchSize: (200...2000).contains(batchSize) ? batchSize : 2000, ids: ids, lastUsed: Date())
+                batchSize: QueryEngine.batchSizes.contains(batchSize) ? batchSize : QueryEngine.defaultBatchSize, ids: ids, lastUsed: Date()
+            )
             let evicted = remember([(locator, cursor)])
             if !evicted.isEmpty { try await shared.write { db in try Self.delete(evicted, from: db) } }
             return cursor

@@ -6,6 +6,11 @@ import SOQL
 /// cursor pages through), then, page by page, the selected columns of those ids and their
 /// child subqueries, written straight to JSON.
 struct QueryEngine {
+    /// Records per page: Salesforce's default, and its most (`Sforce-Query-Options: batchSize`).
+    static let defaultBatchSize = 2000
+    /// The page sizes a client may ask for.
+    static let batchSizes = 200...defaultBatchSize
+
     let schema: Schema
     let db: any SQLConnection
     let now: Date

@@ -20,7 +20,7 @@ struct SearchEngine {
         } else {
             targets = search.returning
         }
-        var remaining = min(search.limit ?? 2000, 2000)
+        var remaining = min(search.limit ?? QueryEngine.defaultBatchSize, QueryEngine.defaultBatchSize)
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.write(punctuation: "{")
         writer.writeKey("searchRecords")

@@ -11,94 +11,108 @@ extension LocalForce {
     /// (DELETE ?ids=), retrieve (GET /{T}?ids=&fields= or POST /{T} {ids, fields}).
     func collections(_ context: RequestContext) async throws -> APIResponse {
         let method = context.request.method
-        let path = context.path // ["composite", "sobjects", …]
-        switch (path.count, method) {
-        case (2, "POST"), (2, "PATCH"):
-            let (records, allOrNone) = try collectionRecords(context, limit: 200)
-            // A create writes nothing when it fails (see RecordWriter.create): no savepoint each.
-            return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone, isolated: method != "POST") { api, record in
-                let type = try Self.recordType(record)
-                guard let object = self.schema.object(named: type) else {
-                    throw APIError(400, "INVALID_TYPE", "sObject type '\(type)' is not supported.")
-                }
-                var fields = record.objectValue ?? [:]
-                fields["attributes"] = nil
-                if method == "POST" {
-                    if fields["Id"] != nil || fields["id"] != nil {
-                        throw APIError(400, "INVALID_FIELD", "Record ID: cannot specify Id in an insert call", fields: ["Id"])
-                    }
-                    let id = try api.writer.create(object, body: fields)
-                    return ["id": .string(id.value), "success": true, "errors": []]
-                }
-                guard let text = (fields["Id"] ?? fields["id"])?.stringValue else {
-                    throw APIError(400, "MISSING_ARGUMENT", "Id not specified in an update call", fields: ["Id"])
-                }
-                guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
-                guard id.keyPrefix == object.keyPrefix else {
-                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
-                }
-                fields = fields.filter { $0.key.lowercased() != "id" }
-                do {
-                    try api.writer.update(object, id: id, body: fields)
-                } catch let error as APIError where error.errorCode == "NOT_FOUND" {
-                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
-                }
-                return ["id": .string(id.value), "success": true, "errors": []]
-            }
-        case (4, "PATCH"):
-            guard let object = schema.object(named: path[2]) else { throw APIError.notFound }
-            let fieldName = path[3]
-            let (records, allOrNone) = try collectionRecords(context, limit: 200)
-            return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone) { api, record in
-                var fields = record.objectValue ?? [:]
-                fields["attributes"] = nil
-                guard let key = fields.first(where: { $0.key.lowercased() == fieldName.lowercased() })?.value.stringValue else {
-                    throw APIError(400, "MISSING_ARGUMENT", "\(fieldName) not specified", fields: [fieldName])
-                }
-                let (id, created, multiple) = try api.upsertRecord(object, field: fieldName, value: key, body: fields)
-                if multiple != nil {
-                    throw APIError(
-                        400, "DUPLICATE_EXTERNAL_ID", "\(fieldName): more than one record found for external id field: \(key)",
-                        fields: [fieldName])
-                }
-                return ["id": .string(id.value), "success": true, "errors": [], "created": .bool(created)]
-            }
-        case (2, "DELETE"):
-            let ids = (context.request.parameter("ids") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !ids.isEmpty else { throw APIError(400, "MISSING_ARGUMENT", "ids parameter is required") }
-            guard ids.count <= 200 else { throw APIError(400, "LIMIT_EXCEEDED", "ids parameter: too many ids, maximum is 200") }
-            let allOrNone = context.request.parameter("allOrNone")?.lowercased() == "true"
-            return try await saveEach(ids.map { (.string($0), $0) }, allOrNone: allOrNone) { api, value in
-                let text = value.stringValue ?? ""
-                guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
-                guard let object = self.schema.object(withKeyPrefix: id.keyPrefix) else {
-                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
-                }
-                do {
-                    try api.writer.delete(object, id: id)
-                } catch let error as APIError where error.errorCode == "NOT_FOUND" {
-                    throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
-                }
-                return ["id": .string(id.value), "success": true, "errors": []]
-            }
-        case (3, "GET"), (3, "POST"):
-            guard let object = schema.object(named: path[2]) else { throw APIError.notFound }
-            let ids: [String]
-            let fields: [String]
-            if method == "GET" {
-                ids = (context.request.parameter("ids") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                fields = (context.request.parameter("fields") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            } else {
-                let body = try context.request.jsonObject()
-                ids = body["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                fields = body["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            }
-            guard !ids.isEmpty, !fields.isEmpty else { throw APIError(400, "MISSING_ARGUMENT", "ids and fields are required") }
-            guard ids.count <= 2000 else { throw APIError(400, "LIMIT_EXCEEDED", "Too many ids: the maximum is 2000") }
-            return try await retrieveCollection(object, ids: ids, fields: fields, version: context.version)
-        default:
-            throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(method)' not allowed.")
+        switch (context.path.count, method) { // ["composite", "sobjects", …]
+        case (2, "POST"), (2, "PATCH"): return try await saveCollection(context, creating: method == "POST")
+        case (4, "PATCH"): return try await upsertCollection(context)
+        case (2, "DELETE"): return try await deleteCollection(context)
+        case (3, "GET"), (3, "POST"): return try await retrieveCollection(context)
+        default: throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(method)' not allowed.")
         }
+    }
+
+    /// Creates (POST) or updates (PATCH) up to 200 records of any types.
+    private func saveCollection(_ context: RequestContext, creating: Bool) async throws -> APIResponse {
+        let (records, allOrNone) = try collectionRecords(context, limit: 200)
+        // A create writes nothing when it fails (see RecordWriter.create): no savepoint each.
+        return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone, isolated: !creating) { api, record in
+            let type = try Self.recordType(record)
+            guard let object = self.schema.object(named: type) else {
+                throw APIError(400, "INVALID_TYPE", "sObject type '\(type)' is not supported.")
+            }
+            var fields = record.objectValue ?? [:]
+            fields["attributes"] = nil
+            if creating {
+                if fields["Id"] != nil || fields["id"] != nil {
+                    throw APIError(400, "INVALID_FIELD", "Record ID: cannot specify Id in an insert call", fields: ["Id"])
+                }
+                let id = try api.writer.create(object, body: fields)
+                return ["id": .string(id.value), "success": true, "errors": []]
+            }
+            guard let text = (fields["Id"] ?? fields["id"])?.stringValue else {
+                throw APIError(400, "MISSING_ARGUMENT", "Id not specified in an update call", fields: ["Id"])
+            }
+            guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
+            guard id.keyPrefix == object.keyPrefix else {
+                throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
+            }
+            fields = fields.filter { $0.key.lowercased() != "id" }
+            do {
+                try api.writer.update(object, id: id, body: fields)
+            } catch let error as APIError where error.errorCode == "NOT_FOUND" {
+                throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
+            }
+            return ["id": .string(id.value), "success": true, "errors": []]
+        }
+    }
+
+    /// Upserts up to 200 records of one type by an external-id field (`/composite/sobjects/{T}/{field}`).
+    private func upsertCollection(_ context: RequestContext) async throws -> APIResponse {
+        guard let object = schema.object(named: context.path[2]) else { throw APIError.notFound }
+        let fieldName = context.path[3]
+        let (records, allOrNone) = try collectionRecords(context, limit: 200)
+        return try await saveEach(records.map { ($0, nil) }, allOrNone: allOrNone) { api, record in
+            var fields = record.objectValue ?? [:]
+            fields["attributes"] = nil
+            guard let key = fields.first(where: { $0.key.lowercased() == fieldName.lowercased() })?.value.stringValue else {
+                throw APIError(400, "MISSING_ARGUMENT", "\(fieldName) not specified", fields: [fieldName])
+            }
+            let (id, created, multiple) = try api.upsertRecord(object, field: fieldName, value: key, body: fields)
+            if multiple != nil {
+                throw APIError(
+                    400, "DUPLICATE_EXTERNAL_ID", "\(fieldName): more than one record found for external id field: \(key)",
+                    fields: [fieldName])
+            }
+            return ["id": .string(id.value), "success": true, "errors": [], "created": .bool(created)]
+        }
+    }
+
+    /// Deletes up to 200 records by id (`?ids=`, any types).
+    private func deleteCollection(_ context: RequestContext) async throws -> APIResponse {
+        let ids = (context.request.parameter("ids") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !ids.isEmpty else { throw APIError(400, "MISSING_ARGUMENT", "ids parameter is required") }
+        guard ids.count <= 200 else { throw APIError(400, "LIMIT_EXCEEDED", "ids parameter: too many ids, maximum is 200") }
+        let allOrNone = context.request.parameter("allOrNone")?.lowercased() == "true"
+        return try await saveEach(ids.map { (.string($0), $0) }, allOrNone: allOrNone) { api, value in
+            let text = value.stringValue ?? ""
+            guard let id = SalesforceId(text) else { throw APIError.malformedId(text) }
+            guard let object = self.schema.object(withKeyPrefix: id.keyPrefix) else {
+                throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
+            }
+            do {
+                try api.writer.delete(object, id: id)
+            } catch let error as APIError where error.errorCode == "NOT_FOUND" {
+                throw APIError(400, "INVALID_CROSS_REFERENCE_KEY", "invalid cross reference id")
+            }
+            return ["id": .string(id.value), "success": true, "errors": []]
+        }
+    }
+
+    /// Retrieves up to 2,000 records of one type by id: ids and fields in the query (GET) or the body (POST).
+    private func retrieveCollection(_ context: RequestContext) async throws -> APIResponse {
+        guard let object = schema.object(named: context.path[2]) else { throw APIError.notFound }
+        let ids: [String]
+        let fields: [String]
+        if context.request.method == "GET" {
+            ids = (context.request.parameter("ids") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            fields = (context.request.parameter("fields") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            let body = try context.request.jsonObject()
+            ids = body["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            fields = body["fields"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+        guard !ids.isEmpty, !fields.isEmpty else { throw APIError(400, "MISSING_ARGUMENT", "ids and fields are required") }
+        guard ids.count <= 2000 else { throw APIError(400, "LIMIT_EXCEEDED", "Too many ids: the maximum is 2000") }
+        return try await retrieveCollection(object, ids: ids, fields: fields, version: context.version)
     }
 
     private static func recordType(_ record: JSONValue) throws(APIError) -> String {

@@ -70,12 +70,24 @@ extension LocalForce {
             throw APIError(405, "METHOD_NOT_ALLOWED", "HTTP Method '\(context.request.method)' not allowed. Allowed are POST")
         }
         let (items, allOrNone) = try compositeItems(context)
-        let (schema, userId, clock) = (self.schema, requestUserId(), requestClock())
-        let source = captureSource(version: context.version, userId: userId, clock: clock)
-        var results: [(String, APIResponse)] = []
-        var cursors: Subrequest.Cursors = []
-        /// Resolves an item's references; `nil` when it depends on a failed item.
-        let resolve: @Sendable (CompositeItem, CompositeReferences) throws(APIError) -> Subrequest? = { item, references in
+        let runner = CompositeRunner(schema: schema, userId: requestUserId(), clock: requestClock())
+        let source = captureSource(version: context.version, userId: runner.userId, clock: runner.clock)
+        let (results, cursors) =
+            allOrNone
+            ? try await runInOneTransaction(items, runner: runner, source: source)
+            : try await runEachOnItsOwn(items, runner: runner, source: source)
+        try await self.cursors.register(cursors)
+        return .json(bytes: Self.compositeResponse(results))
+    }
+
+    /// How one `/composite` request resolves and runs its items.
+    private struct CompositeRunner: Sendable {
+        let schema: Schema
+        let userId: String
+        let clock: WriteClock
+
+        /// The item with its references resolved; `nil` when it depends on a failed item.
+        func resolve(_ item: CompositeItem, _ references: CompositeReferences) throws(APIError) -> Subrequest? {
             var subrequest = item.subrequest
             let texts = [subrequest.url] + (subrequest.body.map { [$0.jsonString] } ?? [])
             if references.dependsOnFailure(texts) { return nil }
@@ -84,76 +96,90 @@ extension LocalForce {
             if let body = subrequest.body { subrequest.body = try references.resolve(body: body, expansion: &expansion) }
             return subrequest
         }
+
         /// Runs one resolved item (or answers its failure).
-        let run: @Sendable (any SQLConnection, Subrequest, ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) = {
-            db, subrequest, capture in
+        func run(_ db: any SQLConnection, _ subrequest: Subrequest, _ capture: ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) {
             do {
                 return try subrequest.run(schema: schema, db: db, userId: userId, clock: clock, capture: capture)
             } catch let error as APIError {
                 return (.error(error), [])
             }
         }
+
         /// Resolves and runs one item inside a transaction (allOrNone: references see the
         /// transaction's own writes).
-        let step:
-            @Sendable (any SQLConnection, CompositeItem, CompositeReferences, ChangeCapture?) throws -> (APIResponse, Subrequest.Cursors) =
-                {
-                    db, item, references, capture in
-                    do {
-                        guard let subrequest = try resolve(item, references) else { return (.error(Self.halted), []) }
-                        return try run(db, subrequest, capture)
-                    } catch let error as APIError {
-                        return (.error(error), [])
-                    }
-                }
-        if allOrNone {
+        func step(_ db: any SQLConnection, _ item: CompositeItem, _ references: CompositeReferences, _ capture: ChangeCapture?) throws
+            -> (APIResponse, Subrequest.Cursors)
+        {
             do {
-                // One transaction: one capture, one transaction key.
-                let outcome = try await database.write(capturing: source) { db, capture -> ([(String, APIResponse)], Subrequest.Cursors) in
-                    var references = CompositeReferences()
-                    var done: [(String, APIResponse)] = []
-                    var pending: Subrequest.Cursors = []
-                    for (index, item) in items.enumerated() {
-                        let (response, opened) = try step(db, item, references, capture)
-                        done.append((item.referenceId, response))
-                        if response.status >= 400 { throw RollBack(results: done, failedIndex: index) }
-                        pending += opened
-                        references.record(item.referenceId, status: response.status, body: response.body)
-                    }
-                    return (done, pending)
-                }
-                results = outcome.0
-                cursors = outcome.1
-            } catch let rollback as RollBack {
-                results = items.enumerated().map { index, item in
-                    index == rollback.failedIndex ? rollback.results[index] : (item.referenceId, .error(Self.halted))
-                }
-            }
-        } else {
-            var references = CompositeReferences()
-            for item in items {
-                // References are resolved outside any transaction, and a read runs on a read
-                // connection, never holding the org's write lock.
-                let response: APIResponse
-                let opened: Subrequest.Cursors
-                do {
-                    if let subrequest = try resolve(item, references) {
-                        (response, opened) =
-                            subrequest.method == "GET"
-                            ? try await database.read { db in try run(db, subrequest, nil) }
-                            : try await database.write(capturing: source) { db, capture in try run(db, subrequest, capture) }
-                    } else {
-                        (response, opened) = (.error(Self.halted), [])
-                    }
-                } catch let error as APIError {
-                    (response, opened) = (.error(error), [])
-                }
-                results.append((item.referenceId, response))
-                cursors += opened
-                references.record(item.referenceId, status: response.status, body: response.body)
+                guard let subrequest = try resolve(item, references) else { return (.error(LocalForce.halted), []) }
+                return try run(db, subrequest, capture)
+            } catch let error as APIError {
+                return (.error(error), [])
             }
         }
-        try await self.cursors.register(cursors)
+    }
+
+    /// allOrNone: every item in one transaction (one capture, one transaction key); the first
+    /// failure rolls all back and the others answer PROCESSING_HALTED.
+    private func runInOneTransaction(_ items: [CompositeItem], runner: CompositeRunner, source: CaptureSource?) async throws
+        -> ([(String, APIResponse)], Subrequest.Cursors)
+    {
+        do {
+            return try await database.write(capturing: source) { db, capture -> ([(String, APIResponse)], Subrequest.Cursors) in
+                var references = CompositeReferences()
+                var done: [(String, APIResponse)] = []
+                var pending: Subrequest.Cursors = []
+                for (index, item) in items.enumerated() {
+                    let (response, opened) = try runner.step(db, item, references, capture)
+                    done.append((item.referenceId, response))
+                    if response.status >= 400 { throw RollBack(results: done, failedIndex: index) }
+                    pending += opened
+                    references.record(item.referenceId, status: response.status, body: response.body)
+                }
+                return (done, pending)
+            }
+        } catch let rollback as RollBack {
+            let results = items.enumerated().map { index, item in
+                index == rollback.failedIndex ? rollback.results[index] : (item.referenceId, .error(Self.halted))
+            }
+            return (results, [])
+        }
+    }
+
+    /// Each item committed on its own. References are resolved outside any transaction, and a
+    /// read runs on a read connection, never holding the org's write lock.
+    private func runEachOnItsOwn(_ items: [CompositeItem], runner: CompositeRunner, source: CaptureSource?) async throws
+        -> ([(String, APIResponse)], Subrequest.Cursors)
+    {
+        var results: [(String, APIResponse)] = []
+        var cursors: Subrequest.Cursors = []
+        var references = CompositeReferences()
+        for item in items {
+            let response: APIResponse
+            let opened: Subrequest.Cursors
+            do {
+                if let subrequest = try runner.resolve(item, references) {
+                    (response, opened) =
+                        subrequest.method == "GET"
+                        ? try await database.read { db in try runner.run(db, subrequest, nil) }
+                        : try await database.write(capturing: source) { db, capture in try runner.run(db, subrequest, capture) }
+                } else {
+                    (response, opened) = (.error(Self.halted), [])
+                }
+            } catch let error as APIError {
+                (response, opened) = (.error(error), [])
+            }
+            results.append((item.referenceId, response))
+            cursors += opened
+            references.record(item.referenceId, status: response.status, body: response.body)
+        }
+        return (results, cursors)
+    }
+
+    /// `{"compositeResponse": [{"body", "httpHeaders", "httpStatusCode", "referenceId"}, …]}`,
+    /// each body written as it came.
+    private static func compositeResponse(_ results: [(String, APIResponse)]) -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.write(punctuation: "{")
         writer.writeKey("compositeResponse")
@@ -176,7 +202,7 @@ extension LocalForce {
         }
         writer.write(punctuation: "]")
         writer.write(punctuation: "}")
-        return .json(bytes: writer.bytes)
+        return writer.bytes
     }
 
     /// `/composite/batch`: independent subrequests, each committed on its own.

@@ -110,12 +110,15 @@ extension LocalForce {
 
     /// `Sforce-Query-Options: batchSize=N`, clamped to 200…2000 (default 2000).
     static func batchSize(_ header: String?) -> Int {
-        guard let header else { return 2000 }
+        let sizes = QueryEngine.batchSizes
+        guard let header else { return QueryEngine.defaultBatchSize }
         for option in header.split(separator: ",") {
             let parts = option.split(separator: "=").map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0].lowercased() == "batchsize", let size = Int(parts[1]) { return min(2000, max(200, size)) }
+            if parts.count == 2, parts[0].lowercased() == "batchsize", let size = Int(parts[1]) {
+                return min(sizes.upperBound, max(sizes.lowerBound, size))
+            }
         }
-        return 2000
+        return QueryEngine.defaultBatchSize
     }
 
     /// `FOR VIEW` / `FOR REFERENCE`: stamps `LastViewedDate` / `LastReferencedDate`.

@@ -87,91 +87,117 @@ public struct CollectionSyncUpTarget: SoupSyncUpTarget {
     /// date check.
     public func send(_ records: [JSONValue], options: SyncOptions, client: RestClient) async throws -> [SyncUpOutcome] {
         let items = records.map { SyncUpRecord(record: $0, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName) }
-        var outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)
         var serverDates: [String: Int64?] = [:]
         if options.mergeMode == .leaveIfChanged {
             serverDates = try await serverModificationDates(items.filter { $0.action == .update || $0.action == .delete }, client: client)
         }
+        var plan = BatchPlan(items, options: options, serverDates: serverDates, externalIdFieldName: externalIdFieldName)
+        let createList = try plan.creates.isEmpty && plan.upserts.isEmpty ? [] : fieldlist(createFieldlist, options)
+        let updateList = try plan.updates.isEmpty ? [] : fieldlist(updateFieldlist, options)
+        if let field = idempotencyFieldName, !plan.creates.isEmpty {
+            try await upsert(
+                plan.creates, by: field, value: { items[$0].id }, fields: createList, items: items, client: client, into: &plan.outcomes)
+        } else if !plan.creates.isEmpty {
+            try await create(plan.creates, fields: createList, items: items, client: client, into: &plan.outcomes)
+        }
+        let recreate = try await update(
+            plan.updates, fields: updateList, items: items, options: options, client: client, into: &plan.outcomes)
+        if !recreate.isEmpty {
+            // Deleted on the server, changed here, OVERWRITE: create it again (new id).
+            let list = try fieldlist(createFieldlist ?? updateFieldlist, options)
+            try await create(recreate, fields: list, items: items, client: client, into: &plan.outcomes)
+        }
+        if let field = externalIdFieldName, !plan.upserts.isEmpty {
+            try await upsert(
+                plan.upserts, by: field, value: { items[$0].record[field]?.stringValue }, fields: createList, items: items,
+                client: client, into: &plan.outcomes)
+        }
+        try await delete(plan.deletes, items: items, client: client, into: &plan.outcomes)
+        return plan.outcomes.map { $0 ?? .leftDirty(error: nil) }
+    }
+
+    /// Which call each record of a batch goes in (by index), and the outcomes known before any call.
+    private struct BatchPlan {
+        var outcomes: [SyncUpOutcome?]
         var creates: [Int] = []
         var updates: [Int] = []
         var deletes: [Int] = []
         var upserts: [Int] = []
-        for (index, item) in items.enumerated() {
-            switch item.action {
-            case .none: outcomes[index] = .leftDirty(error: nil)
-            case .deleteLocalOnly: outcomes[index] = .deleted
-            case .create:
-                if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty,
-                    !LocalFields.isLocalId(value)
-                {
-                    upserts.append(index)
-                } else {
-                    creates.append(index)
-                }
-            case .update, .delete:
-                if options.mergeMode == .leaveIfChanged, let id = item.id, let server = serverDates[id] {
-                    // Changed on the server since we synced it down: leave it alone.
-                    if let server, let local = item.lastModified, server > local {
-                        outcomes[index] = .conflict(item.action == .delete ? .deletedLocally : .changedOnBothSides)
-                        continue
-                    }
-                    if server == nil && item.action == .update { // deleted on the server
-                        outcomes[index] = .conflict(.deletedOnServer)
-                        continue
-                    }
-                }
-                if item.action == .update { updates.append(index) } else { deletes.append(index) }
-            }
-        }
-        let createList = try creates.isEmpty && upserts.isEmpty ? [] : fieldlist(createFieldlist, options)
-        let updateList = try updates.isEmpty ? [] : fieldlist(updateFieldlist, options)
 
+        /// Sorts the records; in LEAVE_IF_CHANGED mode, one changed or deleted on the server since
+        /// it was synced down is a conflict, left alone.
+        init(_ items: [SyncUpRecord], options: SyncOptions, serverDates: [String: Int64?], externalIdFieldName: String?) {
+            outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)
+            for (index, item) in items.enumerated() {
+                switch item.action {
+                case .none: outcomes[index] = .leftDirty(error: nil)
+                case .deleteLocalOnly: outcomes[index] = .deleted
+                case .create:
+                    if let field = externalIdFieldName, let value = item.record[field]?.stringValue, !value.isEmpty,
+                        !LocalFields.isLocalId(value)
+                    {
+                        upserts.append(index)
+                    } else {
+                        creates.append(index)
+                    }
+                case .update, .delete:
+                    if options.mergeMode == .leaveIfChanged, let id = item.id, let server = serverDates[id] {
+                        if let server, let local = item.lastModified, server > local {
+                            outcomes[index] = .conflict(item.action == .delete ? .deletedLocally : .changedOnBothSides)
+                            continue
+                        }
+                        if server == nil && item.action == .update { // deleted on the server
+                            outcomes[index] = .conflict(.deletedOnServer)
+                            continue
+                        }
+                    }
+                    if item.action == .update { updates.append(index) } else { deletes.append(index) }
+                }
+            }
+        }
+    }
+
+    /// Creates records (one collections call); each gets its new id.
+    private func create(
+        _ indexes: [Int], fields list: [String], items: [SyncUpRecord], client: RestClient, into outcomes: inout [SyncUpOutcome?]
+    ) async throws {
+        let bodies = indexes.map { index in body(items[index], fields: list, includeId: false) }
+        for (index, result) in zip(indexes, try await client.createRecords(bodies)) {
+            outcomes[index] = outcome(items[index], result, newId: result.id)
+        }
+    }
+
+    /// Updates records (one collections call); returns those the server no longer has that
+    /// OVERWRITE creates again (in LEAVE_IF_CHANGED they are conflicts).
+    private func update(
+        _ indexes: [Int], fields list: [String], items: [SyncUpRecord], options: SyncOptions, client: RestClient,
+        into outcomes: inout [SyncUpOutcome?]
+    ) async throws -> [Int] {
+        guard !indexes.isEmpty else { return [] }
         var recreate: [Int] = []
-        if let field = idempotencyFieldName, !creates.isEmpty {
-            try await upsert(creates, by: field, value: { items[$0].id }, fields: createList, items: items, client: client, into: &outcomes)
-            creates = []
+        let bodies = indexes.map { index in body(items[index], fields: list, includeId: true) }
+        for (index, result) in zip(indexes, try await client.updateRecords(bodies)) {
+            if !result.success, result.errors.first?.meansRecordDoesNotExist == true {
+                if options.mergeMode == .overwrite { recreate.append(index) } else { outcomes[index] = .conflict(.deletedOnServer) }
+                continue
+            }
+            outcomes[index] = outcome(items[index], result, newId: nil)
         }
-        if !creates.isEmpty {
-            let bodies = creates.map { index in body(items[index], fields: createList, includeId: false) }
-            for (index, result) in zip(creates, try await client.createRecords(bodies)) {
-                outcomes[index] = outcome(items[index], result, newId: result.id)
+        return recreate
+    }
+
+    /// Deletes records (one collections call); one the server no longer has counts as deleted.
+    private func delete(_ indexes: [Int], items: [SyncUpRecord], client: RestClient, into outcomes: inout [SyncUpOutcome?]) async throws {
+        guard !indexes.isEmpty else { return }
+        // Every delete has a server id (see SyncUpRecord.action); pairs keep results aligned regardless.
+        let sent = indexes.compactMap { index in items[index].id.map { (index, $0) } }
+        for ((index, _), result) in zip(sent, try await client.deleteRecords(sent.map(\.1))) {
+            if result.success || result.errors.first?.meansRecordDoesNotExist == true {
+                outcomes[index] = .deleted
+            } else {
+                outcomes[index] = .leftDirty(error: .array(result.errors.map(\.json)))
             }
         }
-        if !updates.isEmpty {
-            let bodies = updates.map { index in body(items[index], fields: updateList, includeId: true) }
-            for (index, result) in zip(updates, try await client.updateRecords(bodies)) {
-                if !result.success, result.errors.first?.meansRecordDoesNotExist == true {
-                    if options.mergeMode == .overwrite { recreate.append(index) } else { outcomes[index] = .conflict(.deletedOnServer) }
-                    continue
-                }
-                outcomes[index] = outcome(items[index], result, newId: nil)
-            }
-        }
-        if !recreate.isEmpty {
-            // Deleted on the server, changed here, OVERWRITE: create it again (new id).
-            let list = try fieldlist(createFieldlist ?? updateFieldlist, options)
-            let bodies = recreate.map { index in body(items[index], fields: list, includeId: false) }
-            for (index, result) in zip(recreate, try await client.createRecords(bodies)) {
-                outcomes[index] = outcome(items[index], result, newId: result.id)
-            }
-        }
-        if let field = externalIdFieldName, !upserts.isEmpty {
-            try await upsert(
-                upserts, by: field, value: { items[$0].record[field]?.stringValue }, fields: createList, items: items,
-                client: client, into: &outcomes)
-        }
-        if !deletes.isEmpty {
-            // Every delete has a server id (see SyncUpRecord.action); pairs keep results aligned regardless.
-            let sent = deletes.compactMap { index in items[index].id.map { (index, $0) } }
-            for ((index, _), result) in zip(sent, try await client.deleteRecords(sent.map(\.1))) {
-                if result.success || result.errors.first?.meansRecordDoesNotExist == true {
-                    outcomes[index] = .deleted
-                } else {
-                    outcomes[index] = .leftDirty(error: .array(result.errors.map(\.json)))
-                }
-            }
-        }
-        return outcomes.map { $0 ?? .leftDirty(error: nil) }
     }
 
     /// Upserts records (grouped by type) by an external-id field whose value `value` gives.

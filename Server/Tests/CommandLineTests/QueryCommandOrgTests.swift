@@ -5,14 +5,14 @@ import Testing
 /// `msync query --org` prints what the org answered as the query asked for it: a count for
 /// `COUNT()`, members in SELECT order on every line and in every table.
 @Suite struct QueryCommandOrgTests {
-    static func query(_ harness: SyncHarness, _ soql: String, format: String) async throws -> (Int32, String) {
-        try await CommandLineHardeningTests.run([
-            "query", "--org", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--format", format, soql,
+    static func query(_ harness: CommandLineOrg, _ soql: String, format: String) async throws -> (Int32, String) {
+        try await Msync.run([
+            "query", "--org", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token, "--format", format, soql,
         ])
     }
 
     @Test func countOnlyPrintsTheCount() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         _ = try await harness.createAccounts(7)
         let (status, json) = try await Self.query(harness, "SELECT COUNT() FROM Account", format: "json")
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func membersComeInSelectOrder() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         _ = try await harness.createAccounts(12)
         let soql = "SELECT Name, Industry, Id, LastModifiedDate FROM Account ORDER BY Name"

@@ -5,11 +5,7 @@ import Testing
 /// The README's first command keeps working: `msync demo` ends with store and org agreeing.
 @Suite struct DemoCommandTests {
     @Test func demoRoundTrip() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        let (status, text) = try await ChildProcess.run(binary, ["demo", "--accounts", "300"])
+        let (status, text) = try await Msync.run(["demo", "--accounts", "300"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("seeded 300 accounts and 300 contacts"))
         #expect(text.contains("sync down accounts: DONE 100% of 300"))
@@ -20,10 +16,10 @@ import Testing
 
     /// A kept demo lists what to run next, the inspector included.
     @Test func aKeptDemoListsTheCommandsToExploreIt() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let kept = folder.appendingPathComponent("demo").path
-        let (status, text) = try await CommandLineHardeningTests.run(["demo", "--accounts", "50", "--keep", kept])
+        let (status, text) = try await Msync.run(["demo", "--accounts", "50", "--keep", kept])
         #expect(status == 0, "\(text)")
         for command in [
             "msync soups --store", "msync syncs --store", "msync query --store", "msync serve --database", "msync inspect --store",
@@ -37,15 +33,15 @@ import Testing
         }
         // A query cut by its page says so, and how to see the rest.
         let store = kept + "/store.sqlite"
-        let (queryStatus, page) = try await CommandLineHardeningTests.run([
+        let (queryStatus, page) = try await Msync.run([
             "query", "--store", store, "--page-size", "5", "--format", "json", "select {accounts:Name} from {accounts}",
         ])
         #expect(queryStatus == 0, "\(page)")
         #expect(page.contains("rows 1–5 of ") && page.contains("--page 1 for the next 5"), "\(page)")
-        let (_, all) = try await CommandLineHardeningTests.run(["query", "--store", store, "select count(*) from {accounts}"])
+        let (_, all) = try await Msync.run(["query", "--store", store, "select count(*) from {accounts}"])
         #expect(!all.contains("--page 1"), "\(all)")
         // An expression's column is named as the Smart SQL wrote it, an alias as given.
-        let (_, csv) = try await CommandLineHardeningTests.run([
+        let (_, csv) = try await Msync.run([
             "query", "--store", store, "--format", "csv", "--page-size", "1",
             "select {accounts:Name} || ' / ' || {accounts:Industry}, length({accounts:Name}) as n from {accounts}",
         ])

@@ -6,43 +6,24 @@ import Testing
 
 /// The command line fails loudly and changes nothing it was only asked to read.
 @Suite struct CommandLineHardeningTests {
-    /// Runs the most recently built msync, terminated after 60 s so that a hang fails the test
-    /// (status 15) instead of the run.
-    static func run(_ arguments: [String]) async throws -> (Int32, String) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let built = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-            .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
-        func modified(_ url: URL) -> Date {
-            (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
-        }
-        let binary = try #require(built.max { modified($0) < modified($1) })
-        return try await ChildProcess.run(binary, arguments, timeout: .seconds(60))
-    }
-
-    static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func serveOnATakenPortExitsWithAMessage() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         let port = try #require(harness.baseURL.port)
-        let (status, text) = try await Self.run(["serve", "--port", "\(port)", "--token", "t"])
+        let (status, text) = try await Msync.run(["serve", "--port", "\(port)", "--token", "t"])
         #expect(status == 1, "\(text)")
         #expect(
             text
                 == "Error: LocalForce could not listen on 127.0.0.1:\(port): port \(port) is in use; give another --port (0 picks a free one)\n",
             "\(text)")
         // The inspector's and the login's listeners say the same.
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("store.sqlite").path
         try SmartStore(path: store).close()
-        let (inspectStatus, inspect) = try await Self.run(["inspect", "--store", store, "--port", "\(port)"])
+        let (inspectStatus, inspect) = try await Msync.run(["inspect", "--store", store, "--port", "\(port)"])
         #expect(inspectStatus == 1 && inspect.contains("port \(port) is in use; give another --port"), "\(inspect)")
-        let (loginStatus, login) = try await Self.run([
+        let (loginStatus, login) = try await Msync.run([
             "login", "--instance-url", harness.baseURL.absoluteString, "--client-id", "x", "--no-browser", "--callback-port", "\(port)",
             "--timeout", "5", "--account", "porttest",
         ])
@@ -55,11 +36,11 @@ import Testing
 
     /// A file org stopped by SIGTERM is one file: its write-ahead log is emptied into it.
     @Test func aStoppedServerLeavesItsDatabaseInOneFile() async throws {
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("org.sqlite").path
         let serve = try Background(
-            try SyncCommandTests.binary(), ["serve", "--port", "0", "--token", "t", "--database", database],
+            try Msync.binary(), ["serve", "--port", "0", "--token", "t", "--database", database],
             until: "LocalForce listening on ")
         let url = try #require(
             serve.output.split(separator: "\n").first { $0.hasPrefix("LocalForce listening on ") }?.split(separator: " ").last)
@@ -71,10 +52,10 @@ import Testing
     }
 
     @Test func aDirectoryGivenAsTheStoreIsNamedAsOne() async throws {
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for arguments in [["soups"], ["query", "select 1"]] {
-            let (status, text) = try await Self.run(arguments + ["--store", folder.path])
+            let (status, text) = try await Msync.run(arguments + ["--store", folder.path])
             #expect(status == 1, "\(text)")
             #expect(text.contains("\(folder.path) is a directory: give the store's file"), "\(text)")
             #expect(!text.contains("disk I/O error"), "\(text)")
@@ -82,11 +63,11 @@ import Testing
     }
 
     @Test func queryNeverCreatesOrChangesAFile() async throws {
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A missing path: an error, and nothing created.
         let missing = folder.appendingPathComponent("no/such/store.sqlite")
-        let (missingStatus, missingText) = try await Self.run(["query", "--store", missing.path, "select 1"])
+        let (missingStatus, missingText) = try await Msync.run(["query", "--store", missing.path, "select 1"])
         #expect(missingStatus != 0 && missingText.contains("No store at \(missing.path)"), "\(missingText)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("no").path))
         // An existing store: its bytes are the same after a query.
@@ -98,23 +79,23 @@ import Testing
         }
         let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let (status, text) = try await Self.run(["query", "--store", path, "select {accounts:Name} from {accounts}"])
+        let (status, text) = try await Msync.run(["query", "--store", path, "select {accounts:Name} from {accounts}"])
         #expect(status == 0 && text.contains("Acme"), "\(text)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing)
         // Not a store (a LocalForce org file): an error, and no SmartStore tables added.
         let org = folder.appendingPathComponent("org.sqlite").path
         try Data().write(to: URL(fileURLWithPath: org))
-        let (orgStatus, orgText) = try await Self.run(["query", "--store", org, "select 1"])
+        let (orgStatus, orgText) = try await Msync.run(["query", "--store", org, "select 1"])
         #expect(orgStatus != 0 && orgText.contains("is not a SmartStore store"), "\(orgText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: org)).isEmpty)
         // An empty path is a clear error.
-        let (emptyStatus, emptyText) = try await Self.run(["query", "--store", "", "select 1"])
+        let (emptyStatus, emptyText) = try await Msync.run(["query", "--store", "", "select 1"])
         #expect(emptyStatus != 0 && emptyText.contains("must not be empty"), "\(emptyText)")
     }
 
     @Test func hugePagesAreTypedErrors() async throws {
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         let store = try SmartStore(path: path)
@@ -122,16 +103,16 @@ import Testing
         #expect(throws: SmartStoreError.self) {
             try store.query(.smart("select {accounts:Name} from {accounts}", pageSize: 10), pageIndex: .max)
         }
-        let (status, text) = try await Self.run([
+        let (status, text) = try await Msync.run([
             "query", "--store", path, "--page", "9223372036854775807", "select {accounts:Name} from {accounts}",
         ])
         #expect(status == 1 && text.contains("beyond the largest offset"), "\(text)")
     }
 
     @Test func syncFailsWhenEveryRequestedSyncWasRejected() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
-        let folder = try Self.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let syncs = folder.appendingPathComponent("usersyncs.json")
         // The soup does not exist: the sync is rejected when created.
@@ -140,8 +121,8 @@ import Testing
                 .utf8
         )
         .write(to: syncs)
-        let (status, text) = try await Self.run([
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token,
+        let (status, text) = try await Msync.run([
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token,
             "--store", folder.appendingPathComponent("store.sqlite").path, "--syncs", syncs.path,
         ])
         #expect(status == 1, "\(text)")

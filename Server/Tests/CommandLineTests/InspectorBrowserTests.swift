@@ -15,10 +15,10 @@ import Testing
 /// shows a sync that another process runs on the store; requests without the token, or addressed
 /// to another name than 127.0.0.1 or localhost (DNS rebinding), are refused.
 @Suite struct InspectorBrowserTests {
-    static let script = LoginCommandTests.root.appendingPathComponent("scripts/checks/inspector_browser_check.py")
+    static let script = Msync.serverPackage.appendingPathComponent("scripts/checks/inspector_browser_check.py")
 
     @Test func inspectorInABrowser() async throws {
-        let binary = try LoginCommandTests.binary()
+        let binary = try Msync.binary()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-inspect-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("demo")

@@ -9,7 +9,7 @@ import Testing
     ]
 
     @Test(arguments: commands) func helpHasNoStrayBackslashes(command: String) async throws {
-        let (status, text) = try await CommandLineHardeningTests.run([command, "--help"])
+        let (status, text) = try await Msync.run([command, "--help"])
         #expect(status == 0, "\(text)")
         // However the help wraps, a backslash may only continue an example command onto its
         // next option.
@@ -23,14 +23,14 @@ import Testing
     }
 
     @Test func versionIsPrinted() async throws {
-        let (status, text) = try await CommandLineHardeningTests.run(["--version"])
+        let (status, text) = try await Msync.run(["--version"])
         let printed = text.split(separator: ".").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(status == 0 && printed.count == 3 && text.hasSuffix("\n"), "\(text)")
     }
 
     /// `query` says what it prints: a table on a terminal, JSON lines when piped.
     @Test func queryHelpSaysWhatItPrints() async throws {
-        let (status, help) = try await CommandLineHardeningTests.run(["query", "--help"])
+        let (status, help) = try await Msync.run(["query", "--help"])
         #expect(status == 0)
         let text = help.split(whereSeparator: \.isWhitespace).joined(separator: " ") // however it wraps
         #expect(text.contains("a table on a terminal"), "\(help)")

@@ -15,13 +15,13 @@ import Testing
     /// (`down`) and a LEAVE_IF_CHANGED collection sync up (`up`, `batch` records a request),
     /// and the arguments that run msync sync on them.
     struct World {
-        let harness: SyncHarness
+        let harness: CommandLineOrg
         let folder: URL
         let store: SmartStore
         var storePath: String { folder.appendingPathComponent("store.sqlite").path }
 
         init(accounts: Int, batch: Int = 200) async throws {
-            harness = try await SyncHarness()
+            harness = try await CommandLineOrg()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("multi-process-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(
@@ -42,18 +42,18 @@ import Testing
 
         func arguments(_ names: [String]) -> [String] {
             [
-                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", storePath,
+                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token, "--store", storePath,
                 "--syncs", folder.appendingPathComponent("usersyncs.json").path, "--json",
             ] + names
         }
 
         func run(_ names: [String]) async throws -> (Int32, String) {
-            try await ChildProcess.run(try SyncCommandTests.binary(), arguments(names), timeout: .seconds(120))
+            try await ChildProcess.run(try Msync.binary(), arguments(names), timeout: .seconds(120))
         }
 
         /// Starts msync sync without waiting for it (its output discarded).
         func start(_ names: [String]) throws -> RunningChild {
-            try RunningChild(try SyncCommandTests.binary(), arguments(names))
+            try RunningChild(try Msync.binary(), arguments(names))
         }
 
         /// Local edits: `creates` new records, renames of `edits` clean ones, deletes of `deletes`

@@ -15,10 +15,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("org.sqlite").path))
 
         // A kept directory is never reused: the demo would mix two orgs.
-        let (again, refusal) = try await SyncCommandTests.run(["demo", "--accounts", "120", "--keep", folder.path])
+        let (again, refusal) = try await Msync.run(["demo", "--accounts", "120", "--keep", folder.path])
         #expect(again != 0 && refusal.contains("--keep needs a new or empty directory"), "\(refusal)")
 
-        let (soupsStatus, soups) = try await SyncCommandTests.run(["soups", "--store", store, "--format", "json"])
+        let (soupsStatus, soups) = try await Msync.run(["soups", "--store", store, "--format", "json"])
         #expect(soupsStatus == 0, "\(soups)")
         let soupRows = try Self.jsonLines(soups)
         let accounts = try #require(soupRows.first { $0["soup"] == "accounts" })
@@ -26,7 +26,7 @@ import Testing
         #expect(accounts["indexSpecs"]?.stringValue?.contains("Name:full_text") == true)
         #expect(soupRows.contains { $0["soup"] == "syncs_soup" })
 
-        let (syncsStatus, syncs) = try await SyncCommandTests.run(["syncs", "--store", store, "--format", "csv"])
+        let (syncsStatus, syncs) = try await Msync.run(["syncs", "--store", store, "--format", "csv"])
         #expect(syncsStatus == 0, "\(syncs)")
         let lines = syncs.split(separator: "\r\n").map(String.init)
         #expect(lines.first == "id,name,type,target,soup,status,progress,maxTimeStamp,failed,conflicts,error")
@@ -34,13 +34,13 @@ import Testing
         #expect(lines.contains { $0.contains(",accounts-up,syncUp,") && $0.contains(",DONE,100% of ") })
 
         let query = "select {accounts:Name}, {accounts:Industry} from {accounts} order by {accounts:Name} limit 3"
-        let (tableStatus, table) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", query])
+        let (tableStatus, table) = try await Msync.run(["query", "--store", store, "--format", "table", query])
         #expect(tableStatus == 0, "\(table)")
         let tableLines = table.split(separator: "\n").map(String.init)
         #expect(tableLines.first?.hasPrefix("Name") == true && tableLines.first?.hasSuffix("Industry") == true, "\(table)")
         #expect(tableLines.last == "(3 rows)")
         // Piped without --format: JSON lines keyed by the paths.
-        let (_, piped) = try await SyncCommandTests.run(["query", "--store", store, query])
+        let (_, piped) = try await Msync.run(["query", "--store", store, query])
         let rows = try Self.jsonLines(piped)
         #expect(rows.count == 3 && rows.allSatisfy { $0["Name"]?.stringValue != nil && $0["Industry"] != nil })
     }
@@ -49,31 +49,31 @@ import Testing
         let (folder, store, _) = try await Self.keptDemo(accounts: 60)
         defer { try? FileManager.default.removeItem(at: folder) }
         let query = #"select 'a "quoted", value' as q, 'line' || char(10) || 'break' as l, {accounts:_soupEntryId} from {accounts} limit 1"#
-        let (_, csv) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", query])
+        let (_, csv) = try await Msync.run(["query", "--store", store, "--format", "csv", query])
         // An entry id's column is SQLite's "id" (an alias would name it).
         #expect(csv.hasPrefix("q,l,id\r\n\"a \"\"quoted\"\", value\",\"line\nbreak\","), "\(csv)")
         let crlf = "select 'a' || char(13) || char(10) || 'b' as t, 'e' || char(27) || '[2J' as esc from {accounts} limit 1"
-        let (_, crlfCSV) = try await SyncCommandTests.run(["query", "--store", store, "--format", "csv", crlf])
+        let (_, crlfCSV) = try await Msync.run(["query", "--store", store, "--format", "csv", crlf])
         #expect(crlfCSV == "t,esc\r\n\"a\r\nb\",e\u{1B}[2J\r\n", "\(crlfCSV.debugDescription)")
         // A terminal never gets the data's control characters: they show as their symbols.
-        let (_, crlfTable) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", crlf])
+        let (_, crlfTable) = try await Msync.run(["query", "--store", store, "--format", "table", crlf])
         #expect(crlfTable.contains("a\u{240D}\u{240A}b") && crlfTable.contains("e\u{241B}[2J") && !crlfTable.contains("\u{1B}"))
         // Repeated column names stay apart, in column order.
         let twice = "select {accounts:Name}, {accounts:Name}, {accounts:Industry} from {accounts} limit 1"
-        let (_, twiceJSON) = try await SyncCommandTests.run(["query", "--store", store, "--format", "json", twice])
+        let (_, twiceJSON) = try await Msync.run(["query", "--store", store, "--format", "json", twice])
         #expect(twiceJSON.hasPrefix(#"{"Name":"#) && twiceJSON.contains(#","Name:1":"#) && twiceJSON.contains(#","Industry":"#))
         let long = "select '" + String(repeating: "x", count: 200) + "' as wide from {accounts} limit 1"
-        let (_, table) = try await SyncCommandTests.run(["query", "--store", store, "--format", "table", long])
+        let (_, table) = try await Msync.run(["query", "--store", store, "--format", "table", long])
         let cell = try #require(table.split(separator: "\n").dropFirst(2).first)
         #expect(cell.count == 60 && cell.hasSuffix("…"))
-        let (_, bad) = try await SyncCommandTests.run(["query", "--store", store, "--format", "yaml", "select 1"])
+        let (_, bad) = try await Msync.run(["query", "--store", store, "--format", "yaml", "select 1"])
         #expect(bad.contains("yaml"))
     }
 
     /// On a terminal (a pseudo-terminal from util-linux's `script`), a progress line is erased
     /// before it is drawn again, so a shorter line leaves nothing behind.
     @Test func progressLinesAreErasedOnATerminal() async throws {
-        let binary = try LoginCommandTests.binary()
+        let binary = try Msync.binary()
         let (status, text) = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "\(binary.path) demo --accounts 60", "/dev/null"], timeout: .seconds(120))
         #expect(status == 0, "\(text)")
@@ -84,7 +84,7 @@ import Testing
     /// Help paragraphs are not broken by hand (ArgumentParser wraps them to the terminal), and
     /// ArgumentParser writes the shell completions docs/msync.md installs.
     @Test func helpWrapsAndCompletionsAreGenerated() async throws {
-        let binary = try LoginCommandTests.binary()
+        let binary = try Msync.binary()
         let wide = ProcessInfo.processInfo.environment.merging(["COLUMNS": "400"]) { $1 }
         let (_, help) = try await ChildProcess.run(binary, ["sync", "--help"], environment: wide)
         #expect(help.contains("syncs from --syncs (usersyncs.json format; existing names are kept). Each sync runs as a reSync"), "\(help)")
@@ -100,13 +100,13 @@ import Testing
     /// `inspect --org` with an org that does not answer, or refuses the token, says so and still
     /// serves the store.
     @Test func anUnreachableOrgIsAWarning() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("store.sqlite").path
         try SmartStore(path: store).close()
-        let binary = try SyncCommandTests.binary()
+        let binary = try Msync.binary()
         let cases = [
             ("http://127.0.0.1:1", "t", "warning: the org at http://127.0.0.1:1 did not answer ("),
             (harness.baseURL.absoluteString, "wrong", "refused the token given with --token (INVALID_SESSION_ID)"),
@@ -118,7 +118,7 @@ import Testing
             #expect(inspect.output.contains("Inspector: http://127.0.0.1:"), "\(inspect.output)")
         }
         let fine = try Background(
-            binary, ["inspect", "--store", store, "--org", harness.baseURL.absoluteString, "--token", SyncHarness.token],
+            binary, ["inspect", "--store", store, "--org", harness.baseURL.absoluteString, "--token", CommandLineOrg.token],
             until: "Inspector: ")
         defer { fine.stop() }
         #expect(!fine.output.contains("warning"), "\(fine.output)")
@@ -127,7 +127,7 @@ import Testing
     /// what the demo printed.
     static func keptDemo(accounts: Int) async throws -> (folder: URL, store: String, output: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msync-keep-\(UUID().uuidString)")
-        let (status, text) = try await SyncCommandTests.run(["demo", "--accounts", String(accounts), "--keep", folder.path])
+        let (status, text) = try await Msync.run(["demo", "--accounts", String(accounts), "--keep", folder.path])
         try #require(status == 0, "\(text)")
         return (folder, folder.appendingPathComponent("store.sqlite").path, text)
     }

@@ -15,15 +15,8 @@ import Testing
 /// against LocalForce's OAuth endpoints; the web-server flow is driven in a real headless
 /// Chromium (Debian's package, installed by scripts/test.sh).
 @Suite struct LoginCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let browserScript = root.appendingPathComponent("scripts/checks/oauth_browser_check.py")
-    static let hostCheckScript = root.appendingPathComponent("scripts/checks/host_header_check.py")
-
-    static func binary() throws -> URL {
-        try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
+    static let browserScript = Msync.serverPackage.appendingPathComponent("scripts/checks/oauth_browser_check.py")
+    static let hostCheckScript = Msync.serverPackage.appendingPathComponent("scripts/checks/host_header_check.py")
 
     /// A LocalForce with the `msync` app (loopback redirect) and Ada, plus a config folder.
     struct World {
@@ -52,7 +45,7 @@ import Testing
 
         func run(_ arguments: [String], extra: [String: String] = [:]) async throws -> (Int32, String) {
             try await ChildProcess.run(
-                try binary(), arguments, environment: environment.merging(extra) { _, new in new }, timeout: .seconds(120))
+                try Msync.binary(), arguments, environment: environment.merging(extra) { _, new in new }, timeout: .seconds(120))
         }
 
         func stop() async {
@@ -65,7 +58,7 @@ import Testing
         let world = try await World()
         let url = world.server.baseURL.absoluteString
         let process = try RunningChild(
-            try Self.binary(), ["login", "--instance-url", url, "--no-browser", "--callback-port", "0", "--timeout", "120"],
+            try Msync.binary(), ["login", "--instance-url", url, "--no-browser", "--callback-port", "0", "--timeout", "120"],
             environment: world.environment, output: .both)
         let output = try #require(process.output)
         let prompt = await ChildProcess.read(output) { $0.contains("code_challenge_method=S256") }
@@ -228,7 +221,7 @@ import Testing
 
         try Data(#"{"connectedApps": [{"clientId": "a", "runAs": "nobody@example.com"}]}"#.utf8).write(to: auth)
         let (status, text) = try await ChildProcess.run(
-            try Self.binary(), ["serve", "--port", "0", "--auth", auth.path], timeout: .seconds(60))
+            try Msync.binary(), ["serve", "--port", "0", "--auth", auth.path], timeout: .seconds(60))
         #expect(status != 0)
         #expect(text.contains("runs as nobody@example.com, who is not among the users"))
     }
@@ -236,7 +229,7 @@ import Testing
     /// `msync serve --port 0 --token static` with `arguments`, running; its output up to the
     /// "listening on" line.
     static func serve(_ arguments: [String]) async throws -> (RunningChild, String) {
-        let process = try RunningChild(try binary(), ["serve", "--port", "0", "--token", "static"] + arguments, output: .both)
+        let process = try RunningChild(try Msync.binary(), ["serve", "--port", "0", "--token", "static"] + arguments, output: .both)
         let banner = await ChildProcess.read(try #require(process.output)) { text in
             text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.contains("listening on") }
         }

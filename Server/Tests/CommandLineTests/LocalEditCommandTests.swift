@@ -10,7 +10,7 @@ import Testing
 /// then `msync sync` sends them to LocalForce and the org ends equal to the store.
 @Suite struct LocalEditCommandTests {
     @Test func editsFromTheCommandLineSyncUp() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         let ids = try await harness.createAccounts(5)
         let (folder, storeConfig, syncs) = try SyncCommandTests.configFolder("msync-edits")
@@ -26,10 +26,10 @@ import Testing
         ).write(to: syncs)
         let store = folder.appendingPathComponent("store.sqlite").path
         let sync = [
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token, "--store", store,
             "--store-config", storeConfig.path, "--syncs", syncs.path,
         ]
-        let down = try await SyncCommandTests.run(sync + ["down"])
+        let down = try await Msync.run(sync + ["down"])
         #expect(down.0 == 0, "\(down.1)")
         let soup = ["--store", store, "--soup", "accounts"]
 
@@ -43,7 +43,7 @@ import Testing
             {"Id":"\(ids[0])","Industry":"Energy"}
             """.utf8
         ).write(to: lines)
-        let put = try await SyncCommandTests.run(["put"] + soup + ["--object-type", "Account", "--format", "json", lines.path])
+        let put = try await Msync.run(["put"] + soup + ["--object-type", "Account", "--format", "json", lines.path])
         #expect(put.0 == 0, "\(put.1)")
         let reported = try put.1.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
         #expect(reported.map { $0["action"] } == ["created", "created", "updated"])
@@ -58,7 +58,7 @@ import Testing
             [
                 "-c",
                 #"printf '%s\n%s\n' "$1" "$2" | "$0" put --store "$3" --soup accounts --external-id-field Name --object-type Account"#,
-                try SyncCommandTests.binary().path, #"{"Name":"Piped","Industry":"Retail"}"#, #"{"Name":"Piped","NumberOfEmployees":3}"#,
+                try Msync.binary().path, #"{"Name":"Piped","Industry":"Retail"}"#, #"{"Name":"Piped","NumberOfEmployees":3}"#,
                 store,
             ])
         let pipedRows = try piped.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
@@ -67,15 +67,15 @@ import Testing
 
         // edit: typed fields on one entry; delete: by id and by a condition.
         let entry = try #require(reported[1]["_soupEntryId"]?.int64Value)
-        let edit = try await SyncCommandTests.run(["edit"] + soup + [String(entry), "Name=Edited here", "NumberOfEmployees:=40"])
+        let edit = try await Msync.run(["edit"] + soup + [String(entry), "Name=Edited here", "NumberOfEmployees:=40"])
         #expect(edit.0 == 0 && edit.1.contains(#""action":"updated""#), "\(edit.1)")
-        let byId = try await SyncCommandTests.run(["delete"] + soup + [ids[1]])
+        let byId = try await Msync.run(["delete"] + soup + [ids[1]])
         #expect(byId.0 == 0 && byId.1.contains(#""__locally_deleted__":true"#), "\(byId.1)")
-        let byWhere = try await SyncCommandTests.run(["delete"] + soup + ["--where", "{accounts:Id} = '\(ids[2])'"])
+        let byWhere = try await Msync.run(["delete"] + soup + ["--where", "{accounts:Id} = '\(ids[2])'"])
         #expect(byWhere.0 == 0 && byWhere.1.contains(ids[2]), "\(byWhere.1)")
 
         // The sync up sends all of it; the org now holds what the store holds.
-        let up = try await SyncCommandTests.run(sync + ["up"])
+        let up = try await Msync.run(sync + ["up"])
         #expect(up.0 == 0, "\(up.1)")
         let org = try await harness.client.query("SELECT Id, Name, Industry, NumberOfEmployees FROM Account").records()
         let entries = try await Self.entriesOfTheFileAlone(store, in: folder)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func refusalsLeaveTheStoreAsItWas() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         do {
@@ -137,15 +137,15 @@ import Testing
         for (arguments, input, message) in cases {
             try Data(input.utf8).write(to: lines)
             let needsInput = arguments.first == "put"
-            let (status, output) = try await CommandLineHardeningTests.run(arguments + (needsInput ? [lines.path] : []))
+            let (status, output) = try await Msync.run(arguments + (needsInput ? [lines.path] : []))
             #expect(status != 0 && output.contains(message), "\(arguments): \(output)")
         }
         #expect(try await entries() == before, "a refused edit changed the store")
         // By record id and by entry id, the same entry: updated, then marked deleted.
-        let byId = try await CommandLineHardeningTests.run(
+        let byId = try await Msync.run(
             ["edit"] + soup + ["--id", "001000000000001AAA", "Name=Changed", "--format", "csv"])
         #expect(byId.0 == 0 && byId.1.contains("updated,1,001000000000001AAA,,true,"), "\(byId.1)")
-        let byEntry = try await CommandLineHardeningTests.run(["delete"] + soup + ["--entry-id", "1", "--format", "csv"])
+        let byEntry = try await Msync.run(["delete"] + soup + ["--entry-id", "1", "--format", "csv"])
         #expect(byEntry.0 == 0 && byEntry.1.contains("deleted,1,001000000000001AAA,,true,true"), "\(byEntry.1)")
 
         // An encrypted store: refused without its key, changed with it.
@@ -171,7 +171,7 @@ import Testing
         let tables =
             "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('create table if not exists t(x)'); print(c.execute('select count(*) from sqlite_master').fetchone()[0])"
         _ = try await ChildProcess.run(python, ["python3", "-c", tables, other])
-        let foreign = try await CommandLineHardeningTests.run(["edit", "--store", other, "--soup", "accounts", "1", "Name=X"])
+        let foreign = try await Msync.run(["edit", "--store", other, "--soup", "accounts", "1", "Name=X"])
         #expect(foreign.0 != 0, "\(foreign.1)")
         let after = try await ChildProcess.run(python, ["python3", "-c", tables, other])
         #expect(after.output == "1\n", "tables were added to another program's database: \(after.output)")
@@ -184,9 +184,9 @@ import Testing
             try await store.create((0..<1001).map { ["Id": .string("001\($0)"), "Name": "N"] }, in: "accounts")
             try store.close()
         }
-        let escaped = try await CommandLineHardeningTests.run(["delete", "--store", many, "--soup", "accounts", "--where", "1=1) or (1=1"])
+        let escaped = try await Msync.run(["delete", "--store", many, "--soup", "accounts", "--where", "1=1) or (1=1"])
         #expect(escaped.0 != 0 && escaped.1.contains("--where must be one condition"), "\(escaped.1)")
-        let marked = try await CommandLineHardeningTests.run([
+        let marked = try await Msync.run([
             "query", "--store", many, "select count(*) as n from {accounts} where {accounts:__locally_deleted__} = 1",
         ])
         #expect(marked.1.hasPrefix(#"{"n":0}"#), "\(marked.1)")

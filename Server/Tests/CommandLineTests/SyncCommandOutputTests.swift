@@ -10,7 +10,7 @@ import Testing
 /// What `msync sync` prints, through a pipe: progress as it happens, one line for a refused
 /// token, and final states in `msync syncs`'s form.
 @Suite struct SyncCommandOutputTests {
-    static func arguments(_ harness: SyncHarness, store: String, token: String = SyncHarness.token) throws -> (URL, [String]) {
+    static func arguments(_ harness: CommandLineOrg, store: String, token: String = CommandLineOrg.token) throws -> (URL, [String]) {
         let (folder, storeConfig, syncs) = try SyncCommandTests.configFolder("msync-output")
         try Data(
             #"""
@@ -27,13 +27,13 @@ import Testing
     }
 
     @Test func progressReachesAPipeAsItHappens() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         try await harness.createAccounts(2500) // two pages of a SOQL answer
         let (folder, arguments) = try Self.arguments(harness, store: "store.sqlite")
         defer { try? FileManager.default.removeItem(at: folder) }
         await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(700))
-        let process = try RunningChild(try SyncCommandTests.binary(), arguments + ["down"], output: .both)
+        let process = try RunningChild(try Msync.binary(), arguments + ["down"], output: .both)
         let output = try #require(process.output)
         let first = await ChildProcess.read(output) { $0.contains("down: RUNNING 0% of 2500\n") }
         // The line came through the pipe while the sync still had its second page to fetch.
@@ -45,11 +45,11 @@ import Testing
     }
 
     @Test func aRefusedStaticTokenFailsAtOnceWithOneLine() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         let (folder, arguments) = try Self.arguments(harness, store: "store.sqlite", token: "not-the-token")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try await SyncCommandTests.run(arguments + ["up"])
+        let (status, output) = try await Msync.run(arguments + ["up"])
         #expect(status == 1, "\(output)")
         #expect(
             output
@@ -59,15 +59,15 @@ import Testing
     }
 
     @Test func jsonStatesAreWrittenAsMsyncSyncsWritesThem() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         try await harness.createAccounts(3)
         let (folder, arguments) = try Self.arguments(harness, store: "store.sqlite")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try await SyncCommandTests.run(arguments + ["--json", "down", "up"])
+        let (status, output) = try await Msync.run(arguments + ["--json", "down", "up"])
         #expect(status == 0, "\(output)")
         let states = try #require(try JSONValue(parsing: output.split(separator: "\n").last.map(String.init) ?? "").arrayValue)
-        let (_, listed) = try await SyncCommandTests.run([
+        let (_, listed) = try await Msync.run([
             "syncs", "--store", folder.appendingPathComponent("store.sqlite").path, "--format", "json",
         ])
         let rows = try listed.split(separator: "\n").map { try JSONValue(parsing: String($0)) }

@@ -5,23 +5,14 @@ import Testing
 /// `msync` with encrypted stores: the key comes from an environment variable, the demo runs on
 /// an encrypted store, and `msync store` encrypts, rekeys and exports.
 @Suite struct EncryptedCommandTests {
-    static var binary: URL {
-        get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try #require(
-                ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                    .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-        }
-    }
-
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         var base = ProcessInfo.processInfo.environment
         base["MSYNC_STORE_KEY"] = nil
-        return try await ChildProcess.run(try binary, arguments, environment: base.merging(environment) { $1 }, timeout: .seconds(300))
+        return try await Msync.run(arguments, environment: base.merging(environment) { $1 })
     }
 
     @Test func theDemoAndQueryOnAnEncryptedStore() async throws {
-        let folder = temporaryFolder("encrypted-cli")
+        let folder = try Msync.folder("encrypted-cli")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("demo.sqlite").path
         let key = ["MSYNC_STORE_KEY": "demo passphrase"]

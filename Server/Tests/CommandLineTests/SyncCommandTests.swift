@@ -10,13 +10,6 @@ import Testing
 /// `msync sync` runs named syncs from config files, prints states as JSON, fails on FAILED syncs.
 @Suite struct SyncCommandTests {
     /// The msync binary this test run built.
-    static func binary() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
-    }
-
     /// A new folder with a `userstore.json` of an `accounts` soup; returns it, that file and
     /// where the test writes its `usersyncs.json`.
     static func configFolder(_ prefix: String) throws -> (folder: URL, storeConfig: URL, syncs: URL) {
@@ -29,12 +22,8 @@ import Testing
         return (folder, storeConfig, folder.appendingPathComponent("usersyncs.json"))
     }
 
-    static func run(_ arguments: [String]) async throws -> (Int32, String) {
-        try await ChildProcess.run(try binary(), arguments)
-    }
-
     @Test func syncCommand() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         try await harness.createAccounts(3)
         let (folder, storeConfig, syncs) = try Self.configFolder("msync-sync")
@@ -46,14 +35,15 @@ import Testing
             """#.utf8
         ).write(to: syncs)
         let common = [
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token,
+            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token,
             "--store", folder.appendingPathComponent("store.sqlite").path,
         ]
-        let (status, text) = try await Self.run(common + ["--store-config", storeConfig.path, "--syncs", syncs.path, "--json", "accounts"])
+        let (status, text) = try await Msync.run(
+            common + ["--store-config", storeConfig.path, "--syncs", syncs.path, "--json", "accounts"])
         #expect(status == 0, "\(text)")
         let states = try JSONValue(parsing: text.split(separator: "\n").last.map(String.init) ?? "")
         #expect(states.arrayValue?.first?["status"] == "DONE" && states.arrayValue?.first?["totalSize"] == 3)
-        let (failedStatus, failedText) = try await Self.run(common + ["--syncs", syncs.path])
+        let (failedStatus, failedText) = try await Msync.run(common + ["--syncs", syncs.path])
         #expect(failedStatus != 0)
         #expect(failedText.contains("broken: FAILED") && failedText.contains("INVALID_FIELD"))
     }
@@ -62,7 +52,7 @@ import Testing
     /// `interruptAfter` (twice when `twice`), and returns the exit status and what the
     /// terminal showed.
     static func runOnATerminal(_ arguments: [String], interruptAfter marker: String, twice: Bool = false) async throws -> (Int32, String) {
-        let binary = try binary()
+        let binary = try Msync.binary()
         let script = """
             import os, pty, select, sys, time
             marker, twice, argv = sys.argv[1].encode(), sys.argv[2] == "1", sys.argv[3:]
@@ -100,15 +90,15 @@ import Testing
         return (status ?? -1, output.components(separatedBy: "\nEXIT ").dropLast().joined(separator: "\nEXIT "))
     }
 
-    /// Ctrl-C during `msync sync` on a terminal: the sync ends STOPPED, the progress line is
-    /// ended, the exit status is 130; the next run resumes it. A second Ctrl-C ends it at once.
-    @Test func ctrlCStopsTheSync() async throws {
-        let harness = try await SyncHarness()
-        defer { Task { await harness.stop() } }
-        try await harness.createAccounts(3000)
-        await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
-        let (folder, storeConfig, syncs) = try Self.configFolder("msync-sigint")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// An org of `accounts` accounts answering each request after 150 ms, a new folder, and the
+    /// arguments of an `msync sync` of them (pages of 200, OVERWRITE) into a store there.
+    static func slowSync(_ accounts: Int, _ prefix: String) async throws
+        -> (org: CommandLineOrg, folder: URL, store: String, arguments: [String])
+    {
+        let org = try await CommandLineOrg()
+        try await org.createAccounts(accounts)
+        await org.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
+        let (folder, storeConfig, syncs) = try Self.configFolder(prefix)
         try Data(
             #"""
             {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}
@@ -116,9 +106,18 @@ import Testing
         ).write(to: syncs)
         let store = folder.appendingPathComponent("store.sqlite").path
         let arguments = [
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+            "sync", "--instance-url", org.baseURL.absoluteString, "--token", CommandLineOrg.token, "--store", store,
             "--store-config", storeConfig.path, "--syncs", syncs.path,
         ]
+        return (org, folder, store, arguments)
+    }
+
+    /// Ctrl-C during `msync sync` on a terminal: the sync ends STOPPED, the progress line is
+    /// ended, the exit status is 130; the next run resumes it. A second Ctrl-C ends it at once.
+    @Test func ctrlCStopsTheSync() async throws {
+        let (harness, folder, store, arguments) = try await Self.slowSync(3000, "msync-sigint")
+        defer { Task { await harness.stop() } }
+        defer { try? FileManager.default.removeItem(at: folder) }
         let (status, screen) = try await Self.runOnATerminal(arguments, interruptAfter: "13% of 3000")
         #expect(status == 130, "\(screen)")
         // The bar was redrawn in place and ended STOPPED, on a line of its own.
@@ -128,7 +127,7 @@ import Testing
         #expect(stopped.status == .stopped && stopped.progress < 100 && stopped.maxTimeStamp > 0, "\(stopped)")
         // The next run resumes at the boundary and completes.
         await harness.localForce.faults.configure(rate: 0, latency: .zero)
-        let (again, text) = try await Self.run(arguments + ["--json"])
+        let (again, text) = try await Msync.run(arguments + ["--json"])
         #expect(again == 0, "\(text)")
         let resumed = try SmartStore(readOnlyAt: store)
         #expect(try await resumed.count(.all(soup: "accounts", pageSize: 1)) == 3000)
@@ -140,24 +139,10 @@ import Testing
 
     /// SIGTERM (not a terminal: plain lines) stops the sync the same way and exits 143.
     @Test func sigtermStopsTheSync() async throws {
-        let harness = try await SyncHarness()
+        let (harness, folder, store, arguments) = try await Self.slowSync(2000, "msync-sigterm")
         defer { Task { await harness.stop() } }
-        try await harness.createAccounts(2000)
-        await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
-        let (folder, storeConfig, syncs) = try Self.configFolder("msync-sigterm")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(
-            #"""
-            {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}
-            """#.utf8
-        ).write(to: syncs)
-        let store = folder.appendingPathComponent("store.sqlite").path
-        let process = try RunningChild(
-            try Self.binary(),
-            [
-                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
-                "--store-config", storeConfig.path, "--syncs", syncs.path,
-            ], output: .both)
+        let process = try RunningChild(try Msync.binary(), arguments, output: .both)
         let output = try #require(process.output)
         let seen = await ChildProcess.read(output) { $0.contains("% of 2000") }
         #expect(seen.contains("accounts: RUNNING"), "\(seen)")
@@ -173,7 +158,7 @@ import Testing
     /// `msync sync --live`: runs the syncs, then prints each server change as it reaches the
     /// store, one line each, until SIGINT (exit 130, the live sync STOPPED, its replay id kept).
     @Test func liveSyncPrintsEachChangeUntilInterrupted() async throws {
-        let harness = try await SyncHarness()
+        let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }
         let ids = try await harness.createAccounts(2)
         let (folder, storeConfig, syncs) = try Self.configFolder("msync-live")
@@ -185,9 +170,9 @@ import Testing
         ).write(to: syncs)
         let store = folder.appendingPathComponent("store.sqlite").path
         let process = try RunningChild(
-            try Self.binary(),
+            try Msync.binary(),
             [
-                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", store,
+                "sync", "--instance-url", harness.baseURL.absoluteString, "--token", CommandLineOrg.token, "--store", store,
                 "--store-config", storeConfig.path, "--syncs", syncs.path, "--live",
             ], output: .both)
         let output = try #require(process.output)

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func serveRefusesAnotherProgramsDatabase() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let storePath = folder.appendingPathComponent("store.sqlite").path
         do {
@@ -37,14 +37,14 @@ import Testing
             try store.close()
         }
         let before = try Self.snapshot(folder)
-        let (status, text) = try await CommandLineHardeningTests.run(["serve", "--port", "0", "--token", "t", "--database", storePath])
+        let (status, text) = try await Msync.run(["serve", "--port", "0", "--token", "t", "--database", storePath])
         #expect(status != 0, "\(text)")
         #expect(text.contains("is not a LocalForce database") && text.contains("soup_attrs"), "\(text)")
         #expect(try Self.snapshot(folder) == before)
     }
 
     @Test func syncWithABadSyncsFileCreatesNoStore() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let syncs = folder.appendingPathComponent("usersyncs.json")
         try Data("{\"syncs\": [ not json".utf8).write(to: syncs)
@@ -53,7 +53,7 @@ import Testing
             to: soups)
         let before = try Self.snapshot(folder)
         let store = folder.appendingPathComponent("new.sqlite").path
-        let (status, text) = try await CommandLineHardeningTests.run([
+        let (status, text) = try await Msync.run([
             "sync", "--instance-url", "http://127.0.0.1:9", "--token", "t", "--store", store, "--store-config", soups.path,
             "--syncs", syncs.path,
         ])
@@ -62,7 +62,7 @@ import Testing
         // A bad soups file: the same.
         try Data("[1, 2".utf8).write(to: soups)
         let soupsBefore = try Self.snapshot(folder)
-        let (soupsStatus, soupsText) = try await CommandLineHardeningTests.run([
+        let (soupsStatus, soupsText) = try await Msync.run([
             "sync", "--instance-url", "http://127.0.0.1:9", "--token", "t", "--store", store, "--store-config", soups.path, "accounts",
         ])
         #expect(soupsStatus == 1, "\(soupsText)")
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func noCommandOpensAFIFO() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("pipe").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -90,7 +90,7 @@ import Testing
             ["serve", "--port", "0", "--token", "t", "--schema", fifo],
         ]
         for command in commands {
-            let (status, text) = try await CommandLineHardeningTests.run(command)
+            let (status, text) = try await Msync.run(command)
             #expect(status != 0 && status != 15, "\(command): \(text)")
             #expect(text.contains("not a regular file"), "\(command): \(text)")
         }

@@ -8,7 +8,7 @@ import Testing
 /// each character, so wide characters (日本語), emoji and combining accents do not shift them.
 @Suite struct TableOutputTests {
     @Test func wideCharactersAndEmojiKeepColumnsAligned() async throws {
-        let folder = try CommandLineHardeningTests.folder()
+        let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         do {
