@@ -11,21 +11,16 @@ struct PageUpsertPlan {
     /// field of this name (one of `setFields`) already holds the value set, or it is dirty.
     let skipUnchangedField: String?
     let deduplicate: Bool
-    /// Whether the statement returns, per written entry: id, external id, whether the saved
-    /// document is an object, and the value at `timestampPath`.
-    let returning: Bool
     let timestampPath: String?
     let setFields: [(key: String, value: JSONValue)]
     let removeFields: [String]
 
     init(
         soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, skipUnchangedField: String? = nil,
-        deduplicate: Bool,
-        returning: Bool = false, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]
+        deduplicate: Bool, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]
     ) {
         self.skipUnchangedField = skipUnchangedField
         self.deduplicate = deduplicate
-        self.returning = returning
         self.timestampPath = timestampPath
         self.soup = soup
         self.idColumn = idColumn
@@ -103,11 +98,6 @@ struct PageUpsertPlan {
         // An object at the records path would make json_each iterate its members: array
         // elements are the rows whose key is an integer.
         let elementsOnly = deduplicate ? "" : "WHERE typeof(key) = 'integer'"
-        var returningClause = ""
-        if returning {
-            let timestamp = timestampPath.map { soup.columnExpression(forPath: $0) } ?? "NULL"
-            returningClause = "\nRETURNING id, \(idColumn), substr(soup, 1, 1) = '{', \(timestamp)"
-        }
         return """
             INSERT INTO \(table) (id, soup, created, lastModified\(columns.map { ", " + $0 }.joined()))
             SELECT rid, \(soupExpression), ?2, ?2\(projections.map { ", " + $0 }.joined())
@@ -115,7 +105,7 @@ struct PageUpsertPlan {
                   FROM (SELECT key, value FROM \(source) \(elementsOnly)) LEFT JOIN \(table) e
                   ON \(existingIdExpression) = json_extract(value, '$.\(idPath)') \(dirtyFilter))
             WHERE true
-            ON CONFLICT(id) DO UPDATE SET soup = excluded.soup, lastModified = excluded.lastModified\(columns.map { ", \($0) = excluded.\($0)" }.joined())\(returningClause)
+            ON CONFLICT(id) DO UPDATE SET soup = excluded.soup, lastModified = excluded.lastModified\(columns.map { ", \($0) = excluded.\($0)" }.joined())
             """
     }
 
@@ -129,9 +119,6 @@ struct PageUpsertPlan {
             WHERE lastModified = ?2 AND \(idColumn) IN (SELECT json_extract(value, '$.\(idPath)') FROM json_each(?1, '\(arrayPath)'))
             """
     }
-
-    /// Refreshes the FTS rows of the given entries (?1: a JSON array of entry ids).
-    var fullTextByIdsSQL: String? { Self.fullTextByIdsSQL(soup) }
 
     /// Refreshes the FTS rows of the given entries of `soup` (?1: a JSON array of entry ids).
     static func fullTextByIdsSQL(_ soup: Soup) -> String? {

@@ -9,8 +9,10 @@ extension SmartStore {
     /// (what SQLite's `json_set` prints), and its index columns are bound from the values found
     /// in it. Records are never decoded into `JSONValue`s. A page this way declines (whitespace
     /// inside records, escaped member names, duplicate ids, a record that already holds a
-    /// field the ingest sets, …; see `ScannedPageIngest`) is written by one
-    /// `INSERT … SELECT … FROM json_each(…)` statement instead, with the same result.
+    /// field the ingest sets, a resync's `skipUnchangedField`, …: the list is
+    /// `PageIngestDecline`) is written in SQL instead, with the same result: a summary
+    /// statement (counts, checks, the maximum timestamp), then one
+    /// `INSERT … SELECT … FROM json_each(…)` upsert.
     ///
     /// Index paths are projected as `json_extract` reads them, so a path through an array
     /// (which `JSONValue/value(atPath:)` flattens) is stored as `NULL` on this path.
@@ -79,19 +81,9 @@ extension SmartStore {
             }
             let ingest = PageIngest(
                 db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
-                timestampPath: timestampPath, setFields: setFields, removeFields: removeFields,
+                timestampPath: timestampPath, setFields: setFields, removeFields: removeFields, skipDirty: skipDirty,
                 skipUnchangedField: skipUnchangedField)
-            let result: PageIngestResult
-            if skipUnchangedField == nil, let scanned = try ScannedPageIngest(ingest: ingest, skipDirty: skipDirty).write() {
-                result = scanned
-            } else if !skipDirty && skipUnchangedField == nil, let returned = try ingest.writeReturning() {
-                result = returned
-            } else {
-                result = try ingest.writeAfterSummary(skipDirty: skipDirty)
-            }
-            // Entries the page made clean (it overwrote their local changes) lose their shadows.
-            if let capture = soup.capture, !skipDirty { try ShadowSchema.removeSettled(db, soup: soup, capture: capture) }
-            return result
+            return try ingest.write()
         }
     }
 }
