@@ -23,7 +23,7 @@ func example(store: SmartStore) throws {
     let adults = try store.query(.range(soup: "contacts", path: "Age", begin: 18, end: nil, pageSize: 50))
     let named = try store.query(.smart("select {contacts:LastName}, count(*) from {contacts} group by {contacts:LastName}",
                                        pageSize: 100))
-    let total = try store.count(.match(soup: "contacts", path: "Notes", matchKey: "renewal", pageSize: 1))
+    let total = try store.count(.match(soup: "contacts", path: "Notes", key: "renewal", pageSize: 1))
     // snippet.end
     // snippet.hide
     print(adults, named, total)

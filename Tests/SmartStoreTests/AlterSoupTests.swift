@@ -65,7 +65,7 @@ import Testing
         try store.create([["n": 2, "title": "alpha beta"], ["n": 10, "title": "gamma"]], in: "notes")
         try store.alterSoup("notes", indexSpecs: [IndexSpec("n", .integer), IndexSpec("title", .fullText)], reIndexData: true)
         #expect(try store.query(.all(soup: "notes", selectPaths: ["n"], orderPath: "n", pageSize: 5)) == [[2], [10]])
-        #expect(try store.count(.match(soup: "notes", path: "title", matchKey: "beta", pageSize: 5)) == 1)
+        #expect(try store.count(.match(soup: "notes", path: "title", key: "beta", pageSize: 5)) == 1)
     }
 
     @Test func reIndexSoupProjectsExistingEntries() throws {

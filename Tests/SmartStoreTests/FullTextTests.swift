@@ -26,7 +26,7 @@ import Testing
 
     private func matchIds(_ path: String?, _ key: String) throws -> [String] {
         try store.query(
-            .match(soup: "employees", selectPaths: ["employeeId"], path: path, matchKey: key, orderPath: "employeeId", pageSize: 10)
+            .match(soup: "employees", selectPaths: ["employeeId"], path: path, key: key, orderPath: "employeeId", pageSize: 10)
         )
         .compactMap { $0.arrayValue?.first?.stringValue }
     }
@@ -38,7 +38,7 @@ import Testing
         #expect(try matchIds("lastName", "Henderson NOT {employees:firstName}:Eileen") == ["00080"])
         #expect(try matchIds("lastName", "Haas OR Kwan") == ["00010", "00310"])
         #expect(try matchIds("firstName", "Mich*") == ["00020"])
-        #expect(try store.count(.match(soup: "employees", path: "lastName", matchKey: "Henderson", pageSize: 1)) == 2)
+        #expect(try store.count(.match(soup: "employees", path: "lastName", key: "Henderson", pageSize: 1)) == 2)
     }
 
     @Test func updatesAndDeletesKeepTheIndexInStep() throws {
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func hostileMatchKeyCannotEscapeTheLiteral() throws {
-        let spec = QuerySpec.match(soup: "employees", path: nil, matchKey: "x') OR 1=1 --", pageSize: 10)
+        let spec = QuerySpec.match(soup: "employees", path: nil, key: "x') OR 1=1 --", pageSize: 10)
         // FTS5 rejects the odd syntax, but as a query error: no SQL was injected.
         #expect(throws: SmartStoreError.self) { try store.query(spec) }
         #expect(try store.count(.all(soup: "employees", pageSize: 10)) == 5)

@@ -30,7 +30,7 @@ import Testing
         #expect(entries.map { $0["key"] } == ["changed", "k2", "k3"])
         // Index columns and full-text rows follow.
         #expect(try store.count(.exact(soup: "test", path: "key", key: "changed", pageSize: 10)) == 1)
-        #expect(try store.count(.match(soup: "test", path: "text", matchKey: "word1", pageSize: 10)) == 0)
+        #expect(try store.count(.match(soup: "test", path: "text", key: "word1", pageSize: 10)) == 0)
         // An untouched entry keeps its bookkeeping date.
         #expect(entries[1]["_soupLastModifiedDate"] == untouched && entries[0]["_soupLastModifiedDate"] != untouched)
     }

@@ -66,8 +66,8 @@ import Testing
         let initech =
             try store.query(.exact(soup: "accounts", path: "Id", key: "001C", pageSize: 1)).first?["_soupEntryId"]?.int64Value ?? 0
         #expect(initech > 2)
-        #expect(try store.count(.match(soup: "accounts", path: "Name", matchKey: "Corp", pageSize: 1)) == 1)
-        #expect(try store.count(.match(soup: "accounts", path: "Name", matchKey: "Globex", pageSize: 1)) == 1)
+        #expect(try store.count(.match(soup: "accounts", path: "Name", key: "Corp", pageSize: 1)) == 1)
+        #expect(try store.count(.match(soup: "accounts", path: "Name", key: "Globex", pageSize: 1)) == 1)
         // The public API continues the same id sequence.
         #expect(try store.create(["Id": "001D"], in: "accounts")["_soupEntryId"]?.int64Value == initech + 1)
     }

@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func matchQuery() {
-        let spec = QuerySpec.match(soup: "employees", path: "lastName", matchKey: "Bond", orderPath: "firstName", pageSize: 1)
+        let spec = QuerySpec.match(soup: "employees", path: "lastName", key: "Bond", orderPath: "firstName", pageSize: 1)
         #expect(
             spec.smartSql
                 == "SELECT {employees:_soup} FROM {employees} WHERE {employees:_soupEntryId} IN (SELECT rowid FROM {employees}_fts WHERE {employees}_fts MATCH '{employees:lastName}:Bond') ORDER BY {employees:firstName} ASC "
@@ -69,14 +69,14 @@ import Testing
                 == "SELECT id FROM {employees} WHERE {employees:_soupEntryId} IN (SELECT rowid FROM {employees}_fts WHERE {employees}_fts MATCH '{employees:lastName}:Bond') ORDER BY {employees:firstName} ASC "
         )
         let selected = QuerySpec.match(
-            soup: "employees", selectPaths: ["firstName", "lastName", "title"], path: "lastName", matchKey: "Bond", orderPath: "firstName",
+            soup: "employees", selectPaths: ["firstName", "lastName", "title"], path: "lastName", key: "Bond", orderPath: "firstName",
             pageSize: 1)
         #expect(
             selected.smartSql
                 == "SELECT {employees:firstName}, {employees:lastName}, {employees:title} FROM {employees} WHERE {employees:_soupEntryId} IN (SELECT rowid FROM {employees}_fts WHERE {employees}_fts MATCH '{employees:lastName}:Bond') ORDER BY {employees:firstName} ASC "
         )
         // A quote in the key is doubled, so it cannot close the literal.
-        let hostile = QuerySpec.match(soup: "s", path: nil, matchKey: "x') OR 1=1 --", pageSize: 1)
+        let hostile = QuerySpec.match(soup: "s", path: nil, key: "x') OR 1=1 --", pageSize: 1)
         #expect(hostile.smartSql.contains("MATCH 'x'') OR 1=1 --')"))
     }
 

@@ -138,9 +138,9 @@ import Testing
             Self.record("001E", "Umbrella", date: "2026-01-20T00:00:00.000+0000"),
             Self.record("001A", "Acme", date: "2026-01-21T00:00:00.000+0000"),
         ])
-        let found = try scanned.query(.match(soup: "accounts", path: "Name", matchKey: "Umbrella", orderPath: "Id", pageSize: 10))
+        let found = try scanned.query(.match(soup: "accounts", path: "Name", key: "Umbrella", orderPath: "Id", pageSize: 10))
         #expect(found.map { $0["Id"] } == ["001E"])
-        #expect(try scanned.query(.match(soup: "accounts", path: "Name", matchKey: "Globex", orderPath: "Id", pageSize: 10)).count == 1)
+        #expect(try scanned.query(.match(soup: "accounts", path: "Name", key: "Globex", orderPath: "Id", pageSize: 10)).count == 1)
         let entry = try #require(try scanned.query(.exact(soup: "accounts", path: "Id", key: "001B", pageSize: 1)).first)
         #expect(entry["__sync_id__"] == 3 && entry["NumberOfEmployees"] == 40)
     }

@@ -39,8 +39,8 @@ import Testing
         #expect(try store.setField("mark", to: 7, entryIds: [ids[0], ids[4]], in: "test") == 2)
         #expect(try store.count(.exact(soup: "test", path: "mark", key: 7, pageSize: 10)) == 2)
         #expect(try store.setField("text", to: "replaced", entryIds: [ids[2]], in: "test") == 1)
-        #expect(try store.count(.match(soup: "test", path: "text", matchKey: "replaced", pageSize: 10)) == 1)
-        #expect(try store.count(.match(soup: "test", path: "text", matchKey: "word2", pageSize: 10)) == 0)
+        #expect(try store.count(.match(soup: "test", path: "text", key: "replaced", pageSize: 10)) == 1)
+        #expect(try store.count(.match(soup: "test", path: "text", key: "word2", pageSize: 10)) == 0)
     }
 
     /// A value per entry (one statement for an unindexed field): every JSON type is set as

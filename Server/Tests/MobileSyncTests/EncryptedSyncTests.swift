@@ -67,7 +67,7 @@ import Testing
         #expect(
             onServer.filter { $0["Name"]?.stringValue?.hasSuffix("edited") == true }.count == 10,
             "\(serverNames.filter { !$0.hasPrefix(Self.marker) })")
-        let matched = try await store.query(.match(soup: "accounts", path: "Name", matchKey: "server", pageSize: 5))
+        let matched = try await store.query(.match(soup: "accounts", path: "Name", key: "server", pageSize: 5))
         #expect(matched.count == 1)
         for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(Self.marker.utf8)) == nil, "\(file)")

@@ -87,7 +87,7 @@ extension QuerySpec {
                 orderPath: orderPath, order: order, pageSize: pageSize)
         case Kind.match.rawValue:
             self = .match(
-                soup: soup, selectPaths: selectPaths, path: path, matchKey: try required(try string("matchKey"), "matchKey"),
+                soup: soup, selectPaths: selectPaths, path: path, key: try required(try string("matchKey"), "matchKey"),
                 orderPath: orderPath, order: order, pageSize: pageSize)
         default:
             throw SmartStoreError.invalidQuerySpec("Invalid queryType: '\(queryType)'")

@@ -174,14 +174,14 @@ public struct QuerySpec: Sendable, Hashable {
 
     /// Full-text match on one full-text path, or on all of them when `path` is `nil`.
     ///
-    /// `matchKey` is an FTS5 query (`abc AND def`, `(a OR b) NOT c`, `ab*`); terms are
-    /// qualified with the path (see ``qualifyMatchKey(_:_:)``).
+    /// `key` is an FTS5 query (`abc AND def`, `(a OR b) NOT c`, `ab*`), the SDK's `matchKey`;
+    /// terms are qualified with the path (see ``qualifyMatchKey(_:_:)``).
     public static func match(
-        soup: String, selectPaths: [String]? = nil, path: String?, matchKey: String,
+        soup: String, selectPaths: [String]? = nil, path: String?, key: String,
         orderPath: String? = nil, order: Order = .ascending, pageSize: Int
     ) -> QuerySpec {
         QuerySpec(
-            kind: .match, soupName: soup, selectPaths: selectPaths, path: path, matchKey: matchKey,
+            kind: .match, soupName: soup, selectPaths: selectPaths, path: path, matchKey: key,
             orderPath: orderPath, order: order, pageSize: pageSize)
     }
 

@@ -3,12 +3,15 @@ import Locking
 
 /// A few read-only connections of a file store, for reads that run one statement.
 ///
-/// Every read through GRDB's pool first runs `PRAGMA schema_version` (its own read transaction,
-/// with two file locks) and checks a reader out of a semaphore-guarded pool: measured, about
-/// 45% of a point lookup's time (20 µs → 12 µs without them). A single statement needs neither: SQLite
+/// Why a second pool beside GRDB's `DatabasePool`: every read through that pool, its
+/// `unsafeRead` included (GRDB 7), first runs `PRAGMA schema_version` (its own read transaction,
+/// with two file locks) to clear its schema cache, and checks a reader out of a
+/// semaphore-guarded pool; GRDB has no read that skips them. Measured, they are about 45% of a
+/// point lookup's time (20 µs → 12 µs without them). A single statement needs neither: SQLite
 /// re-prepares a statement when the schema changes, and the statement is its own transaction.
-/// So the store keeps up to ``capacity`` plain connections, made on first use; a read that finds
-/// them all busy (or cannot open one) goes through the pool.
+/// So the store keeps up to ``capacity`` plain connections, made on first use, for its
+/// one-statement reads; a read that finds them all busy (or cannot open one), and every read
+/// of several statements, goes through GRDB's pool.
 final class ReadConnections: Sendable {
     static let capacity = 2
 

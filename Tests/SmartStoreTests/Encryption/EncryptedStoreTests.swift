@@ -114,7 +114,7 @@ import Testing
         #expect(try store.query(.smart("select count(*) from {accounts}", pageSize: 1)) == [[590]])
         let energy = try store.query(.smart("select count(*) from {accounts} where {accounts:Industry} = 'Energy'", pageSize: 1))
         #expect(energy == [[197]])
-        let matched = try store.query(.match(soup: "accounts", path: "Name", matchKey: "renamed", orderPath: "Id", pageSize: 5))
+        let matched = try store.query(.match(soup: "accounts", path: "Name", key: "renamed", orderPath: "Id", pageSize: 5))
         #expect(matched.count == 1)
         let updated = try store.query(.smart("select {accounts:Name} from {accounts} where {accounts:Id} = '0011'", pageSize: 1))
         #expect(updated == [[.string("\(marker) updated")]])

@@ -18,7 +18,7 @@ import Testing
     }
 
     static func titles(_ store: SmartStore) throws -> Int {
-        let rows = try store.query(.match(soup: "notes", path: "title", matchKey: "note", pageSize: 200))
+        let rows = try store.query(.match(soup: "notes", path: "title", key: "note", pageSize: 200))
         return rows.count
     }
 

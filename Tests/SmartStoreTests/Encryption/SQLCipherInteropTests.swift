@@ -92,7 +92,7 @@ import Testing
             )
             #expect(energy == [["00110"], ["001100"]])
             #expect(try await store.query(.smart("select count(*) from {accounts}", pageSize: 1)) == [[200]])
-            let matched = try await store.query(.match(soup: "accounts", path: "Name", matchKey: "Account 42", pageSize: 5))
+            let matched = try await store.query(.match(soup: "accounts", path: "Name", key: "Account 42", pageSize: 5))
             #expect(matched.first?["Id"] == "00142")
             _ = try await store.upsert(["Id": "00142", "Name": "Written here", "Industry": "Energy"], in: "accounts", externalIdPath: "Id")
         }

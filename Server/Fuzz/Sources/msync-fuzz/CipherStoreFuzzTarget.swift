@@ -52,7 +52,7 @@ struct CipherStoreFuzzTarget: FuzzTarget {
         guard let store = try? SmartStore(path: path, key: key) else { return }
         _ = try? store.query(.smart("select count(*) from {notes}", pageSize: 1))
         _ = try? store.query(.smart("select {notes:_soup} from {notes}", pageSize: 100))
-        _ = try? store.query(.match(soup: "notes", path: "body", matchKey: "word", pageSize: 5))
+        _ = try? store.query(.match(soup: "notes", path: "body", key: "word", pageSize: 5))
         _ = try? store.create(["title": "after"], in: "notes")
         try? store.close()
     }
