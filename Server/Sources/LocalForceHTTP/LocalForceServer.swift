@@ -46,35 +46,16 @@ public final class LocalForceServer: Sendable {
         logger.logLevel = .warning
         let router = LocalForceRouter.responder(for: localForce, limits: limits)
         let source = LocalForceRequestContext.Source(logger: logger)
-        let channel = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ParseErrorResponder(limits: limits)],
-            // A connection that sends nothing for a minute is closed; a body that arrives too
-            // slowly is refused sooner (``Limits/minimumBodyRate``).
-            idleTimeout: .seconds(60),
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: limits.maximumHeadSize, maxHeaderListSize: limits.maximumHeadSize,
-                maxHeaderFieldCount: limits.maximumHeaderCount))
         // HummingbirdCore's server, not `Application`: the `Date` header must come from the
         // server's clock, which ``LocalForce/clockOffset`` may set apart from the machine's.
-        var builder = HTTPServerBuilder.http1(configuration: channel)
+        var builder = HTTPServerBuilder.http1(configuration: channel(limits))
         if let tls { builder = try .tls(builder, tlsConfiguration: try tls.configuration()) }
         let server = try builder.buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
             responder: { request, writer, _ in
-                var response: Response
-                if request.head.authority == nil {
-                    // RFC 9112: a request without Host is refused.
-                    response = Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request has no Host header")))
-                } else {
-                    do {
-                        response = try await router.respond(to: request, context: LocalForceRequestContext(source: source))
-                    } catch {
-                        response = Responses.response(.error(LocalForce.unexpected(error)))
-                    }
-                }
-                response.headers[.date] = HTTPDate.format(localForce.currentTime())
+                let response = await answer(request, router: router, source: source, localForce: localForce)
                 // After an answer given before the whole body was read (`Connection: close`),
                 // Hummingbird reads and drops what is left of it; a body that stalled has been
                 // cancelled, so that ends at once.
@@ -93,20 +74,7 @@ public final class LocalForceServer: Sendable {
             defer { continuation.finish() }
             try await services.run()
         }
-        var iterator = bound.makeAsyncIterator()
-        guard let actualPort = await iterator.next() else {
-            // Not bound, or the caller was cancelled: make sure the server is not left running.
-            task.cancel()
-            var reason = "the server stopped before it was listening"
-            do { try await task.value } catch {
-                // The common case, said plainly (bind's own text ends in "(errno: 98)").
-                if (error as? IOError)?.errnoCode == EADDRINUSE {
-                    throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): port \(port) is in use")
-                }
-                reason = "\(error)"
-            }
-            throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
-        }
+        let actualPort = try await boundPort(bound, task: task, host: host, port: port)
         let scheme = tls == nil ? "http" : "https"
         // An IPv6 address is bracketed in a URL.
         let urlHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
@@ -115,6 +83,55 @@ public final class LocalForceServer: Sendable {
         }
         localForce.advertise(url.absoluteString)
         return LocalForceServer(baseURL: url, localForce: localForce, task: task, services: services)
+    }
+
+    /// The HTTP/1.1 channel: its parse-error answers, idle timeout and header limits.
+    private static func channel(_ limits: Limits) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParseErrorResponder(limits: limits)],
+            // A connection that sends nothing for a minute is closed; a body that arrives too
+            // slowly is refused sooner (``Limits/minimumBodyRate``).
+            idleTimeout: .seconds(60),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.maximumHeadSize, maxHeaderListSize: limits.maximumHeadSize,
+                maxHeaderFieldCount: limits.maximumHeaderCount))
+    }
+
+    /// The router's answer to a request (a request without Host is refused), dated by the org's clock.
+    private static func answer(
+        _ request: Request, router: RouterResponder<LocalForceRequestContext>, source: LocalForceRequestContext.Source,
+        localForce: LocalForce
+    ) async -> Response {
+        var response: Response
+        if request.head.authority == nil {
+            // RFC 9112: a request without Host is refused.
+            response = Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request has no Host header")))
+        } else {
+            do {
+                response = try await router.respond(to: request, context: LocalForceRequestContext(source: source))
+            } catch {
+                response = Responses.response(.error(LocalForce.unexpected(error)))
+            }
+        }
+        response.headers[.date] = HTTPDate.format(localForce.currentTime())
+        return response
+    }
+
+    /// The port the server listens on, once it does; the reason it could not, as an error.
+    private static func boundPort(_ bound: AsyncStream<Int>, task: Task<Void, any Error>, host: String, port: Int) async throws -> Int {
+        var iterator = bound.makeAsyncIterator()
+        if let actualPort = await iterator.next() { return actualPort }
+        // Not bound, or the caller was cancelled: make sure the server is not left running.
+        task.cancel()
+        var reason = "the server stopped before it was listening"
+        do { try await task.value } catch {
+            // The common case, said plainly (bind's own text ends in "(errno: 98)").
+            if (error as? IOError)?.errnoCode == EADDRINUSE {
+                throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): port \(port) is in use")
+            }
+            reason = "\(error)"
+        }
+        throw APIError(500, "SERVER_START_FAILED", "LocalForce could not listen on \(host):\(port): \(reason)")
     }
 
     /// Stops the server gracefully (in-flight requests finish) and waits for it.

@@ -85,14 +85,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let manager = try SyncManager(
             store: smartStore, client: client, otherProcesses: waitSeconds == 0 ? .fail : .wait(timeout: .seconds(waitSeconds)))
-        var order = names
-        var rejected = 0
-        if let config = syncsConfig {
-            let report = try await manager.apply(config)
-            for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
-            rejected = report.errors.filter { names.isEmpty || names.contains($0.name) }.count
-            if order.isEmpty { order = config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) } }
-        }
+        let (order, rejected) = try await syncsToRun(manager, config: syncsConfig)
         let printer = ProgressPrinter()
         // Ctrl-C or SIGTERM: the running sync stops the documented way (STOPPED, resumed by the
         // next run) and no further sync starts; a second Ctrl-C ends the process at once.
@@ -113,20 +106,7 @@ struct SyncCommand: AsyncParsableCommand {
         if live && interruption.signal == nil && !results.contains(where: { $0.status == .failed }) {
             try await followLive(order, manager: manager, printer: printer, interruption: interruption)
         }
-        if json {
-            // As `msync syncs` prints them: an ISO 8601 date (null before the first run), null for no error.
-            let states: [JSONValue] = results.map { state in
-                [
-                    "id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
-                    "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)),
-                    "totalSize": .int(Int64(state.totalSize)),
-                    "maxTimeStamp": state.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(state.maxTimeStamp)),
-                    "failedRecordCount": .int(Int64(state.failedRecordCount)),
-                    "error": state.error.isEmpty ? .null : .string(state.error),
-                ]
-            }
-            FileHandle.standardOutput.write(Data((JSONValue.array(states).jsonString + "\n").utf8))
-        }
+        if json { FileHandle.standardOutput.write(Data((JSONValue.array(results.map(Self.json)).jsonString + "\n").utf8)) }
         if let code = interruption.exitCode {
             FileHandle.standardError.write(Data("interrupted: stopped; the next msync sync resumes\n".utf8))
             throw ExitCode(code)
@@ -135,6 +115,30 @@ struct SyncCommand: AsyncParsableCommand {
         // or nothing run at all.
         if results.isEmpty { FileHandle.standardError.write(Data("no sync ran\n".utf8)) }
         if rejected > 0 || results.isEmpty || results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+    }
+
+    /// The syncs to run, in order (those named, else every entry of `--syncs` created), and how
+    /// many of the asked-for entries of `--syncs` were refused (each said on stderr).
+    private func syncsToRun(_ manager: SyncManager, config: SyncsConfig?) async throws -> (names: [String], rejected: Int) {
+        guard let config else { return (names, 0) }
+        let report = try await manager.apply(config)
+        for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
+        let rejected = report.errors.filter { names.isEmpty || names.contains($0.name) }.count
+        guard names.isEmpty else { return (names, rejected) }
+        return (config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) }, rejected)
+    }
+
+    /// A sync's state as `msync syncs` prints it: an ISO 8601 date (null before the first run),
+    /// null for no error.
+    private static func json(_ state: SyncState) -> JSONValue {
+        [
+            "id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
+            "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)),
+            "totalSize": .int(Int64(state.totalSize)),
+            "maxTimeStamp": state.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(state.maxTimeStamp)),
+            "failedRecordCount": .int(Int64(state.failedRecordCount)),
+            "error": state.error.isEmpty ? .null : .string(state.error),
+        ]
     }
 
     /// Runs the SOQL sync downs among `names` live, printing each change and status, until a signal.

@@ -24,37 +24,10 @@ extension LocalForce {
             }
             let capture = streaming.options.capturesChanges
             do {
+                let stamps = self.stamps
                 try await database.write { db in
-                    let started = ContinuousClock.now
-                    guard let batch = try BulkBatch.batch(id, on: db), let job = try BulkStore.job(batch.jobId, on: db) else { return }
-                    guard batch.retries < Self.maximumRetries else {
-                        throw BulkJobFailure("Unknown : the batch was retried \(batch.retries) times")
-                    }
-                    let p = db.dialect.placeholder
-                    guard job.state != "Aborted" else {
-                        try db.execute(
-                            "UPDATE lf_bulk_batches SET state = 'NotProcessed', state_message = 'The job was aborted', claimed_by = NULL WHERE id = \(p(1))",
-                            [.text(id)])
-                        return
-                    }
-                    let source =
-                        capture
-                        ? CaptureSource(
-                            schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
-                    let api = RecordAPI(
-                        schema: schema, db: db, userId: job.createdBy, version: job.apiVersion,
-                        clock: WriteClock(now: now, stamps: self.stamps),
-                        capture: source?.make())
-                    let done = try BulkBatchRun(api: api, job: job, batch: batch, now: Date(timeIntervalSince1970: Double(now) / 1000))
-                        .run()
-                    try api.capture?.flush(on: db)
-                    let elapsed = started.duration(to: .now).wholeMilliseconds
-                    let updated = try db.execute(
-                        """
-                        UPDATE lf_bulk_batches SET state = 'Completed', processed = \(p(1)), failed = \(p(2)), processing_ms = processing_ms + \(p(3)),
-                        modstamp = \(p(4)), claimed_by = NULL WHERE id = \(p(5)) AND state = 'InProgress' AND claimed_by = \(p(6))
-                        """, [.integer(done.processed), .integer(done.failed), .integer(elapsed), .integer(now), .text(id), .text(owner)])
-                    guard updated > 0 else { throw BulkJobFailure("taken over") }
+                    try Self.runBatch(
+                        id, owner: owner, schema: schema, capturing: capture, clock: WriteClock(now: now, stamps: stamps), on: db)
                 }
                 streaming.afterWrite(now: now)
             } catch let failure as BulkJobFailure {
@@ -68,6 +41,39 @@ extension LocalForce {
             }
             return
         }
+    }
+
+    /// The batch's transaction: its records written, its changes captured, its state saved
+    /// (nothing for a batch gone or of an aborted job).
+    private static func runBatch(
+        _ id: String, owner: String, schema: Schema, capturing capture: Bool, clock: WriteClock, on db: any SQLConnection
+    ) throws {
+        let (started, now) = (ContinuousClock.now, clock.now)
+        guard let batch = try BulkBatch.batch(id, on: db), let job = try BulkStore.job(batch.jobId, on: db) else { return }
+        guard batch.retries < Self.maximumRetries else {
+            throw BulkJobFailure("Unknown : the batch was retried \(batch.retries) times")
+        }
+        let p = db.dialect.placeholder
+        guard job.state != "Aborted" else {
+            try db.execute(
+                "UPDATE lf_bulk_batches SET state = 'NotProcessed', state_message = 'The job was aborted', claimed_by = NULL WHERE id = \(p(1))",
+                [.text(id)])
+            return
+        }
+        let source =
+            capture
+            ? CaptureSource(schema: schema, userId: job.createdBy, origin: "com/salesforce/api/bulk/\(job.apiVersion)", now: now) : nil
+        let api = RecordAPI(
+            schema: schema, db: db, userId: job.createdBy, version: job.apiVersion, clock: clock, capture: source?.make())
+        let done = try BulkBatchRun(api: api, job: job, batch: batch, now: Date(timeIntervalSince1970: Double(now) / 1000)).run()
+        try api.capture?.flush(on: db)
+        let elapsed = started.duration(to: .now).wholeMilliseconds
+        let updated = try db.execute(
+            """
+            UPDATE lf_bulk_batches SET state = 'Completed', processed = \(p(1)), failed = \(p(2)), processing_ms = processing_ms + \(p(3)),
+            modstamp = \(p(4)), claimed_by = NULL WHERE id = \(p(5)) AND state = 'InProgress' AND claimed_by = \(p(6))
+            """, [.integer(done.processed), .integer(done.failed), .integer(elapsed), .integer(now), .text(id), .text(owner)])
+        guard updated > 0 else { throw BulkJobFailure("taken over") }
     }
 
     private func finishBatch(_ id: String, owner: String, state: String, message: String) async {

@@ -205,80 +205,112 @@ extension LocalForce {
         } catch {
             throw BulkJobFailure("InvalidBatch : \(error.message)")
         }
-        let (schema, batch) = (self.schema, QueryEngine.defaultBatchSize)
-        let now = requestClock().date
-        let includeDeleted = job.operation == "queryAll"
-        @Sendable func failure(_ error: any Error) -> BulkJobFailure {
-            BulkJobFailure("InvalidBatch : Failed to process query: \(Self.apiError(error, job.query ?? "").message)")
-        }
+        let chunks = QueryChunks(
+            schema: schema, now: requestClock().date, job: job, query: query, columns: columns, owner: owner)
         try await database.write { db in try BulkStore.deleteResults(job.id, on: db) }
         var snapshot: [String]?
         if !query.orderBy.isEmpty || query.limit != nil || query.forClause != nil {
             do {
                 snapshot = try await database.read { db in
-                    try QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
-                        .firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
+                    try chunks.engine(db).firstPage(query, batchSize: 1, version: job.apiVersion).snapshot.ids
                 }
             } catch {
-                throw failure(error)
+                throw chunks.failure(error)
             }
         }
         var state = job
         state.resultRows = 0
         state.processed = 0
         var faults = 0
-        var position = (start: 0, lastId: String?.none)
+        var position = QueryChunks.Position()
         var done = false
         while !done {
             if try await injectedFault(job, consecutive: &faults) { continue }
             let stamp = currentTime()
-            let step = try await database.write { [state, position, snapshot] db -> (BulkJob, (Int, String?), Bool) in
-                let started = ContinuousClock.now
-                let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: includeDeleted, userId: job.createdBy)
-                var writer = JSONWriter(reservingCapacity: 1 << 16)
-                writer.write(punctuation: "[")
-                let last: Bool
-                var next = position
-                do {
-                    if let snapshot {
-                        let ids = snapshot[position.start..<min(snapshot.count, position.start + batch)]
-                        try engine.writeRecords(query, ids: ids, version: job.apiVersion, to: &writer)
-                        next.start = ids.endIndex
-                        last = ids.endIndex >= snapshot.count
-                    } else {
-                        var page = query
-                        page.orderBy = [OrderItem(field: FieldPath(["Id"]))]
-                        page.limit = batch
-                        if let after = position.lastId {
-                            let keyset = Condition.comparison(FieldPath(["Id"]), .greaterThan, .string(after, likePattern: after))
-                            page.condition = query.condition.map { .and([.group($0), keyset]) } ?? keyset
-                        }
-                        let (found, records) = try engine.firstPage(page, batchSize: batch, version: job.apiVersion)
-                        writer.writeRaw(records)
-                        next.lastId = found.ids.last
-                        last = found.ids.count < batch
-                    }
-                } catch {
-                    throw failure(error)
-                }
-                writer.write(punctuation: "]")
-                var lines: [UInt8] = []
-                let records = try JSONValue(parsing: writer.bytes).arrayValue ?? []
-                for record in records { lines += job.format.line(columns.values(of: record)) }
-                var updated = state
-                if !records.isEmpty {
-                    try BulkStore.append(
-                        job.id, part: "result", body: String(decoding: lines, as: UTF8.self), rows: Int64(records.count),
-                        firstRow: updated.resultRows, on: db)
-                }
-                updated.resultRows += Int64(records.count)
-                updated.processed = updated.resultRows
-                try Self.save(
-                    updated, state: last ? "JobComplete" : "InProgress", error: nil, elapsed: started.duration(to: .now).wholeMilliseconds,
-                    now: stamp, owner: owner, on: db)
-                return (updated, next, last)
+            (state, position, done) = try await database.write { [state, position, snapshot] db in
+                try chunks.write(after: state, from: position, snapshot: snapshot, stamp: stamp, on: db)
             }
-            (state, position, done) = (step.0, (step.1.0, step.1.1), step.2)
+        }
+    }
+
+    /// A query job's chunks of results, written one transaction each.
+    private struct QueryChunks: Sendable {
+        /// Where the next chunk starts: a position in the snapshot, or after an id (keyset).
+        struct Position: Sendable {
+            var start = 0
+            var lastId: String?
+        }
+
+        let schema: Schema
+        let now: Date
+        let job: BulkJob
+        let query: Query
+        let columns: BulkQueryColumns
+        let owner: String
+        let batch = QueryEngine.defaultBatchSize
+
+        func engine(_ db: any SQLConnection) -> QueryEngine {
+            QueryEngine(schema: schema, db: db, now: now, includeDeleted: job.operation == "queryAll", userId: job.createdBy)
+        }
+
+        func failure(_ error: any Error) -> BulkJobFailure {
+            BulkJobFailure("InvalidBatch : Failed to process query: \(LocalForce.apiError(error, job.query ?? "").message)")
+        }
+
+        /// Reads the next chunk, appends it as CSV to the results and saves the job's progress;
+        /// returns the job, where the next chunk starts and whether this one was the last.
+        func write(after state: BulkJob, from position: Position, snapshot: [String]?, stamp: Int64, on db: any SQLConnection) throws
+            -> (BulkJob, Position, Bool)
+        {
+            let started = ContinuousClock.now
+            var writer = JSONWriter(reservingCapacity: 1 << 16)
+            writer.write(punctuation: "[")
+            let (next, last): (Position, Bool)
+            do {
+                (next, last) = try read(from: position, snapshot: snapshot, engine: engine(db), to: &writer)
+            } catch {
+                throw failure(error)
+            }
+            writer.write(punctuation: "]")
+            var lines: [UInt8] = []
+            let records = try JSONValue(parsing: writer.bytes).arrayValue ?? []
+            for record in records { lines += job.format.line(columns.values(of: record)) }
+            var updated = state
+            if !records.isEmpty {
+                try BulkStore.append(
+                    job.id, part: "result", body: String(decoding: lines, as: UTF8.self), rows: Int64(records.count),
+                    firstRow: updated.resultRows, on: db)
+            }
+            updated.resultRows += Int64(records.count)
+            updated.processed = updated.resultRows
+            try LocalForce.save(
+                updated, state: last ? "JobComplete" : "InProgress", error: nil, elapsed: started.duration(to: .now).wholeMilliseconds,
+                now: stamp, owner: owner, on: db)
+            return (updated, next, last)
+        }
+
+        /// Writes the chunk's records (JSON) from the snapshot, or by keyset after the last id.
+        private func read(from position: Position, snapshot: [String]?, engine: QueryEngine, to writer: inout JSONWriter) throws
+            -> (Position, Bool)
+        {
+            var next = position
+            if let snapshot {
+                let ids = snapshot[position.start..<min(snapshot.count, position.start + batch)]
+                try engine.writeRecords(query, ids: ids, version: job.apiVersion, to: &writer)
+                next.start = ids.endIndex
+                return (next, ids.endIndex >= snapshot.count)
+            }
+            var page = query
+            page.orderBy = [OrderItem(field: FieldPath(["Id"]))]
+            page.limit = batch
+            if let after = position.lastId {
+                let keyset = Condition.comparison(FieldPath(["Id"]), .greaterThan, .string(after, likePattern: after))
+                page.condition = query.condition.map { .and([.group($0), keyset]) } ?? keyset
+            }
+            let (found, records) = try engine.firstPage(page, batchSize: batch, version: job.apiVersion)
+            writer.writeRaw(records)
+            next.lastId = found.ids.last
+            return (next, found.ids.count < batch)
         }
     }
 }

@@ -7,6 +7,42 @@ extension LocalForce {
     /// Ids per page of priming records.
     static let primingPageSize = 2000
 
+    /// Every record the rules name (the first rule to name one wins), in rule order and by
+    /// `SystemModstamp` within a rule, changed after `changedAfter` when given.
+    private static func primingRecords(
+        _ rules: [BriefcaseRule], schema: Schema, now: Date, changedAfter threshold: Int64?, on db: any SQLConnection
+    ) throws -> [(object: String, id: String, stamp: Int64)] {
+        var seen: Set<String> = []
+        var result: [(String, String, Int64)] = []
+        for rule in rules {
+            guard let object = schema.object(named: rule.object) else { continue }
+            let query = try Self.parse(
+                "SELECT Id, SystemModstamp FROM \(object.name)" + (rule.condition.map { " WHERE \($0)" } ?? "")
+                    + " ORDER BY SystemModstamp")
+            let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: false)
+            let ids: [String]
+            do {
+                ids = try engine.snapshot(query).ids
+            } catch {
+                throw Self.apiError(error, query.description)
+            }
+            for chunk in stride(from: 0, to: ids.count, by: 500) {
+                let slice = Array(ids[chunk..<min(ids.count, chunk + 500)])
+                let list = slice.indices.map { db.dialect.placeholder($0 + 1) }.joined(separator: ", ")
+                let rows = try db.rows(
+                    "SELECT \"Id\", \"SystemModstamp\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" IN (\(list))",
+                    slice.map(SQLValue.text))
+                let stamps = Dictionary(rows.map { ($0[0].text ?? "", $0[1].integer ?? 0) }, uniquingKeysWith: { first, _ in first })
+                for id in slice where seen.insert(id).inserted {
+                    let stamp = stamps[id] ?? 0
+                    if let threshold, stamp <= threshold { continue }
+                    result.append((object.name, id, stamp))
+                }
+            }
+        }
+        return result
+    }
+
     /// `GET /connect/briefcase/priming-records[?relayToken=…|?changedAfterTimestamp=…]`.
     ///
     /// The briefcase's rules are evaluated in order; their records (ids and `systemModstamp`)
@@ -30,36 +66,8 @@ extension LocalForce {
             changedAfter = parsed
         }
         let (schema, rules, now, threshold) = (self.schema, self.briefcaseRules, requestClock().date, changedAfter)
-        let all: [(object: String, id: String, stamp: Int64)] = try await database.read { db in
-            var seen: Set<String> = []
-            var result: [(String, String, Int64)] = []
-            for rule in rules {
-                guard let object = schema.object(named: rule.object) else { continue }
-                let query = try Self.parse(
-                    "SELECT Id, SystemModstamp FROM \(object.name)" + (rule.condition.map { " WHERE \($0)" } ?? "")
-                        + " ORDER BY SystemModstamp")
-                let engine = QueryEngine(schema: schema, db: db, now: now, includeDeleted: false)
-                let ids: [String]
-                do {
-                    ids = try engine.snapshot(query).ids
-                } catch {
-                    throw Self.apiError(error, query.description)
-                }
-                for chunk in stride(from: 0, to: ids.count, by: 500) {
-                    let slice = Array(ids[chunk..<min(ids.count, chunk + 500)])
-                    let list = slice.indices.map { db.dialect.placeholder($0 + 1) }.joined(separator: ", ")
-                    let rows = try db.rows(
-                        "SELECT \"Id\", \"SystemModstamp\" FROM \(SQLDialect.quote(object.name)) WHERE \"Id\" IN (\(list))",
-                        slice.map(SQLValue.text))
-                    let stamps = Dictionary(rows.map { ($0[0].text ?? "", $0[1].integer ?? 0) }, uniquingKeysWith: { first, _ in first })
-                    for id in slice where seen.insert(id).inserted {
-                        let stamp = stamps[id] ?? 0
-                        if let threshold, stamp <= threshold { continue }
-                        result.append((object.name, id, stamp))
-                    }
-                }
-            }
-            return result
+        let all = try await database.read { db in
+            try Self.primingRecords(rules, schema: schema, now: now, changedAfter: threshold, on: db)
         }
         let page = all.dropFirst(offset).prefix(Self.primingPageSize)
         var byObject: [String: [JSONValue]] = [:]

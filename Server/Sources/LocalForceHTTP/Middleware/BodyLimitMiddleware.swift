@@ -50,43 +50,64 @@ struct BodyLimitMiddleware: RouterMiddleware {
             // The connection ended before the declared body arrived.
             return Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request body is incomplete")))
         }
-        let arrivalBudget = localForce.bodyArrival
         if let encoding = request.headers[.contentEncoding] {
-            // What inflating may take, at most (deflate's best ratio is about 1:1032), counted
-            // like arriving bytes before any is allocated; then what it took.
-            let (ratio, overflow) = body.readableBytes.multipliedReportingOverflow(by: 1032)
-            let bound = min(limit, overflow ? limit : ratio)
-            let extra = bound > LocalForce.reservedBodyThreshold ? bound : 0
-            guard await arrivalBudget.tryReserve(extra) else {
-                await arrivalBudget.release(arrival)
-                return Responses.response(.error(overloaded))
+            switch await inflate(body, encoding: encoding, limit: limit, holding: arrival, overloaded: overloaded) {
+            case .success(let inflated): (body, arrival) = inflated
+            case .failure(let error): return Responses.response(.error(error))
             }
-            switch ContentCoding.decode(body, encoding: encoding, limit: limit) {
-            case .success(let decoded): body = decoded
-            case .failure(let error):
-                await arrivalBudget.release(arrival + extra)
-                return Responses.response(.error(error))
-            }
-            // From here the inflated body is what is held.
-            let inflated = body.readableBytes > LocalForce.reservedBodyThreshold ? body.readableBytes : 0
-            await arrivalBudget.release(arrival + extra)
-            guard await arrivalBudget.tryReserve(inflated) else { return Responses.response(.error(overloaded)) }
-            arrival = inflated
         }
         var context = context
         let size = body.readableBytes
         context.apiRequest.body = body.readBytes(length: size) ?? []
+        return try await withParsingReservation(size, releasing: arrival) { try await next(request, context) }
+    }
+
+    /// The body inflated, with what it holds of ``LocalForce/bodyArrival`` from then (in place of
+    /// `held`); on an error, `held` is released.
+    private func inflate(_ body: ByteBuffer, encoding: String, limit: Int, holding held: Int, overloaded: APIError) async
+        -> Result<(ByteBuffer, Int), APIError>
+    {
+        let arrivalBudget = localForce.bodyArrival
+        // What inflating may take, at most (deflate's best ratio is about 1:1032), counted
+        // like arriving bytes before any is allocated; then what it took.
+        let (ratio, overflow) = body.readableBytes.multipliedReportingOverflow(by: 1032)
+        let bound = min(limit, overflow ? limit : ratio)
+        let extra = bound > LocalForce.reservedBodyThreshold ? bound : 0
+        guard await arrivalBudget.tryReserve(extra) else {
+            await arrivalBudget.release(held)
+            return .failure(overloaded)
+        }
+        let decoded: ByteBuffer
+        switch ContentCoding.decode(body, encoding: encoding, limit: limit) {
+        case .success(let body): decoded = body
+        case .failure(let error):
+            await arrivalBudget.release(held + extra)
+            return .failure(error)
+        }
+        // From here the inflated body is what is held.
+        let inflated = decoded.readableBytes > LocalForce.reservedBodyThreshold ? decoded.readableBytes : 0
+        await arrivalBudget.release(held + extra)
+        guard await arrivalBudget.tryReserve(inflated) else { return .failure(overloaded) }
+        return .success((decoded, inflated))
+    }
+
+    /// Runs `next` holding the memory a body of `size` bytes takes to parse (a large one
+    /// waits for it in ``LocalForce/bodyMemory``), having released `arrival`.
+    private func withParsingReservation(_ size: Int, releasing arrival: Int, _ next: () async throws -> Response) async throws
+        -> Response
+    {
+        let arrivalBudget = localForce.bodyArrival
         let (weight, overflow) = size.multipliedReportingOverflow(by: LocalForce.bodyMemoryFactor)
         let reservation = size > LocalForce.reservedBodyThreshold ? (overflow ? Int.max : weight) : 0
         guard reservation > 0 else {
             await arrivalBudget.release(arrival)
-            return try await next(request, context)
+            return try await next()
         }
         await localForce.bodyMemory.reserve(reservation)
         // The parsing reservation covers the body from here.
         await arrivalBudget.release(arrival)
         do {
-            let answer = try await next(request, context)
+            let answer = try await next()
             await localForce.bodyMemory.release(reservation)
             return answer
         } catch {
