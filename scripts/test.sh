@@ -96,7 +96,8 @@ swift test --skip-build --package-path Server "$@"
 # The DocC catalogs (swift-docc-plugin, which the root package declares only with MSYNC_DOCS=1):
 # any warning (a broken link, an undocumented parameter) fails.
 MSYNC_DOCS=1 swift package --disable-sandbox generate-documentation --warnings-as-errors \
-  --target SmartStore --target MobileSync --target SalesforceREST --target SalesforceStreaming
+  --target SmartStore --target MobileSync --target SalesforceREST --target SalesforceStreaming \
+  --target FastJSON --target SOQL --target SalesforceWire
 swift package --package-path Server --disable-sandbox generate-documentation --warnings-as-errors \
   --target LocalForce --target LocalForceTesting
 

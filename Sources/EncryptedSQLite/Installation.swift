@@ -22,19 +22,9 @@ struct Installation: @unchecked Sendable {
     /// Where the ``CipherFile`` pointer sits.
     static let contextOffset = MemoryLayout<UnsafeRawPointer>.stride
 
-    private static func make() -> Installation? {
-        guard sqlite3_initialize() == SQLITE_OK else { return nil }
-        guard let base = sqlite3_vfs_find(nil) else { return nil }
-        let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
-        vfs.initialize(to: sqlite3_vfs())
-        vfs.pointee.iVersion = 2
-        vfs.pointee.szOsFile = base.pointee.szOsFile + Int32(headerSize)
-        vfs.pointee.mxPathname = base.pointee.mxPathname
-        let name = Array(CipherVFS.name.utf8CString)
-        let storedName = UnsafeMutablePointer<CChar>.allocate(capacity: name.count)
-        storedName.initialize(from: name, count: name.count)
-        vfs.pointee.zName = UnsafePointer(storedName)
-        vfs.pointee.xOpen = { _, name, file, flags, outFlags in CipherFile.open(name: name, file: file, flags: flags, outFlags: outFlags) }
+    /// Makes every method of `vfs` but `xOpen` call the platform VFS's (``base``), found
+    /// through ``shared`` when SQLite calls it.
+    private static func delegateToBase(_ vfs: UnsafeMutablePointer<sqlite3_vfs>) {
         vfs.pointee.xDelete = { _, name, syncDirectory in
             guard let base = Installation.shared?.base, let call = base.pointee.xDelete else { return SQLITE_ERROR }
             return call(base, name, syncDirectory)
@@ -89,6 +79,22 @@ struct Installation: @unchecked Sendable {
             out?.pointee = milliseconds
             return SQLITE_OK
         }
+    }
+
+    private static func make() -> Installation? {
+        guard sqlite3_initialize() == SQLITE_OK else { return nil }
+        guard let base = sqlite3_vfs_find(nil) else { return nil }
+        let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
+        vfs.initialize(to: sqlite3_vfs())
+        vfs.pointee.iVersion = 2
+        vfs.pointee.szOsFile = base.pointee.szOsFile + Int32(headerSize)
+        vfs.pointee.mxPathname = base.pointee.mxPathname
+        let name = Array(CipherVFS.name.utf8CString)
+        let storedName = UnsafeMutablePointer<CChar>.allocate(capacity: name.count)
+        storedName.initialize(from: name, count: name.count)
+        vfs.pointee.zName = UnsafePointer(storedName)
+        vfs.pointee.xOpen = { _, name, file, flags, outFlags in CipherFile.open(name: name, file: file, flags: flags, outFlags: outFlags) }
+        delegateToBase(vfs)
         let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
         methods.initialize(to: CipherFile.methods())
         // Not the default where URIs work: the system SQLite is shared with Core Data, SwiftData

@@ -162,10 +162,7 @@ public struct SyncContext: Sendable {
         // and walking it would sort the soup for each page (100k entries: 3.4 s instead of
         // 0.16 s). The id's index serves the range and the order.
         var ghosts: [Int64] = []
-        var server: [String] = []
-        var index = 0
-        var serverDone = false
-        var passed: String?
+        var cursor = ServerCursor()
         var after = ""
         while true {
             try await checkStop()
@@ -176,43 +173,72 @@ public struct SyncContext: Sendable {
                 else { continue }
                 after = id
                 // Move the server's cursor to the first id not below this one.
-                while true {
-                    if index == server.count {
-                        if serverDone { break }
-                        try await checkStop()
-                        guard let page = try await nextServerPage() else {
-                            serverDone = true
-                            break
-                        }
-                        (server, index) = (page, 0)
-                        continue
-                    }
-                    let candidate = server[index]
-                    if let passed, candidate < passed { return nil } // not ascending: not the merge's order
-                    guard candidate < id else { break }
-                    passed = candidate
-                    index += 1
+                guard try await seek(&cursor, to: id, nextServerPage: nextServerPage) else {
+                    return nil // not ascending: not the merge's order
                 }
-                if index >= server.count || server[index] != id { ghosts.append(entryId) }
+                if cursor.index >= cursor.server.count || cursor.server[cursor.index] != id { ghosts.append(entryId) }
             }
         }
         // The rest of the server's ids are read too: a decision above holds only if the whole
         // stream is ascending, and an id out of order can come after the soup's last one.
-        while true {
-            while index < server.count {
-                if let passed, server[index] < passed { return nil }
-                passed = server[index]
-                index += 1
-            }
-            guard !serverDone else { break }
-            try await checkStop()
-            guard let page = try await nextServerPage() else { break }
-            (server, index) = (page, 0)
-        }
+        guard try await drain(&cursor, nextServerPage: nextServerPage) else { return nil }
         for start in stride(from: 0, to: ghosts.count, by: 500) {
             try await store.delete(Array(ghosts[start..<min(ghosts.count, start + 500)]), from: soup)
         }
         return ghosts.count
+    }
+
+    /// Where ``deleteGhostsByMerge(soup:idFieldName:syncId:nextServerPage:)`` is in the server's ids.
+    private struct ServerCursor {
+        /// The server's current page of ids.
+        var server: [String] = []
+        /// The position in `server` of the first id not yet passed.
+        var index = 0
+        /// Whether the server has no more pages.
+        var serverDone = false
+        /// The last id passed, which the next must not be below.
+        var passed: String?
+    }
+
+    /// Moves the server's cursor to its first id not below `id`, reading pages as needed; false
+    /// when the server's ids are found out of order.
+    private func seek(_ cursor: inout ServerCursor, to id: String, nextServerPage: () async throws -> [String]?) async throws -> Bool {
+        while true {
+            if cursor.index == cursor.server.count {
+                if cursor.serverDone { break }
+                try await checkStop()
+                guard let page = try await nextServerPage() else {
+                    cursor.serverDone = true
+                    break
+                }
+                cursor.server = page
+                cursor.index = 0
+                continue
+            }
+            let candidate = cursor.server[cursor.index]
+            if let passed = cursor.passed, candidate < passed { return false }
+            guard candidate < id else { break }
+            cursor.passed = candidate
+            cursor.index += 1
+        }
+        return true
+    }
+
+    /// Reads the rest of the server's ids; false when they are found out of order.
+    private func drain(_ cursor: inout ServerCursor, nextServerPage: () async throws -> [String]?) async throws -> Bool {
+        while true {
+            while cursor.index < cursor.server.count {
+                if let passed = cursor.passed, cursor.server[cursor.index] < passed { return false }
+                cursor.passed = cursor.server[cursor.index]
+                cursor.index += 1
+            }
+            guard !cursor.serverDone else { break }
+            try await checkStop()
+            guard let page = try await nextServerPage() else { break }
+            cursor.server = page
+            cursor.index = 0
+        }
+        return true
     }
 
     /// Local ids read per page by ``deleteGhostsByMerge(soup:idFieldName:syncId:nextServerPage:)``.

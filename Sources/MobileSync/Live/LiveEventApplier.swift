@@ -35,97 +35,130 @@ struct LiveEventApplier: Sendable {
     ]
 
     func apply(_ events: [StreamingEvent], context: SyncContext) async throws -> Outcome {
-        var outcome = Outcome()
-        var pending: [String: Pending] = [:]
-        var order: [String] = []
-        let name = sync.name ?? String(sync.id)
-        func note(_ change: ChangeEvent, _ result: LiveChange.Outcome, _ event: StreamingEvent, ids: [String]? = nil) {
-            outcome.changes.append(
-                LiveChange(
-                    syncName: name, changeType: change.changeType.rawValue, recordIds: ids ?? change.recordIds,
-                    changedFields: change.changedFields, outcome: result, replayId: event.replayId))
-            if result == .resynced { outcome.needsResync = true }
-        }
-        func set(_ id: String, _ value: Pending) {
-            if pending[id] == nil { order.append(id) }
-            pending[id] = value
-        }
+        var run = Run(syncName: sync.name ?? String(sync.id))
         for event in events {
             guard var change = event.change, change.entityName.lowercased() == shape.objectName.lowercased() else { continue }
             guard let flat = Self.flattened(change.fields) else {
-                note(change, .resynced, event) // a nested value this applier does not know
+                run.note(change, .resynced, event) // a nested value this applier does not know
                 continue
             }
             change.fields = flat
             change.changedFields = change.changedFields.map(Self.flattenedName)
-            switch change.changeType {
-            case .create, .undelete:
-                guard let fields = shape.fields, shape.takesEveryRecord else {
-                    note(change, .resynced, event)
-                    continue
-                }
-                for id in change.recordIds { set(id, .upsert(record(id: id, fields: fields, values: change.fields))) }
-                note(change, .applied, event)
-            case .update:
-                guard let fields = shape.fields else {
-                    note(change, .resynced, event)
-                    continue
-                }
-                for id in change.recordIds {
-                    let base: JSONValue?
-                    switch pending[id] {
-                    case .upsert(let record)?: base = record
-                    case .delete?: base = nil
-                    case nil: base = try await localRecord(id)
-                    }
-                    guard let base else {
-                        // Not held locally: it may match the query now.
-                        note(change, .resynced, event, ids: [id])
-                        continue
-                    }
-                    if LocalFields.isDirty(base) {
-                        note(change, .skippedDirty, event, ids: [id])
-                        continue
-                    }
-                    var merged = base
-                    let wanted = Set(fields.map { $0.lowercased() } + [modificationDateField.lowercased()])
-                    for (field, value) in change.fields where wanted.contains(field.lowercased()) {
-                        let key = fields.first { $0.lowercased() == field.lowercased() } ?? field
-                        merged[key] = value
-                    }
-                    set(id, .upsert(merged))
-                    note(change, .applied, event, ids: [id])
-                }
-            case .delete:
-                for id in change.recordIds { set(id, .delete) }
-                note(change, .applied, event)
-            case .gapCreate, .gapUpdate, .gapDelete, .gapUndelete, .gapOverflow:
-                note(change, .resynced, event)
-                if change.changeType == .gapDelete || change.changeType == .gapOverflow { outcome.needsGhostCleanup = true }
-            }
+            try await take(change, of: event, into: &run)
         }
-        var upserts: [JSONValue] = []
-        var deletes: [String] = []
-        for id in order {
-            switch pending[id] {
-            case .upsert(let record)?: upserts.append(Self.data(of: record))
-            case .delete?: deletes.append(id)
-            case nil: break
-            }
-        }
-        if !upserts.isEmpty {
-            if sync.options.mergeMode == .mergeFields {
-                _ = try await context.saveRecords(
-                    upserts, in: sync.soupName, idFieldName: idField, modificationDateFieldName: modificationDateField, for: sync)
-            } else {
-                _ = try await store.ingestPage(
-                    JSONValue.array(upserts).jsonBytes, into: sync.soupName, recordsPath: "", idPath: idField,
-                    timestampPath: modificationDateField, skipDirty: true, setFields: LocalFields.clean(syncId: sync.id),
-                    removeFields: [LocalFields.lastError])
-            }
-        }
+        let (upserts, deletes) = run.writes()
+        if !upserts.isEmpty { try await save(upserts, context: context) }
+        var outcome = run.outcome
         if !deletes.isEmpty { outcome.changes = try await delete(deletes, noting: outcome.changes) }
         return outcome
+    }
+
+    /// What one call to ``apply(_:context:)`` gathers: the changes noted, and each record's last
+    /// pending write with the order records were first written in.
+    private struct Run {
+        let syncName: String
+        var outcome = Outcome()
+        var pending: [String: Pending] = [:]
+        var order: [String] = []
+
+        /// Notes an event's change (for `ids`, else all its records) with its result.
+        mutating func note(_ change: ChangeEvent, _ result: LiveChange.Outcome, _ event: StreamingEvent, ids: [String]? = nil) {
+            outcome.changes.append(
+                LiveChange(
+                    syncName: syncName, changeType: change.changeType.rawValue, recordIds: ids ?? change.recordIds,
+                    changedFields: change.changedFields, outcome: result, replayId: event.replayId))
+            if result == .resynced { outcome.needsResync = true }
+        }
+
+        /// Makes `value` the pending write of the record `id`.
+        mutating func set(_ id: String, _ value: Pending) {
+            if pending[id] == nil { order.append(id) }
+            pending[id] = value
+        }
+
+        /// The pending writes, in order: the data of the records to upsert and the ids to delete.
+        func writes() -> (upserts: [JSONValue], deletes: [String]) {
+            var upserts: [JSONValue] = []
+            var deletes: [String] = []
+            for id in order {
+                switch pending[id] {
+                case .upsert(let record)?: upserts.append(LiveEventApplier.data(of: record))
+                case .delete?: deletes.append(id)
+                case nil: break
+                }
+            }
+            return (upserts, deletes)
+        }
+    }
+
+    /// Applies one change event (of the sync's object, its fields flat) to the run: pending
+    /// writes for what it can apply itself, a note of each result.
+    private func take(_ change: ChangeEvent, of event: StreamingEvent, into run: inout Run) async throws {
+        switch change.changeType {
+        case .create, .undelete:
+            guard let fields = shape.fields, shape.takesEveryRecord else {
+                run.note(change, .resynced, event)
+                return
+            }
+            for id in change.recordIds { run.set(id, .upsert(record(id: id, fields: fields, values: change.fields))) }
+            run.note(change, .applied, event)
+        case .update:
+            guard let fields = shape.fields else {
+                run.note(change, .resynced, event)
+                return
+            }
+            try await takeUpdate(change, of: event, fields: fields, into: &run)
+        case .delete:
+            for id in change.recordIds { run.set(id, .delete) }
+            run.note(change, .applied, event)
+        case .gapCreate, .gapUpdate, .gapDelete, .gapUndelete, .gapOverflow:
+            run.note(change, .resynced, event)
+            if change.changeType == .gapDelete || change.changeType == .gapOverflow { run.outcome.needsGhostCleanup = true }
+        }
+    }
+
+    /// Applies an update event's `fields` to each of its records as held (pending in the run,
+    /// else in the soup); one not held, or dirty, is noted and left alone.
+    private func takeUpdate(_ change: ChangeEvent, of event: StreamingEvent, fields: [String], into run: inout Run) async throws {
+        for id in change.recordIds {
+            let base: JSONValue?
+            switch run.pending[id] {
+            case .upsert(let record)?: base = record
+            case .delete?: base = nil
+            case nil: base = try await localRecord(id)
+            }
+            guard let base else {
+                // Not held locally: it may match the query now.
+                run.note(change, .resynced, event, ids: [id])
+                continue
+            }
+            if LocalFields.isDirty(base) {
+                run.note(change, .skippedDirty, event, ids: [id])
+                continue
+            }
+            var merged = base
+            let wanted = Set(fields.map { $0.lowercased() } + [modificationDateField.lowercased()])
+            for (field, value) in change.fields where wanted.contains(field.lowercased()) {
+                let key = fields.first { $0.lowercased() == field.lowercased() } ?? field
+                merged[key] = value
+            }
+            run.set(id, .upsert(merged))
+            run.note(change, .applied, event, ids: [id])
+        }
+    }
+
+    /// Writes the records the events brought: merged with local changes in MERGE_FIELDS, else as
+    /// one page that leaves dirty records alone.
+    private func save(_ upserts: [JSONValue], context: SyncContext) async throws {
+        if sync.options.mergeMode == .mergeFields {
+            _ = try await context.saveRecords(
+                upserts, in: sync.soupName, idFieldName: idField, modificationDateFieldName: modificationDateField, for: sync)
+        } else {
+            _ = try await store.ingestPage(
+                JSONValue.array(upserts).jsonBytes, into: sync.soupName, recordsPath: "", idPath: idField,
+                timestampPath: modificationDateField, skipDirty: true, setFields: LocalFields.clean(syncId: sync.id),
+                removeFields: [LocalFields.lastError])
+        }
     }
 
     /// A created record from its event: every selected field, absent ones null (a create's event leaves nulls out).

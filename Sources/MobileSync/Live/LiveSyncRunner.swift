@@ -60,17 +60,7 @@ struct LiveSyncRunner: Sendable {
         defer { Task { await streaming.disconnect() } }
         await update { $0.status = .connecting }
         try await streaming.handshake()
-        var note = ""
-        var catchUp = sync.live?.replayId == nil
-        do {
-            try await streaming.subscribe(channel, from: sync.live?.replayId.map(ReplayFrom.after) ?? .newEvents)
-        } catch StreamingError.invalidReplayId(let id) {
-            try await streaming.subscribe(channel, from: .newEvents)
-            note = "Replay id \(id) is outside the server's retention window: full resync"
-            try await manager.resetBoundary(syncId)
-            catchUp = true
-        }
-        let fallback = note
+        let (fallback, catchUp) = try await subscribe(streaming, to: channel, after: sync.live?.replayId)
         // Connects start now and never pause: a client that does not connect for 40 s is
         // forgotten by the server with its subscription, and a catch-up or a resync may take
         // longer. What arrives meanwhile waits in `batches`, in order.
@@ -96,6 +86,34 @@ struct LiveSyncRunner: Sendable {
             store: manager.store, sync: sync, shape: shape, idField: target.idFieldName,
             modificationDateField: target.modificationDateFieldName, apiVersion: manager.client.apiVersion)
         let context = SyncContext(manager: manager, onUpdate: nil)
+        try await applyBatches(batches, with: applier, context: context)
+        throw StreamingError.protocolError("the stream of events ended")
+    }
+
+    /// Subscribes to `channel` from after `replayId` (new events only without one); returns the
+    /// note to show and whether to catch up with a resync. A replay id outside the server's
+    /// retention window falls back to new events, a reset boundary and a full resync.
+    private func subscribe(_ streaming: StreamingClient, to channel: String, after replayId: Int64?) async throws
+        -> (note: String, catchUp: Bool)
+    {
+        var note = ""
+        var catchUp = replayId == nil
+        do {
+            try await streaming.subscribe(channel, from: replayId.map(ReplayFrom.after) ?? .newEvents)
+        } catch StreamingError.invalidReplayId(let id) {
+            try await streaming.subscribe(channel, from: .newEvents)
+            note = "Replay id \(id) is outside the server's retention window: full resync"
+            try await manager.resetBoundary(syncId)
+            catchUp = true
+        }
+        return (note, catchUp)
+    }
+
+    /// Applies each batch of events as it arrives, records the progress and announces the
+    /// changes; returns when the stream ends.
+    private func applyBatches(
+        _ batches: AsyncThrowingStream<[StreamingEvent], any Error>, with applier: LiveEventApplier, context: SyncContext
+    ) async throws {
         for try await events in batches {
             // On Linux a request is not cancelled: a stopped run's last long poll may answer late.
             try Task.checkCancellation()
@@ -111,7 +129,6 @@ struct LiveSyncRunner: Sendable {
             outcome.changes.removeAll { $0.recordIds.isEmpty && $0.outcome == .applied }
             await manager.announce(outcome.changes)
         }
-        throw StreamingError.protocolError("the stream of events ended")
     }
 
     /// Connects one long poll after another, yielding each batch of events; the stream ends

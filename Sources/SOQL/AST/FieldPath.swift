@@ -21,6 +21,6 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Paths are equal when their components are; locations are ignored.
     public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool { lhs.components == rhs.components }
-    /// Hashes the components only, like ``==(lhs:rhs:)``.
+    /// Hashes the components only, like `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(components) }
 }

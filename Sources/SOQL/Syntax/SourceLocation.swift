@@ -2,7 +2,7 @@
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The line, from 1.
     public var line: Int
-    /// The column, from 1, in characters.
+    /// The column, from 1, in UTF-8 bytes from the start of the line (a character outside ASCII counts 2 to 4).
     public var column: Int
     /// The offset in UTF-8 bytes, from 0.
     public var offset: Int

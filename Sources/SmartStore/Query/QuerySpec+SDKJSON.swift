@@ -24,41 +24,23 @@ extension QuerySpec {
     ///   range, like, match and smart, a missing soup, path, key or Smart SQL, or keys of the
     ///   wrong JSON type.
     public init(sdkJSON json: JSONValue, soupName: String? = nil) throws {
-        guard let members = json.objectValue else { throw SmartStoreError.invalidQuerySpec("A query spec must be a JSON object") }
-        func string(_ key: String) throws -> String? {
-            switch members[key] {
-            case nil, .null?: return nil
-            case .string(let value)?: return value
-            default: throw SmartStoreError.invalidQuerySpec("\(key) must be a string")
-            }
-        }
-        func key(_ key: String) throws -> JSONValue? {
-            switch members[key] {
-            case nil, .null?: return nil
-            case let value? where value.objectValue == nil && value.arrayValue == nil: return value
-            default: throw SmartStoreError.invalidQuerySpec("\(key) must be a string, a number or a boolean")
-            }
-        }
-        let selectPaths: [String]?
-        switch members["selectPaths"] {
-        case nil, .null?: selectPaths = nil
-        case .array(let paths)?:
-            selectPaths = try paths.map { path in
-                guard let path = path.stringValue else { throw SmartStoreError.invalidQuerySpec("selectPaths must hold strings") }
-                return path
-            }
-        default: throw SmartStoreError.invalidQuerySpec("selectPaths must be an array of strings")
-        }
-        let pageSize = members["pageSize"]?.int64Value.flatMap { $0 > 0 ? Int(clamping: $0) : nil } ?? Self.sdkDefaultPageSize
-        let order: Order = try string("order") == "descending" ? .descending : .ascending
-        let (path, orderPath) = (try string("indexPath"), try string("orderPath"))
-        let queryType = try string("queryType") ?? ""
+        guard let object = json.objectValue else { throw SmartStoreError.invalidQuerySpec("A query spec must be a JSON object") }
+        let members = SDKMembers(members: object)
+        let selectPaths = try members.selectPaths()
+        let pageSize = object["pageSize"]?.int64Value.flatMap { $0 > 0 ? Int(clamping: $0) : nil } ?? Self.sdkDefaultPageSize
+        let order: Order = try members.string("order") == "descending" ? .descending : .ascending
+        let common = (
+            selectPaths: selectPaths, path: try members.string("indexPath"), orderPath: try members.string("orderPath"), order: order
+        )
+        let queryType = try members.string("queryType") ?? ""
         if queryType == Kind.smart.rawValue {
-            guard let smartSql = try string("smartSql") else { throw SmartStoreError.invalidQuerySpec("A smart query needs smartSql") }
+            guard let smartSql = try members.string("smartSql") else {
+                throw SmartStoreError.invalidQuerySpec("A smart query needs smartSql")
+            }
             self = .smart(smartSql, pageSize: pageSize)
             return
         }
-        guard let soup = try soupName ?? string("soupName") else {
+        guard let soup = try soupName ?? members.string("soupName") else {
             throw SmartStoreError.invalidQuerySpec("A \(queryType) query needs a soup name")
         }
         func required<T>(_ value: T?, _ name: String) throws -> T {
@@ -68,29 +50,67 @@ extension QuerySpec {
         switch queryType {
         case Kind.exact.rawValue:
             self = .exact(
-                soup: soup, selectPaths: selectPaths, path: try required(path, "indexPath"),
-                key: try required(try key("matchKey"), "matchKey"),
-                orderPath: orderPath, order: order, pageSize: pageSize)
+                soup: soup, selectPaths: common.selectPaths, path: try required(common.path, "indexPath"),
+                key: try required(try members.key("matchKey"), "matchKey"), orderPath: common.orderPath, order: common.order,
+                pageSize: pageSize)
         case Kind.range.rawValue:
-            let (begin, end) = (try key("beginKey"), try key("endKey"))
-            if let path {
+            let (begin, end) = (try members.key("beginKey"), try members.key("endKey"))
+            if let path = common.path {
                 self = .range(
-                    soup: soup, selectPaths: selectPaths, path: path, begin: begin, end: end, orderPath: orderPath, order: order,
-                    pageSize: pageSize)
+                    soup: soup, selectPaths: common.selectPaths, path: path, begin: begin, end: end, orderPath: common.orderPath,
+                    order: common.order, pageSize: pageSize)
             } else {
-                self = .all(soup: soup, selectPaths: selectPaths, orderPath: orderPath, order: order, pageSize: pageSize)
+                self = .all(
+                    soup: soup, selectPaths: common.selectPaths, orderPath: common.orderPath, order: common.order, pageSize: pageSize)
             }
         case Kind.like.rawValue:
             self = .like(
-                soup: soup, selectPaths: selectPaths, path: try required(path, "indexPath"),
-                pattern: try required(try string("likeKey"), "likeKey"),
-                orderPath: orderPath, order: order, pageSize: pageSize)
+                soup: soup, selectPaths: common.selectPaths, path: try required(common.path, "indexPath"),
+                pattern: try required(try members.string("likeKey"), "likeKey"), orderPath: common.orderPath, order: common.order,
+                pageSize: pageSize)
         case Kind.match.rawValue:
             self = .match(
-                soup: soup, selectPaths: selectPaths, path: path, key: try required(try string("matchKey"), "matchKey"),
-                orderPath: orderPath, order: order, pageSize: pageSize)
+                soup: soup, selectPaths: common.selectPaths, path: common.path,
+                key: try required(try members.string("matchKey"), "matchKey"),
+                orderPath: common.orderPath, order: common.order, pageSize: pageSize)
         default:
             throw SmartStoreError.invalidQuerySpec("Invalid queryType: '\(queryType)'")
+        }
+    }
+
+    /// The members of an SDK query spec, read with their types checked.
+    private struct SDKMembers {
+        let members: [String: JSONValue]
+
+        /// A string member; nil when absent or null.
+        func string(_ key: String) throws -> String? {
+            switch members[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            default: throw SmartStoreError.invalidQuerySpec("\(key) must be a string")
+            }
+        }
+
+        /// A key (`matchKey`, `beginKey`, `endKey`): any scalar; nil when absent or null.
+        func key(_ key: String) throws -> JSONValue? {
+            switch members[key] {
+            case nil, .null?: return nil
+            case let value? where value.objectValue == nil && value.arrayValue == nil: return value
+            default: throw SmartStoreError.invalidQuerySpec("\(key) must be a string, a number or a boolean")
+            }
+        }
+
+        /// `selectPaths`: strings; nil when absent or null.
+        func selectPaths() throws -> [String]? {
+            switch members["selectPaths"] {
+            case nil, .null?: return nil
+            case .array(let paths)?:
+                return try paths.map { path in
+                    guard let path = path.stringValue else { throw SmartStoreError.invalidQuerySpec("selectPaths must hold strings") }
+                    return path
+                }
+            default: throw SmartStoreError.invalidQuerySpec("selectPaths must be an array of strings")
+            }
         }
     }
 

@@ -93,6 +93,19 @@ public struct QuerySpec: Sendable, Hashable {
             + (selectPaths.map { paths in paths.map { "{\(soup):\($0)}" }.joined(separator: ", ") }
                 ?? "{\(soup):_soup}") + " "
         let from = "FROM {\(soup)} "
+        let (whereClause, arguments) = Self.whereClause(
+            kind, soup: soup, path: path, matchKey: matchKey, beginKey: beginKey, endKey: endKey, likeKey: likeKey)
+        let orderClause = orderPath.map { "ORDER BY {\(soup):\($0)} \(order.sql) " } ?? ""
+        self.smartSql = select + from + whereClause + orderClause
+        self.fromWhere = from + whereClause
+        self.orderClause = orderClause
+        self.arguments = arguments
+    }
+
+    /// The WHERE clause of a generated query of `kind`, and the values it binds.
+    private static func whereClause(
+        _ kind: Kind, soup: String, path: String?, matchKey: String?, beginKey: JSONValue?, endKey: JSONValue?, likeKey: String?
+    ) -> (String, [JSONValue]) {
         var whereClause = ""
         var arguments: [JSONValue] = []
         let column = "{\(soup):\(path ?? "")}"
@@ -125,11 +138,7 @@ public struct QuerySpec: Sendable, Hashable {
         case .smart:
             break
         }
-        let orderClause = orderPath.map { "ORDER BY {\(soup):\($0)} \(order.sql) " } ?? ""
-        self.smartSql = select + from + whereClause + orderClause
-        self.fromWhere = from + whereClause
-        self.orderClause = orderClause
-        self.arguments = arguments
+        return (whereClause, arguments)
     }
 
     /// All entries of a soup, optionally ordered. (The SDK's `buildAllQuerySpec`.)

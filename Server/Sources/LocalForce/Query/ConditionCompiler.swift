@@ -78,18 +78,7 @@ struct ConditionCompiler {
             }
             if bound.isEmpty { return negated ? "1 = 1" : "1 = 0" }
             return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(bound.joined(separator: ", ")))"
-        case .inSubquery(let path, let negated, let join):
-            let resolved = try resolve(path)
-            guard let object = from.schema.object(named: join.object) else { throw Self.unknownObject(join.object, path.location) }
-            let inner = FromContext(schema: from.schema, object: object, alias: from.alias + "s")
-            let selected = try inner.resolve(join.field)
-            var sql = "SELECT \(selected.expression) FROM "
-            let innerCompiler = ConditionCompiler(from: inner, arguments: arguments, now: now)
-            // The inner FROM (with joins) is only known after compiling its condition, but its
-            // arguments must come first in text order only if it binds any: FROM binds nothing.
-            let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition, depth: depth + 1) }
-            sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
-            return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
+        case .inSubquery(let path, let negated, let join): return try inSubquery(path, negated: negated, join, depth: depth)
         case .functionComparison(let call, let op, let literal):
             let compiled = try FunctionSQL(from: from, dialect: arguments.dialect).compile(call, context: functionContext)
             if case .null = literal {
@@ -107,27 +96,47 @@ struct ConditionCompiler {
             return negated
                 ? "(\(compiled.sql) IS NULL OR \(compiled.sql) NOT IN (\(list.joined(separator: ", "))))"
                 : "\(compiled.sql) IN (\(list.joined(separator: ", ")))"
-        case .includes(let path, let excludes, let values):
-            let resolved = try resolve(path)
-            guard resolved.field.type == .multipicklist else {
-                throw SOQLError(.invalidField, "includes or excludes operator only valid on multipicklist field", at: path.location)
-            }
-            // An empty value names no item: it matches nothing.
-            let alternatives = values.map { value in
-                let items = value.split(separator: ";")
-                return items.isEmpty
-                    ? "1 = 0"
-                    : balancedJoin(
-                        items.map { item in
-                            arguments.dialect.caseInsensitiveLike(
-                                "(';' || \(resolved.expression) || ';')",
-                                arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%")))
-                                + " ESCAPE '\\'"
-                        }, "AND")
-            }
-            let any = balancedJoin(alternatives, "OR")
-            return excludes ? "(\(resolved.expression) IS NULL OR NOT \(any))" : any
+        case .includes(let path, let excludes, let values): return try includes(path, excludes: excludes, values)
         }
+    }
+
+    /// `field [NOT] IN (SELECT …)`: a semi-join on the inner object's live records.
+    private func inSubquery(_ path: FieldPath, negated: Bool, _ join: SemiJoin, depth: Int) throws(SOQLError) -> String {
+        let resolved = try resolve(path)
+        guard let object = from.schema.object(named: join.object) else { throw Self.unknownObject(join.object, path.location) }
+        let inner = FromContext(schema: from.schema, object: object, alias: from.alias + "s")
+        let selected = try inner.resolve(join.field)
+        var sql = "SELECT \(selected.expression) FROM "
+        let innerCompiler = ConditionCompiler(from: inner, arguments: arguments, now: now)
+        // The inner FROM (with joins) is only known after compiling its condition, but its
+        // arguments must come first in text order only if it binds any: FROM binds nothing.
+        let filter = try join.condition.map { condition throws(SOQLError) in try innerCompiler.compile(condition, depth: depth + 1) }
+        sql += inner.sql + " WHERE \(inner.alias).\"IsDeleted\" = 0" + (filter.map { " AND (\($0))" } ?? "")
+        return "\(resolved.expression) \(negated ? "NOT IN" : "IN") (\(sql))"
+    }
+
+    /// `INCLUDES` / `EXCLUDES` on a multi-select picklist: each value is items joined by `;`,
+    /// all of which must be selected.
+    private func includes(_ path: FieldPath, excludes: Bool, _ values: [String]) throws(SOQLError) -> String {
+        let resolved = try resolve(path)
+        guard resolved.field.type == .multipicklist else {
+            throw SOQLError(.invalidField, "includes or excludes operator only valid on multipicklist field", at: path.location)
+        }
+        // An empty value names no item: it matches nothing.
+        let alternatives = values.map { value in
+            let items = value.split(separator: ";")
+            return items.isEmpty
+                ? "1 = 0"
+                : balancedJoin(
+                    items.map { item in
+                        arguments.dialect.caseInsensitiveLike(
+                            "(';' || \(resolved.expression) || ';')",
+                            arguments.bind(.text("%;" + String(item).trimmingCharacters(in: .whitespaces).likeEscaped + ";%")))
+                            + " ESCAPE '\\'"
+                    }, "AND")
+        }
+        let any = balancedJoin(alternatives, "OR")
+        return excludes ? "(\(resolved.expression) IS NULL OR NOT \(any))" : any
     }
 
     private func comparison(_ path: FieldPath, _ op: ComparisonOperator, _ literal: Literal) throws(SOQLError) -> String {

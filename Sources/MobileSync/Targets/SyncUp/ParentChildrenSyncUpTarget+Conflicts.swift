@@ -79,6 +79,9 @@ extension ParentChildrenSyncUpTarget {
     }
 }
 
+/// A side's merged records to write, by entry id, with the base each gets (the server's version) when dirty.
+private typealias MergedWrites = [Int64: (merged: JSONValue, base: JSONValue?)]
+
 extension ParentChildrenSyncUpTarget {
     /// MERGE_FIELDS: each record of the tree the server changed is merged with the server's
     /// version first (``MergePlanner``); the merged records are written (dirty, on top of the
@@ -90,47 +93,72 @@ extension ParentChildrenSyncUpTarget {
     {
         var result: [[JSONValue]] = [[parentEntry], childEntries]
         var conflicts: [TreeConflict] = []
-        var writes: [(side: TreeSide, isChild: Bool, records: [Int64: (merged: JSONValue, base: JSONValue?)])] = []
+        var writes: [(side: TreeSide, isChild: Bool, records: MergedWrites)] = []
         for isChild in [false, true] {
             let side = TreeSide(self, isChild: isChild)
-            let entries = result[isChild ? 1 : 0]
-            let list =
-                (isChild ? (childrenUpdateFieldlist ?? childrenCreateFieldlist) : (updateFieldlist ?? createFieldlist)) ?? options.fieldlist
-                ?? []
-            let items = entries.map {
-                SyncUpRecord(record: $0, idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName)
-            }
-            let ids = items.filter { $0.action == .update || $0.action == .delete }.compactMap(\.id).filter { !LocalFields.isLocalId($0) }
-            guard !ids.isEmpty else { continue }
-            let servers = try await serverRecords(
-                side.objectType, ids: ids,
-                fields: MergePlanner.serverFields(
-                    idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName, list: list),
-                client: context.client)
-            let bases = try await context.store.shadows(
-                ConflictShadows.base, of: entries.compactMap { $0["_soupEntryId"]?.int64Value }, in: side.soupName)
-            var written: [Int64: (merged: JSONValue, base: JSONValue?)] = [:]
-            for (index, item) in items.enumerated() {
-                guard let entryId = item.record["_soupEntryId"]?.int64Value else { continue }
-                let theirs = item.id.flatMap { servers[$0] }
-                switch MergePlanner.plan(item, base: bases[entryId], server: theirs, list: list) {
-                case .conflict(let kind, let fields, let server):
-                    conflicts.append(TreeConflict(record: item, isChild: isChild, kind: kind, fields: fields, server: .some(server)))
-                case .send(_, let merged?) where merged != item.record:
-                    var base = item.record
-                    for (field, value) in theirs?.objectValue ?? [:] where field != "attributes" { base[field] = value }
-                    written[entryId] = (merged, theirs == nil ? nil : base)
-                    result[isChild ? 1 : 0][index] = merged
-                case .settled(let clean):
-                    written[entryId] = (clean, nil)
-                    result[isChild ? 1 : 0][index] = clean
-                default:
-                    continue
-                }
-            }
-            writes.append((side, isChild, written))
+            guard
+                let merged = try await mergeSide(
+                    result[isChild ? 1 : 0], side: side, isChild: isChild, options: options, context: context)
+            else { continue }
+            result[isChild ? 1 : 0] = merged.entries
+            conflicts += merged.conflicts
+            writes.append((side, isChild, merged.written))
         }
         guard conflicts.isEmpty else { return (parentEntry, childEntries, conflicts, false) }
+        let edited = try await writeMerged(writes, parentEntry: parentEntry, childEntries: childEntries, context: context)
+        return (result[0].first ?? parentEntry, result[1], [], edited)
+    }
+
+    /// Merges one side's records the server may have changed with the server's versions: the
+    /// entries as merged, the conflicts, and the records to write; nil when it updates or deletes no server record.
+    private func mergeSide(_ entries: [JSONValue], side: TreeSide, isChild: Bool, options: SyncOptions, context: SyncContext) async throws
+        -> (entries: [JSONValue], conflicts: [TreeConflict], written: MergedWrites)?
+    {
+        var entries = entries
+        var conflicts: [TreeConflict] = []
+        let list =
+            (isChild ? (childrenUpdateFieldlist ?? childrenCreateFieldlist) : (updateFieldlist ?? createFieldlist)) ?? options.fieldlist
+            ?? []
+        let items = entries.map {
+            SyncUpRecord(record: $0, idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName)
+        }
+        let ids = items.filter { $0.action == .update || $0.action == .delete }.compactMap(\.id).filter { !LocalFields.isLocalId($0) }
+        guard !ids.isEmpty else { return nil }
+        let servers = try await serverRecords(
+            side.objectType, ids: ids,
+            fields: MergePlanner.serverFields(
+                idFieldName: side.idFieldName, modificationDateFieldName: side.modificationDateFieldName, list: list),
+            client: context.client)
+        let bases = try await context.store.shadows(
+            ConflictShadows.base, of: entries.compactMap { $0["_soupEntryId"]?.int64Value }, in: side.soupName)
+        var written: MergedWrites = [:]
+        for (index, item) in items.enumerated() {
+            guard let entryId = item.record["_soupEntryId"]?.int64Value else { continue }
+            let theirs = item.id.flatMap { servers[$0] }
+            switch MergePlanner.plan(item, base: bases[entryId], server: theirs, list: list) {
+            case .conflict(let kind, let fields, let server):
+                conflicts.append(TreeConflict(record: item, isChild: isChild, kind: kind, fields: fields, server: .some(server)))
+            case .send(_, let merged?) where merged != item.record:
+                var base = item.record
+                for (field, value) in theirs?.objectValue ?? [:] where field != "attributes" { base[field] = value }
+                written[entryId] = (merged, theirs == nil ? nil : base)
+                entries[index] = merged
+            case .settled(let clean):
+                written[entryId] = (clean, nil)
+                entries[index] = clean
+            default:
+                continue
+            }
+        }
+        return (entries, conflicts, written)
+    }
+
+    /// Writes each side's merged records (one transaction per soup) unless edited since they were
+    /// loaded; returns whether one was.
+    private func writeMerged(
+        _ writes: [(side: TreeSide, isChild: Bool, records: MergedWrites)], parentEntry: JSONValue, childEntries: [JSONValue],
+        context: SyncContext
+    ) async throws -> Bool {
         let edited = Locked(false)
         for (side, isChild, records) in writes where !records.isEmpty {
             // Entry ids are per soup: each side's records as loaded.
@@ -148,6 +176,6 @@ extension ParentChildrenSyncUpTarget {
                 if let base, LocalFields.isDirty(merged) { edit.shadows[ConflictShadows.base] = base }
             }
         }
-        return (result[0].first ?? parentEntry, result[1], [], edited.current)
+        return edited.current
     }
 }

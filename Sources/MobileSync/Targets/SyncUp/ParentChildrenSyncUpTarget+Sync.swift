@@ -203,37 +203,59 @@ extension ParentChildrenSyncUpTarget {
         _ parentEntryId: Int64, parentAgain: Bool, children: Set<Int>, childIds: [Int64], options: SyncOptions, context: SyncContext,
         pass: Int, confirmations: TreeConfirmations, conflicts: inout Int
     ) async throws -> Int {
-        let (store, client) = (context.store, context.client)
+        let store = context.store
         let (info, childInfo) = (self.parent, self.children)
         var kids = try await store.retrieve(childIds, from: childInfo.soupName)
         guard var parent = try await store.retrieve([parentEntryId], from: info.soupName).first else {
             // The parent was deleted (LOOKUP): lost children come back on their own, without a parent.
-            var failed = 0
-            for index in children where index < kids.count {
-                var kid = kids[index]
-                kid[childInfo.parentIdFieldName] = .null
-                let record = SyncUpRecord(
-                    record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
-                var sent = try fields(record, creating: true, isChild: true, options: options)
-                sent[childInfo.parentIdFieldName] = .null
-                do {
-                    let id = try await client.create(childInfo.objectType, fields: .object(sent))
-                    try await store.upsert(record.cleaned(id: id), in: childInfo.soupName)
-                    if let entryId = kid["_soupEntryId"]?.int64Value {
-                        confirmations.note(
-                            entryId: entryId, serverId: id, sent: sent.filter { $0.key != childInfo.parentIdFieldName },
-                            date: kid[childInfo.modificationDateFieldName], isChild: true)
-                    }
-                } catch RestError.http(_, let errors, _) {
-                    let body = JSONValue.array(errors.map(\.json))
-                    guard TreePlan.isOwnError(body) else { continue }
-                    kid[LocalFields.lastError] = .string(body.jsonString)
-                    try await store.upsert(kid, in: childInfo.soupName)
-                    failed += 1
-                }
-            }
-            return failed
+            return try await recreateOrphans(kids, lost: children, options: options, context: context, confirmations: confirmations)
         }
+        markLost(parent: &parent, kids: &kids, parentAgain: parentAgain, lost: children)
+        let savedParent = try await store.upsert(parent, in: info.soupName)
+        let savedKids = try await store.upsert(kids, in: childInfo.soupName)
+        return try await syncTree(
+            savedParent, savedKids, options: options, context: context, pass: pass + 1, confirmations: confirmations,
+            conflicts: &conflicts)
+    }
+
+    /// Creates the lost children (positions `lost` in `kids`) again on the server, without a
+    /// parent, and stores them; returns how many the server refused (their errors recorded).
+    private func recreateOrphans(
+        _ kids: [JSONValue], lost: Set<Int>, options: SyncOptions, context: SyncContext, confirmations: TreeConfirmations
+    ) async throws -> Int {
+        let (store, client) = (context.store, context.client)
+        let childInfo = self.children
+        var failed = 0
+        for index in lost where index < kids.count {
+            var kid = kids[index]
+            kid[childInfo.parentIdFieldName] = .null
+            let record = SyncUpRecord(
+                record: kid, idFieldName: childInfo.idFieldName, modificationDateFieldName: childInfo.modificationDateFieldName)
+            var sent = try fields(record, creating: true, isChild: true, options: options)
+            sent[childInfo.parentIdFieldName] = .null
+            do {
+                let id = try await client.create(childInfo.objectType, fields: .object(sent))
+                try await store.upsert(record.cleaned(id: id), in: childInfo.soupName)
+                if let entryId = kid["_soupEntryId"]?.int64Value {
+                    confirmations.note(
+                        entryId: entryId, serverId: id, sent: sent.filter { $0.key != childInfo.parentIdFieldName },
+                        date: kid[childInfo.modificationDateFieldName], isChild: true)
+                }
+            } catch RestError.http(_, let errors, _) {
+                let body = JSONValue.array(errors.map(\.json))
+                guard TreePlan.isOwnError(body) else { continue }
+                kid[LocalFields.lastError] = .string(body.jsonString)
+                try await store.upsert(kid, in: childInfo.soupName)
+                failed += 1
+            }
+        }
+        return failed
+    }
+
+    /// Marks what the server lost as locally created: the parent again (`parentAgain`, a new
+    /// local id its children point at), else the lost children (positions `lost`), with new local ids.
+    private func markLost(parent: inout JSONValue, kids: inout [JSONValue], parentAgain: Bool, lost: Set<Int>) {
+        let (info, childInfo) = (self.parent, self.children)
         if parentAgain {
             let localId = LocalFields.newLocalId()
             parent[info.idFieldName] = .string(localId)
@@ -253,18 +275,13 @@ extension ParentChildrenSyncUpTarget {
                 }
             }
         } else {
-            for index in children where index < kids.count {
+            for index in lost where index < kids.count {
                 kids[index][childInfo.parentIdFieldName] = parent[info.idFieldName]
                 kids[index][childInfo.idFieldName] = .string(LocalFields.newLocalId())
                 kids[index][LocalFields.locallyCreated] = true
                 kids[index][LocalFields.local] = true
             }
         }
-        let savedParent = try await store.upsert(parent, in: info.soupName)
-        let savedKids = try await store.upsert(kids, in: childInfo.soupName)
-        return try await syncTree(
-            savedParent, savedKids, options: options, context: context, pass: pass + 1, confirmations: confirmations,
-            conflicts: &conflicts)
     }
 
     /// LEAVE_IF_CHANGED and MERGE_FIELDS: which records of the tree the server changed since

@@ -41,6 +41,25 @@ struct RecordActions {
     ) async throws -> [SyncUpOutcome] {
         let items = records.map { SyncUpRecord(record: $0, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName) }
         var outcomes = [SyncUpOutcome?](repeating: nil, count: items.count)
+        let changes = try await plan(items, options: options, isNewerThanServer: isNewerThanServer, outcomes: &outcomes)
+        let results = try await send(changes.map(\.1))
+        let recreate = try settle(changes, results: results, items: items, options: options, outcomes: &outcomes)
+        if !recreate.isEmpty {
+            for ((index, _), result) in zip(recreate, try await send(recreate.map(\.1))) {
+                outcomes[index] =
+                    (200..<300).contains(result.status)
+                    ? .synced(items[index].cleaned(id: result.body["id"]?.stringValue)) : .leftDirty(error: Self.errors(result.body))
+            }
+        }
+        return outcomes.map { $0 ?? .leftDirty(error: nil) }
+    }
+
+    /// The change each record's flags ask for, by position; a record settled without a call
+    /// (a LEAVE_IF_CHANGED conflict, nothing to do, never on the server) gets its outcome instead.
+    private func plan(
+        _ items: [SyncUpRecord], options: SyncOptions, isNewerThanServer: (JSONValue) async throws -> Bool,
+        outcomes: inout [SyncUpOutcome?]
+    ) async throws -> [(Int, RecordChange)] {
         var changes: [(Int, RecordChange)] = []
         for (index, item) in items.enumerated() {
             let type = item.objectType ?? "null"
@@ -71,7 +90,15 @@ struct RecordActions {
                 changes.append((index, RecordChange(kind: .update, objectType: type, id: item.id, fields: body, unmodifiedSince: since)))
             }
         }
-        let results = try await send(changes.map(\.1))
+        return changes
+    }
+
+    /// The outcome of each change from its answer; returns the updates OVERWRITE creates again
+    /// (deleted on the server), whose outcomes are left unset.
+    private func settle(
+        _ changes: [(Int, RecordChange)], results: [SyncUpResponse], items: [SyncUpRecord], options: SyncOptions,
+        outcomes: inout [SyncUpOutcome?]
+    ) throws -> [(Int, RecordChange)] {
         var recreate: [(Int, RecordChange)] = []
         for ((index, change), result) in zip(changes, results) {
             let item = items[index]
@@ -91,14 +118,7 @@ struct RecordActions {
                 outcomes[index] = .leftDirty(error: Self.errors(result.body))
             }
         }
-        if !recreate.isEmpty {
-            for ((index, _), result) in zip(recreate, try await send(recreate.map(\.1))) {
-                outcomes[index] =
-                    (200..<300).contains(result.status)
-                    ? .synced(items[index].cleaned(id: result.body["id"]?.stringValue)) : .leftDirty(error: Self.errors(result.body))
-            }
-        }
-        return outcomes.map { $0 ?? .leftDirty(error: nil) }
+        return recreate
     }
 
     /// The Salesforce error items of a body, as stored in `__last_error__`.

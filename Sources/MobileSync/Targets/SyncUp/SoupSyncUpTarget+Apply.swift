@@ -14,6 +14,10 @@ private enum Settlement: Sendable {
     case conflict(SyncConflict.Kind, fields: [String], server: JSONValue?)
 }
 
+/// A batch's records by entry id: each as read before sending, its payload if it was sent, and
+/// what the answer means for it.
+private typealias SettledRecords = [Int64: (read: JSONValue, payload: JSONValue?, settlement: Settlement)]
+
 extension SoupSyncUpTarget {
     /// Waits for a batch's outcomes and stores them; saves progress unless it was the last batch.
     ///
@@ -30,7 +34,28 @@ extension SoupSyncUpTarget {
     ) async throws {
         guard let store = context?.store ?? store else { return }
         let outcomes = try await sent.outcomes.value
-        var results: [Int64: (read: JSONValue, payload: JSONValue?, settlement: Settlement)] = [:]
+        let (settled, unknownServer) = settlements(of: sent, outcomes: outcomes)
+        var results = settled
+        var verdicts: [String: WriteConfirmation.Verdict] = [:]
+        if let context {
+            verdicts = await consultServer(&results, unknownServer: unknownServer, options: sync.options, context: context)
+        } else {
+            // Unknown without the server: left as they are, for the next run.
+            for entryId in unknownServer { results[entryId] = nil }
+        }
+        guard !results.isEmpty else { return try await advance(&sync, done: &done, by: sent.size, of: total, context: context) }
+        let (failed, conflicts) = try await storeSettlements(
+            results, verdicts: verdicts, options: sync.options, soup: sync.soupName, in: store)
+        sync.failedRecordCount += failed
+        sync.conflictCount += conflicts.count
+        if let context, !conflicts.isEmpty { await context.report(conflicts) }
+        try await advance(&sync, done: &done, by: sent.size, of: total, context: context)
+    }
+
+    /// What the batch's answer means for each record, by entry id, and the entries in conflict
+    /// whose server version is not known yet (their conflict was found by the send).
+    private func settlements(of sent: SentBatch, outcomes: [SyncUpOutcome]) -> (results: SettledRecords, unknownServer: [Int64]) {
+        var results: SettledRecords = [:]
         var answers = outcomes.makeIterator()
         var unknownServer: [Int64] = []
         for (record, plan) in zip(sent.records, sent.plans) {
@@ -59,43 +84,52 @@ extension SoupSyncUpTarget {
             case .gone: results[entryId] = (record, nil, .deleted)
             }
         }
-        var verdicts: [String: WriteConfirmation.Verdict] = [:]
-        if let context {
-            verdicts = await confirmations(
-                results.values.compactMap { entry in entry.payload.map { ($0, entry.settlement) } }, options: sync.options,
-                client: context.client)
-            if sync.options.mergeMode == .mergeFields {
-                // A change landed between the merge and the write (or a delete): merged again on the next run.
-                for entryId in unknownServer { results[entryId] = nil }
-                unknownServer = []
-            }
-            // Not read (a network failure): unknown, left as they are for the next run, while the
-            // batch's other outcomes are recorded.
-            let servers = try? await serverVersions(
-                unknownServer.compactMap { results[$0]?.read }, options: sync.options, client: context.client)
-            for entryId in unknownServer {
-                guard let servers, let entry = results[entryId], case .conflict(let kind, _, _) = entry.settlement,
-                    let id = SyncUpRecord(record: entry.read, idFieldName: idFieldName, modificationDateFieldName: "").id
-                else {
-                    results[entryId] = nil
-                    continue
-                }
-                guard let server = servers[id] else {
-                    // Gone on the server since: an update meets a delete.
-                    results[entryId]?.settlement = kind == .deletedLocally ? .deleted : .conflict(.deletedOnServer, fields: [], server: nil)
-                    continue
-                }
-                results[entryId]?.settlement = .conflict(kind, fields: [], server: server)
-            }
-        } else {
-            // Unknown without the server: left as they are, for the next run.
+        return (results, unknownServer)
+    }
+
+    /// Asks the server what it holds after the batch's writes (the verdicts, by server id) and
+    /// reads its version of each record of `unknownServer`; those that cannot be settled now are
+    /// removed from `results`, left as they are for the next run.
+    private func consultServer(
+        _ results: inout SettledRecords, unknownServer: [Int64], options: SyncOptions, context: SyncContext
+    ) async -> [String: WriteConfirmation.Verdict] {
+        var unknownServer = unknownServer
+        let verdicts = await confirmations(
+            results.values.compactMap { entry in entry.payload.map { ($0, entry.settlement) } }, options: options,
+            client: context.client)
+        if options.mergeMode == .mergeFields {
+            // A change landed between the merge and the write (or a delete): merged again on the next run.
             for entryId in unknownServer { results[entryId] = nil }
+            unknownServer = []
         }
-        guard !results.isEmpty else { return try await advance(&sync, done: &done, by: sent.size, of: total, context: context) }
-        let (idField, dateField, list, soup) = (
-            idFieldName, modificationDateFieldName, updateFields(options: sync.options) ?? [], sync.soupName
-        )
-        let (settlements, confirmed) = (results, verdicts)
+        // Not read (a network failure): unknown, left as they are for the next run, while the
+        // batch's other outcomes are recorded.
+        let servers = try? await serverVersions(
+            unknownServer.compactMap { results[$0]?.read }, options: options, client: context.client)
+        for entryId in unknownServer {
+            guard let servers, let entry = results[entryId], case .conflict(let kind, _, _) = entry.settlement,
+                let id = SyncUpRecord(record: entry.read, idFieldName: idFieldName, modificationDateFieldName: "").id
+            else {
+                results[entryId] = nil
+                continue
+            }
+            guard let server = servers[id] else {
+                // Gone on the server since: an update meets a delete.
+                results[entryId]?.settlement = kind == .deletedLocally ? .deleted : .conflict(.deletedOnServer, fields: [], server: nil)
+                continue
+            }
+            results[entryId]?.settlement = .conflict(kind, fields: [], server: server)
+        }
+        return verdicts
+    }
+
+    /// Writes the settlements to the records as they are now, in `soup`; returns how many failed
+    /// and the conflicts recorded.
+    private func storeSettlements(
+        _ settlements: SettledRecords, verdicts confirmed: [String: WriteConfirmation.Verdict], options: SyncOptions, soup: String,
+        in store: SmartStore
+    ) async throws -> (failed: Int, conflicts: [SyncConflict]) {
+        let (idField, dateField, list) = (idFieldName, modificationDateFieldName, updateFields(options: options) ?? [])
         let tally = Locked((failed: 0, conflicts: [SyncConflict]()))
         // Read, merged and written in one transaction with their shadows: an edit landing meanwhile is not lost.
         try await store.modify(settlements.keys.sorted(), in: soup, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
@@ -129,11 +163,7 @@ extension SoupSyncUpTarget {
                 }
             }
         }
-        let (failed, conflicts) = tally.current
-        sync.failedRecordCount += failed
-        sync.conflictCount += conflicts.count
-        if let context, !conflicts.isEmpty { await context.report(conflicts) }
-        try await advance(&sync, done: &done, by: sent.size, of: total, context: context)
+        return tally.current
     }
 
     /// Counts a batch as done and saves progress, unless it was the last batch or the sync is

@@ -68,10 +68,23 @@ struct TreePlan {
         }
         let base = "/services/data/v\(apiVersion)/sobjects/"
         let parentURL = base + RestClient.encodeSegment(info.objectType)
+        try planParent(url: parentURL, target: target, options: options)
+        let parentReference: JSONValue = parent.action == .create ? "@{parent.id}" : parentServerId.map(JSONValue.string) ?? .null
+        let childURL = base + RestClient.encodeSegment(childInfo.objectType)
+        try planChildren(url: childURL, parentReference: parentReference, target: target, options: options, knownGone: knownGone)
+        if parent.action == .delete && !parentKnownGone { request("parent", "DELETE", parentURL + "/\(parentServerId ?? "")") }
+        if parentKnownGone {
+            parentDeletes.append(parentEntryId)
+            if cascade { childDeletes += childIds }
+        }
+    }
+
+    /// The parent's create or update, sent before the children (a delete goes after them).
+    private mutating func planParent(url parentURL: String, target: ParentChildrenSyncUpTarget, options: SyncOptions) throws {
         switch parent.action {
         case .create:
             create(
-                "parent", parentURL, parent, externalIdField: info.externalIdFieldName,
+                "parent", parentURL, parent, externalIdField: target.parent.externalIdFieldName,
                 body: try target.fields(parent, creating: true, isChild: false, options: options))
         case .update:
             request(
@@ -79,8 +92,14 @@ struct TreePlan {
                 body: try target.fields(parent, creating: false, isChild: false, options: options), since: parent.lastModified)
         default: break
         }
-        let parentReference: JSONValue = parent.action == .create ? "@{parent.id}" : parentServerId.map(JSONValue.string) ?? .null
-        let childURL = base + RestClient.encodeSegment(childInfo.objectType)
+    }
+
+    /// The children's subrequests (none under a cascading delete); children deleted on both
+    /// sides, or never sent, are deleted locally instead.
+    private mutating func planChildren(
+        url childURL: String, parentReference: JSONValue, target: ParentChildrenSyncUpTarget, options: SyncOptions, knownGone: Set<String>
+    ) throws {
+        let childInfo = target.children
         for (index, kid) in kids.enumerated() where !cascade {
             switch kid.action {
             case .create:
@@ -99,11 +118,6 @@ struct TreePlan {
             case .none:
                 continue
             }
-        }
-        if parent.action == .delete && !parentKnownGone { request("parent", "DELETE", parentURL + "/\(parentServerId ?? "")") }
-        if parentKnownGone {
-            parentDeletes.append(parentEntryId)
-            if cascade { childDeletes += childIds }
         }
     }
 
@@ -157,64 +171,107 @@ extension TreePlan {
     /// was rolled back whole (412 when the tree changed meanwhile); requests before it were
     /// committed, so every answer is applied.
     func outcome(of responses: [CompositeSubresponse]) -> TreeOutcome {
-        var outcomes: [String: (status: Int, body: JSONValue)] = [:]
-        for response in responses { outcomes[response.referenceId] = (response.httpStatusCode, response.body) }
+        let answers = Answers(responses)
+        var result = TreeOutcome()
+        let overwrite = mergeMode == .overwrite
+        let effectiveParentId = settleParent(answers, into: &result)
+        settleChildren(answers, effectiveParentId: effectiveParentId, into: &result)
+        if parent.action != .create, parent.action != .none, !parentKnownGone, !answers.succeeded("parent"),
+            !answers.gone("parent") || (retried && parent.action == .update)
+        {
+            answers.error("parent", on: parent.record, isChild: false, into: &result)
+        }
+        if parent.action == .create, !answers.succeeded("parent") {
+            answers.error("parent", on: parent.record, isChild: false, into: &result)
+        }
+        if !overwrite || retried {
+            result.recreateParent = false
+            result.recreateChildren = []
+        }
+        return result
+    }
+
+    /// The server's answers to a tree's subrequests, by reference id.
+    private struct Answers {
+        private var outcomes: [String: (status: Int, body: JSONValue)] = [:]
+
+        /// Indexes the subresponses by reference id.
+        init(_ responses: [CompositeSubresponse]) {
+            for response in responses { outcomes[response.referenceId] = (response.httpStatusCode, response.body) }
+        }
+
+        /// The body answered to `reference`; nil when it got no answer.
+        func body(_ reference: String) -> JSONValue? { outcomes[reference]?.body }
+
+        /// Whether `reference` got a 2xx answer.
         func succeeded(_ reference: String) -> Bool { outcomes[reference].map { (200..<300).contains($0.status) } ?? false }
+
+        /// Whether the answer to `reference` says the server does not have the record (404, or an error saying so).
         func gone(_ reference: String) -> Bool {
             guard let outcome = outcomes[reference] else { return false }
-            return outcome.status == 404 || Self.errorItems(outcome.body).contains(where: \.meansRecordDoesNotExist)
+            return outcome.status == 404 || TreePlan.errorItems(outcome.body).contains(where: \.meansRecordDoesNotExist)
         }
-        var result = TreeOutcome()
-        func error(_ reference: String, on record: JSONValue, isChild: Bool) {
+
+        /// Records the error answered to `reference` on `record`, if it is the record's own refusal.
+        func error(_ reference: String, on record: JSONValue, isChild: Bool, into result: inout TreeOutcome) {
             let body = outcomes[reference]?.body ?? .null
-            guard Self.isOwnError(body) else { return }
+            guard TreePlan.isOwnError(body) else { return }
             var failed = record
             failed[LocalFields.lastError] = .string(body.jsonString)
             if isChild { result.childErrors.append(failed) } else { result.parentErrors.append(failed) }
         }
-        let overwrite = mergeMode == .overwrite
-        // The parent.
+    }
+
+    /// The parent's writes the answers call for; returns the parent's server id as they leave it
+    /// (the new one after a successful create).
+    private func settleParent(_ answers: Answers, into result: inout TreeOutcome) -> String? {
         var effectiveParentId = parentServerId
         switch parent.action {
-        case .create where succeeded("parent"):
-            effectiveParentId = outcomes["parent"]?.body["id"]?.stringValue
+        case .create where answers.succeeded("parent"):
+            effectiveParentId = answers.body("parent")?["id"]?.stringValue
             result.parentUpserts.append(parent.cleaned(id: effectiveParentId))
-        case .update where succeeded("parent"):
+        case .update where answers.succeeded("parent"):
             result.parentUpserts.append(parent.cleaned(id: nil))
-        case .update where gone("parent") && !retried:
+        case .update where answers.gone("parent") && !retried:
             result.recreateParent = true
-        case .delete where succeeded("parent") || gone("parent") || parentKnownGone:
+        case .delete where answers.succeeded("parent") || answers.gone("parent") || parentKnownGone:
             result.parentDeletes.append(parentEntryId)
             if relationshipType == .masterDetail { result.childDeletes += childIds }
         default: break
         }
-        // The children.
+        return effectiveParentId
+    }
+
+    /// The children's writes, errors and recreations the answers call for; each child created,
+    /// or under a parent created, points at `effectiveParentId`.
+    private func settleChildren(_ answers: Answers, effectiveParentId: String?, into result: inout TreeOutcome) {
+        let overwrite = mergeMode == .overwrite
         for (index, kid) in kids.enumerated() where !cascade && !handledLocally.contains(index) {
             let reference = "child\(index)"
-            var cleaned = kid.cleaned(id: kid.action == .create ? outcomes[reference]?.body["id"]?.stringValue : nil)
+            var cleaned = kid.cleaned(id: kid.action == .create ? answers.body(reference)?["id"]?.stringValue : nil)
             if let effectiveParentId, parent.action == .create || kid.action == .create {
                 cleaned[parentIdFieldName] = .string(effectiveParentId)
             }
             switch kid.action {
             case .create, .update:
-                if succeeded(reference) {
+                if answers.succeeded(reference) {
                     result.childUpserts.append(cleaned)
-                } else if overwrite, !retried, kid.action == .update, gone(reference), !result.recreateParent {
+                } else if overwrite, !retried, kid.action == .update, answers.gone(reference), !result.recreateParent {
                     result.recreateChildren.insert(index)
-                } else if overwrite, !retried, kid.action == .create, parent.action != .create, gone(reference),
-                    Self.errorItems(outcomes[reference]?.body ?? .null).contains(where: {
+                } else if overwrite, !retried, kid.action == .create, parent.action != .create, answers.gone(reference),
+                    Self.errorItems(answers.body(reference) ?? .null).contains(where: {
                         $0.fields.contains(parentIdFieldName) || $0.code == "ENTITY_IS_DELETED"
                     })
                 {
                     result.recreateParent = true // created under a parent the server no longer has
-                } else if outcomes[reference] != nil, !result.recreateParent {
-                    error(reference, on: kid.record, isChild: true)
+                } else if answers.body(reference) != nil, !result.recreateParent {
+                    answers.error(reference, on: kid.record, isChild: true, into: &result)
                 }
             case .delete:
-                if succeeded(reference) || gone(reference) {
+                if answers.succeeded(reference) || answers.gone(reference) {
                     result.childDeletes.append(childIds[index])
                 } else {
-                    error(reference, on: kid.record, isChild: true)
+                    answers.error(reference, on: kid.record, isChild: true, into: &result)
                 }
             case .none where parent.action == .create:
                 if let effectiveParentId {
@@ -225,17 +282,6 @@ extension TreePlan {
             default: break
             }
         }
-        if parent.action != .create, parent.action != .none, !parentKnownGone, !succeeded("parent"),
-            !gone("parent") || (retried && parent.action == .update)
-        {
-            error("parent", on: parent.record, isChild: false)
-        }
-        if parent.action == .create, !succeeded("parent") { error("parent", on: parent.record, isChild: false) }
-        if !overwrite || retried {
-            result.recreateParent = false
-            result.recreateChildren = []
-        }
-        return result
     }
 
     /// Whether an error body is the record's own refusal. A request that was rolled back with
