@@ -69,6 +69,10 @@ python3 scripts/checks/portability_lint.py
 python3 scripts/checks/snippets.py --self-test
 python3 scripts/checks/snippets.py
 
+# No function over 60 lines unless it is a table (the tables are named in the script).
+python3 scripts/checks/function_length.py --self-test
+python3 scripts/checks/function_length.py
+
 # What an app that depends on this repository resolves: GRDB, swift-crypto (with swift-asn1) and
 # OpenCombine, nothing else (the server's packages are Server/'s).
 swift package resolve >&2

@@ -114,6 +114,18 @@ public final class RunningChild: @unchecked Sendable {
         #endif
     }
 
+    /// Waits for the child to end without holding a thread of Swift's cooperative pool: the
+    /// blocking wait runs on a Dispatch thread, so that a child talking to a server of this
+    /// process (whose handlers need the pool) can finish.
+    public func exited() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.waitUntilExit()
+                continuation.resume()
+            }
+        }
+    }
+
     /// The exit code, or the signal that ended it (as Foundation's `terminationStatus`), after
     /// ``waitUntilExit()``; -1 before.
     public var terminationStatus: Int32 {

@@ -56,7 +56,11 @@ struct BasesBenchmark: ParsableCommand {
             scenario: "bases-resync", records: records, seconds: ours, baselineSeconds: baseline,
             extra: ["page_size": .int(Int64(pageSize))])
 
-        // Marking records dirty, 500 per transaction: the capture copies each one.
+        try markDirty(withBases, baseline: plain, in: folder)
+    }
+
+    /// Marking records dirty, 500 per transaction: the capture copies each one. Closes both stores.
+    private func markDirty(_ withBases: SmartStore, baseline plain: SmartStore, in folder: URL) throws {
         let dirty = records * dirtyPercent / 100
         let ids = try withBases.query(.all(soup: "accounts", orderPath: "_soupEntryId", pageSize: dirty)).compactMap {
             $0["_soupEntryId"]?.int64Value
@@ -79,7 +83,7 @@ struct BasesBenchmark: ParsableCommand {
         let recordBytes =
             try withBases.query(.smart("select sum(length({accounts:_soup})) from {accounts}", pageSize: 1)).first?
             .arrayValue?.first?.int64Value ?? 1
-        for store in stores { try store.close() }
+        for store in [withBases, plain] { try store.close() }
         let fileBytes = { (name: String) in
             ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.size] as? NSNumber)?
                 .int64Value ?? 0

@@ -162,11 +162,6 @@ struct StoreBenchmark: ParsableCommand {
         let pageRanges = stride(from: 0, to: records, by: pageSize).map { $0..<min($0 + pageSize, records) }
         let sample = BenchRecords.make(0..<min(records, 1000), of: records)
         let averageBytes = sample.reduce(0) { $0 + $1.jsonBytes.count } / sample.count
-        func page(_ range: Range<Int>) -> [UInt8] {
-            JSONValue.object([
-                "totalSize": .int(Int64(records)), "done": false, "records": .array(BenchRecords.make(range, of: records)),
-            ]).jsonBytes
-        }
 
         // (c) baseline, with the same transaction sizes as each scenario.
         let baselineForAPI = try Baseline(path: folder.appendingPathComponent("baseline-api.sqlite").path)
@@ -189,7 +184,23 @@ struct StoreBenchmark: ParsableCommand {
             scenario: "store-api", records: records, seconds: apiSeconds, baselineSeconds: baselineAPISeconds,
             extra: ["batch_size": .int(Int64(batchSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
 
-        // (b) the bulk page ingest.
+        try bulkScenarios(
+            folder: folder, pageRanges: pageRanges, baseline: baselineBulk, baselineSeconds: baselineBulkSeconds,
+            averageBytes: averageBytes)
+        return (apiStore, baselineForAPI)
+    }
+
+    /// A page of records as the REST API answers it.
+    private func benchPage(_ range: Range<Int>) -> [UInt8] {
+        JSONValue.object([
+            "totalSize": .int(Int64(records)), "done": false, "records": .array(BenchRecords.make(range, of: records)),
+        ]).jsonBytes
+    }
+
+    /// (b) the bulk page ingest, then the same pages again (every record an update).
+    private func bulkScenarios(folder: URL, pageRanges: [Range<Int>], baseline: Baseline, baselineSeconds: Double, averageBytes: Int)
+        throws
+    {
         let bulkStore = try SmartStore(path: folder.appendingPathComponent("bulk.sqlite").path)
         try bulkStore.registerSoup("accounts", indexSpecs: BenchRecords.indexSpecs)
         let bookkeeping: [String: JSONValue] = [
@@ -198,25 +209,24 @@ struct StoreBenchmark: ParsableCommand {
         ]
         func ingestAll() throws -> Double {
             try pageRanges.reduce(0.0) { total, range in
-                let text = page(range)
+                let text = benchPage(range)
                 return try total + BenchReport.time { try bulkStore.ingestPage(text, into: "accounts", setFields: bookkeeping) }
             }
         }
         let bulkSeconds = try ingestAll()
         BenchReport.throughput(
-            scenario: "store-bulk", records: records, seconds: bulkSeconds, baselineSeconds: baselineBulkSeconds,
+            scenario: "store-bulk", records: records, seconds: bulkSeconds, baselineSeconds: baselineSeconds,
             extra: ["page_size": .int(Int64(pageSize)), "record_bytes": .int(Int64(averageBytes)), "index_specs": 4])
 
         // Re-ingesting the same pages: every record is an update of an existing entry.
         let baselineUpdateSeconds = try pageRanges.reduce(0.0) { total, range in
-            try total + baselineBulk.update(entries: BenchRecords.make(range, of: records), firstId: Int64(range.lowerBound + 1))
+            try total + baseline.update(entries: BenchRecords.make(range, of: records), firstId: Int64(range.lowerBound + 1))
         }
         let bulkUpdateSeconds = try ingestAll()
         BenchReport.throughput(
             scenario: "store-bulk-update", records: records, seconds: bulkUpdateSeconds,
             baselineSeconds: baselineUpdateSeconds, extra: ["page_size": .int(Int64(pageSize))])
 
-        return (apiStore, baselineForAPI)
     }
 }
 

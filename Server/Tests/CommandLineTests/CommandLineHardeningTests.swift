@@ -39,14 +39,14 @@ import Testing
         let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("org.sqlite").path
-        let serve = try Background(
+        let serve = try await Background(
             try Msync.binary(), ["serve", "--port", "0", "--token", "t", "--database", database],
             until: "LocalForce listening on ")
         let url = try #require(
             serve.output.split(separator: "\n").first { $0.hasPrefix("LocalForce listening on ") }?.split(separator: " ").last)
         let client = RestClient(instanceURL: try #require(URL(string: String(url))), tokenProvider: StaticAccessToken("t"))
         for index in 0..<50 { _ = try await client.create("Account", fields: ["Name": .string("Kept \(index)")]) }
-        serve.stop()
+        await serve.stopped()
         let log = (try? FileManager.default.attributesOfItem(atPath: database + "-wal"))?[.size] as? Int
         #expect((log ?? 0) == 0, "org.sqlite-wal holds \(log ?? 0) bytes")
     }

@@ -112,12 +112,12 @@ import Testing
             (harness.baseURL.absoluteString, "wrong", "refused the token given with --token (INVALID_SESSION_ID)"),
         ]
         for (org, token, warning) in cases {
-            let inspect = try Background(binary, ["inspect", "--store", store, "--org", org, "--token", token], until: "Inspector: ")
+            let inspect = try await Background(binary, ["inspect", "--store", store, "--org", org, "--token", token], until: "Inspector: ")
             defer { inspect.stop() }
             #expect(inspect.output.contains(warning) && inspect.output.contains("comparing with the org fails"), "\(inspect.output)")
             #expect(inspect.output.contains("Inspector: http://127.0.0.1:"), "\(inspect.output)")
         }
-        let fine = try Background(
+        let fine = try await Background(
             binary, ["inspect", "--store", store, "--org", harness.baseURL.absoluteString, "--token", CommandLineOrg.token],
             until: "Inspector: ")
         defer { fine.stop() }

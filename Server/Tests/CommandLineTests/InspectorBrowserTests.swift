@@ -28,7 +28,7 @@ import Testing
         let storePath = data.appendingPathComponent("store.sqlite").path
 
         // The org again, slow enough (every request waits) for the page to see a sync running.
-        let serve = try Background(
+        let serve = try await Background(
             binary,
             [
                 "serve", "--port", "0", "--token", "static", "--database", data.appendingPathComponent("org.sqlite").path,
@@ -88,7 +88,7 @@ import Testing
                 "--syncs", folder.appendingPathComponent("usersyncs.json").path, "everything",
             ].map(JSONValue.string))
 
-        let inspect = try Background(
+        let inspect = try await Background(
             binary, ["inspect", "--store", storePath, "--org", String(orgURL), "--token", "static"], until: "Inspector: ")
         defer { inspect.stop() }
         let pageURL = try #require(inspect.output.split(separator: "\n").first { $0.hasPrefix("Inspector: ") }?.split(separator: " ").last)
@@ -132,25 +132,32 @@ import Testing
 }
 
 /// A child process left running while the test works, with what it printed until `until`.
-final class Background {
+final class Background: Sendable {
     let output: String
     private let process: RunningChild
 
-    init(_ executable: URL, _ arguments: [String], until marker: String) throws {
+    /// Starts the child and waits (off the cooperative pool) until it has printed `marker` and
+    /// ended that line, or has exited.
+    init(_ executable: URL, _ arguments: [String], until marker: String) async throws {
         let process = try RunningChild(executable, arguments, output: .both)
         var text = ""
-        let deadline = Date().addingTimeInterval(60)
-        while !text.contains(marker) || !text.hasSuffix("\n"), Date() < deadline, let output = process.output {
-            let chunk = output.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        if let output = process.output {
+            text = await ChildProcess.read(output) { $0.contains(marker) && $0.hasSuffix("\n") }
         }
         self.process = process
         self.output = text
     }
 
+    /// Ends the child and waits until it has exited.
+    func stopped() async {
+        process.terminate()
+        await process.exited()
+    }
+
+    /// Ends the child without waiting (for a `defer`); it is reaped on a Dispatch thread.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        let process = self.process
+        DispatchQueue.global().async { process.waitUntilExit() }
     }
 }

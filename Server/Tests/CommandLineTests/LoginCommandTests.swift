@@ -85,7 +85,7 @@ import Testing
         #expect(browserStatus == 0, "\(browserText)")
         #expect(browserText.contains("browser: logged in and consented"))
         let rest = await ChildProcess.read(output) { _ in false }
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0, "\(prompt)\(rest)")
         #expect(rest.contains("Logged in as ada@example.com"))
         #expect(FileManager.default.fileExists(atPath: world.credentialsFile.path))

@@ -138,7 +138,7 @@ import Testing
                 killNow(process.processIdentifier)
                 kills.append(moment)
             }
-            process.waitUntilExit()
+            await process.exited()
         }
         #expect(kills.count >= 15, "only \(kills.count) runs were still going when killed: \(kills)")
         await world.harness.localForce.faults.configure(rate: 0, latency: .zero)
@@ -163,7 +163,7 @@ import Testing
             }
             if kill {
                 killNow(process.processIdentifier)
-                process.waitUntilExit()
+                await process.exited()
                 // The killed process's request in flight still commits on the server after its
                 // latency (as a real org finishes a request whose client went away). A create
                 // that commits only after the next sync up resent it is the default path's
@@ -176,7 +176,7 @@ import Testing
             let state = try await manager.syncStatus(named: "up")
             #expect(state?.status == (kill ? .stopped : .running), "killed: \(kill)")
             if !kill {
-                process.waitUntilExit()
+                await process.exited()
                 #expect(process.terminationStatus == 0)
                 try await world.edit(round: 1, creates: 200, edits: 0, deletes: 0)
             }

@@ -39,7 +39,7 @@ import Testing
         // The line came through the pipe while the sync still had its second page to fetch.
         #expect(process.isRunning, "\(first)")
         let rest = await ChildProcess.read(output) { _ in false }
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 0, "\(first)\(rest)")
         #expect((first + rest).contains("down: DONE 100% of 2500"), "\(first)\(rest)")
     }

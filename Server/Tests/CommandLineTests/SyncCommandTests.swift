@@ -148,7 +148,7 @@ import Testing
         #expect(seen.contains("accounts: RUNNING"), "\(seen)")
         process.terminate() // SIGTERM
         let rest = await ChildProcess.read(output) { _ in false }
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 143, "\(seen)\(rest)")
         #expect(rest.contains("accounts: STOPPED") && rest.contains("interrupted"), "\(rest)")
         let stopped = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
@@ -190,7 +190,7 @@ import Testing
         #expect(changed.contains("accounts: UPDATE \(ids[0]) (Name, LastModifiedDate) applied"), "\(changed)")
         process.interrupt()
         let rest = await ChildProcess.read(output) { _ in false }
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 130, "\(started)\(changed)\(rest)")
         let state = try #require(try SyncManager.syncStates(in: SmartStore(readOnlyAt: store)).first)
         #expect(state.live?.status == .stopped)

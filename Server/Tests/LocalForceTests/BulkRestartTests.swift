@@ -56,7 +56,7 @@ import Testing
             processed = try await first.json("GET", "jobs/ingest/\(id)")?["numberRecordsProcessed"]?.int64Value ?? 0
         }
         child.kill()
-        child.waitUntilExit()
+        await child.exited()
         // Killed in the middle: what it committed stays, the rest is still to do.
         #expect(processed >= 3_000 && processed < Int64(Self.total), "killed at \(processed)")
 

@@ -88,7 +88,7 @@ import Testing
         // Ctrl-C stops it cleanly (130, as a shell reports SIGINT), leaving no file behind.
         process.interrupt()
         while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        process.waitUntilExit()
+        await process.exited()
         #expect(process.terminationStatus == 130)
         let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(left.isEmpty, "\(left)")

@@ -16,28 +16,7 @@ enum FieldCodec {
             if text.isEmpty { return .null }
             guard let id = SalesforceId(text) else { throw APIError.malformedId(text, field: field.name, label: field.label) }
             return .text(id.value)
-        case .string, .textarea, .email, .phone, .url, .picklist, .multipicklist:
-            let text: String
-            switch value {
-            case .string(let string): text = string
-            case .int(let int): text = String(int)
-            case .double(let double): text = String(double)
-            case .bool(let bool): text = bool ? "true" : "false"
-            default: throw mismatch(field, value)
-            }
-            if text.count > field.length {
-                throw APIError(
-                    400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text.clippedForMessage) (max length=\(field.length))",
-                    fields: [field.name])
-            }
-            // SQLite and PostgreSQL text ends at a NUL: refuse what could not be stored exactly.
-            if text.utf8.contains(0) {
-                throw APIError.jsonParser("\(field.label): text may not contain the NUL character (\\u0000)", fields: [field.name])
-            }
-            if field.type == .email, !text.isEmpty, !isEmail(text) {
-                throw APIError(400, "INVALID_EMAIL_ADDRESS", "\(field.label): invalid email address: \(text)", fields: [field.name])
-            }
-            return text.isEmpty ? .null : .text(text)
+        case .string, .textarea, .email, .phone, .url, .picklist, .multipicklist: return try textStorage(value, for: field)
         case .boolean:
             switch value {
             case .bool(let bool): return .integer(bool ? 1 : 0)
@@ -75,6 +54,32 @@ enum FieldCodec {
             }
             return .integer(millis)
         }
+    }
+
+    /// A text field's value: a string (or a scalar written as text) within the field's length,
+    /// without NUL, a valid address for an email field; empty is NULL.
+    private static func textStorage(_ value: JSONValue, for field: FieldDefinition) throws(APIError) -> SQLValue {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .int(let int): text = String(int)
+        case .double(let double): text = String(double)
+        case .bool(let bool): text = bool ? "true" : "false"
+        default: throw mismatch(field, value)
+        }
+        if text.count > field.length {
+            throw APIError(
+                400, "STRING_TOO_LONG", "\(field.label): data value too large: \(text.clippedForMessage) (max length=\(field.length))",
+                fields: [field.name])
+        }
+        // SQLite and PostgreSQL text ends at a NUL: refuse what could not be stored exactly.
+        if text.utf8.contains(0) {
+            throw APIError.jsonParser("\(field.label): text may not contain the NUL character (\\u0000)", fields: [field.name])
+        }
+        if field.type == .email, !text.isEmpty, !isEmail(text) {
+            throw APIError(400, "INVALID_EMAIL_ADDRESS", "\(field.label): invalid email address: \(text)", fields: [field.name])
+        }
+        return text.isEmpty ? .null : .text(text)
     }
 
     /// Writes a stored value as JSON.
