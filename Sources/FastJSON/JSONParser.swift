@@ -46,7 +46,7 @@ struct JSONParser {
     private var depth = 0
     /// The members of the objects being read, innermost last.
     private var members: [(String, JSONValue)] = []
-    private static let maximumDepth = 512
+    private static let maximumDepth = JSONValidator.maximumDepth
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes

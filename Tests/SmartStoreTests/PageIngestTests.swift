@@ -101,7 +101,8 @@ import Testing
         ]
         let result = try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp")
         #expect(result.maxTimestamp == "2026-01-10" && result.recordsWithoutTimestamp == 0)
-        // The same answer on the summary path (skipDirty), which computes max() in SQL.
+        // With skipDirty too: the scan declines both pages (a number among the stamps), and the
+        // summary statement computes max() in SQL.
         #expect(
             try store.ingestPage(texts.jsonBytes, into: "accounts", timestampPath: "Stamp", skipDirty: true).maxTimestamp == "2026-01-10")
         #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version", skipDirty: true).maxTimestamp == "10")

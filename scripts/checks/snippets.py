@@ -23,7 +23,7 @@ import re
 import sys
 
 MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(\S+?)(?:#(\S+))?\s*-->\s*$")
-FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`~]*)")
 DIRECTIVE = re.compile(r"^\s*//\s*snippet\.(\w+)\b.*$")
 SNIPPET_FOLDERS = ("Snippets", "Server/Snippets", "Tests", "Server/Tests")
 
@@ -76,11 +76,12 @@ def blocks(text):
         if not fence:
             index += 1
             continue
-        indent, language = fence.group(1), fence.group(2)
+        indent, marks, language = fence.group(1), fence.group(2), fence.group(3).lower()
         start = index
         index += 1
         body = []
-        while index < len(lines) and lines[index].strip() != "```":
+        closing = re.compile(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$")
+        while index < len(lines) and not closing.match(lines[index]):
             line = lines[index]
             body.append(line[len(indent):] if line.startswith(indent) else line)
             index += 1
@@ -105,7 +106,8 @@ def fixed(text, read_snippet):
             continue
         indent = FENCE.match(lines[line - 1]).group(1)
         end = line
-        while lines[end].strip() != "```":
+        marks = FENCE.match(lines[line - 1]).group(2)
+        while not re.match(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$", lines[end]):
             end += 1
         lines[line:end] = [(indent + shown).rstrip() + "\n" for shown in expected]
     return "".join(lines)
@@ -180,6 +182,13 @@ def self_test():
         problems = check([("doc", text)], read)
         assert len(problems) == 1 and expected in problems[0], (text, problems)
     assert check([("sh", "```sh\nswift build\n```\n")], read) == [], "other languages are not checked"
+    # Any spelling of a Swift fence is checked: a capital, an info string, tildes, more marks.
+    for opener, closer in [("```Swift", "```"), ("```swift title", "```"), ("~~~swift", "~~~"), ("````swift", "````")]:
+        text = f"{opener}\nlet x = 1\n{closer}\n"
+        assert len(check([("doc", text)], read)) == 1, opener
+    # A four-mark fence holding a three-mark one does not end early.
+    nested = "````md\n```swift\nlet x = 1\n```\n````\n"
+    assert check([("doc", nested)], read) == [], "a block inside another language's block is that block's text"
     stale = indented.replace("let rows = try store.query(q)", "let rows = old()")
     assert fixed(stale, read) == indented, "--fix restores the snippet's text with the block's indentation"
     print("snippets self-test passed")

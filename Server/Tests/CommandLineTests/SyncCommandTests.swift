@@ -9,7 +9,6 @@ import Testing
 
 /// `msync sync` runs named syncs from config files, prints states as JSON, fails on FAILED syncs.
 @Suite struct SyncCommandTests {
-    /// The msync binary this test run built.
     /// A new folder with a `userstore.json` of an `accounts` soup; returns it, that file and
     /// where the test writes its `usersyncs.json`.
     static func configFolder(_ prefix: String) throws -> (folder: URL, storeConfig: URL, syncs: URL) {
@@ -96,9 +95,15 @@ import Testing
         -> (org: CommandLineOrg, folder: URL, store: String, arguments: [String])
     {
         let org = try await CommandLineOrg()
-        try await org.createAccounts(accounts)
+        let (folder, storeConfig, syncs): (URL, URL, URL)
+        do {
+            try await org.createAccounts(accounts)
+            (folder, storeConfig, syncs) = try Self.configFolder(prefix)
+        } catch {
+            await org.stop()
+            throw error
+        }
         await org.localForce.faults.configure(rate: 0, latency: .milliseconds(150))
-        let (folder, storeConfig, syncs) = try Self.configFolder(prefix)
         try Data(
             #"""
             {"syncs":[{"syncName":"accounts","syncType":"syncDown","soupName":"accounts","target":{"type":"soql","query":"SELECT Id, Name, LastModifiedDate FROM Account","maxBatchSize":200},"options":{"mergeMode":"OVERWRITE"}}]}

@@ -17,6 +17,7 @@ import Testing
             target: try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account"),
             soupName: "accounts")
         #expect(sync.status == .done && sync.totalSize == 2)
+        #expect(try await store.count(.all(soup: "accounts", pageSize: 1)) == 2)
     }
 }
 // snippet.end

@@ -17,7 +17,7 @@ import SalesforceWire
 /// let login = try oauth.authorizationRequest()       // open login.url in a browser
 /// let code = try login.code(fromCallbackQuery: query) // the redirect's query
 /// let credentials = try await oauth.exchange(code: code, for: login)
-/// let client = RestClient(session: OAuthSession(credentials: credentials, client: oauth))
+/// let client = await RestClient(session: OAuthSession(credentials: credentials, client: oauth))
 /// ```
 ///
 /// Every call returns ``OAuthCredentials`` or throws ``RestError/oauth(error:description:)``

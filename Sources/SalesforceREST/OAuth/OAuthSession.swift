@@ -13,7 +13,7 @@ import Foundation
 /// let session = OAuthSession(credentials: stored, client: OAuthClient(for: stored)) { renewed in
 ///     try? credentialStore.save(renewed, account: "default")
 /// }
-/// let client = RestClient(session: session)
+/// let client = await RestClient(session: session)
 /// ```
 public actor OAuthSession: AccessTokenProvider {
     /// How a session gets new credentials: a refresh-token grant, or the original grant again

@@ -9,7 +9,8 @@ enum PageIngestDecline: Error, Equatable, Sendable {
     case nestedBookkeepingField
     /// The timestamp path is a field the ingest sets or removes.
     case timestampIsBookkeeping
-    /// The timestamp is indexed as a number: its column's affinity changes the maximum.
+    /// The timestamp is indexed as a number: a page likely to hold numeric stamps, whose max
+    /// SQLite computes and prints its own way.
     case numericTimestampColumn
     /// The text has no contiguous UTF-8 storage to scan.
     case noContiguousText

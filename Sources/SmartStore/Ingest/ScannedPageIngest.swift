@@ -77,8 +77,9 @@ struct ScannedPageIngest {
             setKeys = ingest.setFields.keys.sorted()
             let touched = ["_soupEntryId", "_soupLastModifiedDate"] + setKeys + ingest.removeFields
             guard !touched.contains(where: { $0.contains(".") }) else { throw PageIngestDecline.nestedBookkeepingField }
-            // The SQL path's max timestamp is the column's value after its affinity (a `REAL` column
-            // turns "5" into 5.0), or the value the ingest sets: left to it.
+            // A timestamp the ingest sets, or one in a numeric column (the scan's max is over
+            // strings by bytes; such a column invites numbers): left to the SQL path's summary,
+            // which takes SQLite's max() over the page's own values.
             if let timestampPath = ingest.timestampPath {
                 guard !touched.contains(timestampPath) else { throw PageIngestDecline.timestampIsBookkeeping }
                 if let type = ingest.soup.indexSpec(forPath: timestampPath)?.type, type == .integer || type == .floating {

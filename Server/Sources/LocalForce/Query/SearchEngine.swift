@@ -7,6 +7,8 @@ import SOQL
 /// terms' AND / OR / AND NOT. Results come back in RETURNING order, per-object LIMIT first,
 /// then the overall LIMIT (at most 2000).
 struct SearchEngine {
+    /// Salesforce's most records a search returns (its own limit, not a query's page size).
+    static let maximumRecords = 2000
     let schema: Schema
     let db: any SQLConnection
     let version: String
@@ -20,7 +22,7 @@ struct SearchEngine {
         } else {
             targets = search.returning
         }
-        var remaining = min(search.limit ?? QueryEngine.defaultBatchSize, QueryEngine.defaultBatchSize)
+        var remaining = min(search.limit ?? Self.maximumRecords, Self.maximumRecords)
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.write(punctuation: "{")
         writer.writeKey("searchRecords")

@@ -9,21 +9,25 @@ enum Msync {
     static let serverPackage = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The folder of the build's products: the test bundle's own.
-    static var products: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-        #endif
-        return Bundle.main.bundleURL
+    /// Where the build's products may be: beside the image holding these tests (found by the
+    /// loader, so also when a runner `dlopen`s the `.xctest` bundle on macOS; on Linux the
+    /// bundle is the test executable's folder), else `Server/.build/{debug,release}`.
+    static var productFolders: [URL] {
+        let image = Bundle(for: Marker.self).bundleURL
+        let build = serverPackage.appendingPathComponent(".build")
+        return [image, image.deletingLastPathComponent(), Bundle.main.bundleURL]
+            + ["debug", "release"].map { build.appendingPathComponent($0) }
     }
+
+    /// A class of this target, for `Bundle(for:)`.
+    private final class Marker {}
 
     /// The built `msync`; fails the test when it is missing.
     static func binary() throws -> URL {
-        let binary = products.appendingPathComponent("msync")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "msync is not built at \(binary.path)")
-        return binary
+        let candidates = productFolders.map { $0.appendingPathComponent("msync") }
+        return try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+            "msync is not built at \(candidates.map(\.path).joined(separator: " or "))")
     }
 
     /// Runs msync to its end (standard output and error together), terminated after `timeout`

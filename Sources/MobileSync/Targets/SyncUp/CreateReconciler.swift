@@ -22,7 +22,7 @@ import SmartStore
 /// - a match that fits attempts which sent different values: ambiguous, as below.
 /// - more matches than attempts: which is ours cannot be told. The records get a
 ///   `CREATE_OUTCOME_UNKNOWN` error in `__last_error__` and are not sent until
-///   ``SyncManager/resolveCreateAttempt(entryId:soupName:adopting:)`` settles them.
+///   ``SyncManager/resolveCreateAttempt(entryId:soupName:adopting:idFieldName:)`` settles them.
 ///
 /// Exact only with an idempotency field (``CollectionSyncUpTarget/idempotencyFieldName``);
 /// the Guarantees article (MobileSync.docc, "How lost creates are reconciled") says what this
