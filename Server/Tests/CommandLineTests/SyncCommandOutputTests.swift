@@ -11,6 +11,11 @@ import Testing
 /// token, and final states in `msync syncs`'s form.
 @Suite struct SyncCommandOutputTests {
     static func arguments(_ harness: CommandLineOrg, store: String, token: String = CommandLineOrg.token) throws -> (URL, [String]) {
+        try arguments(org: harness.baseURL, store: store, token: token)
+    }
+
+    /// A config folder with a sync down and a sync up, and the arguments of an `msync sync` of them.
+    static func arguments(org: URL, store: String, token: String) throws -> (URL, [String]) {
         let (folder, storeConfig, syncs) = try SyncCommandTests.configFolder("msync-output")
         try Data(
             #"""
@@ -19,7 +24,7 @@ import Testing
             """#.utf8
         ).write(to: syncs)
         let arguments = [
-            "sync", "--instance-url", harness.baseURL.absoluteString, "--token", token, "--store",
+            "sync", "--instance-url", org.absoluteString, "--token", token, "--store",
             folder.appendingPathComponent(store).path,
             "--store-config", storeConfig.path, "--syncs", syncs.path,
         ]
@@ -45,15 +50,21 @@ import Testing
     }
 
     @Test func aRefusedStaticTokenFailsAtOnceWithOneLine() async throws {
-        let harness = try await CommandLineOrg()
-        defer { Task { await harness.stop() } }
-        let (folder, arguments) = try Self.arguments(harness, store: "store.sqlite", token: "not-the-token")
+        // The org is a process of its own (`msync serve`): msync's probe then never waits on this
+        // test process's threads, which the loaded full suite keeps busy.
+        let (serving, banner) = try await LoginCommandTests.serve([])
+        defer {
+            serving.terminate()
+            DispatchQueue.global().async { serving.waitUntilExit() }
+        }
+        let org = try LoginCommandTests.address(banner)
+        let (folder, arguments) = try Self.arguments(org: org, store: "store.sqlite", token: "not-the-token")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (status, output) = try await Msync.run(arguments + ["up"])
         #expect(status == 1, "\(output)")
         #expect(
             output
-                == "Error: \(harness.baseURL.absoluteString) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login\n"
+                == "Error: \(org.absoluteString) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login\n"
         )
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("store.sqlite").path), "no store is left behind")
     }
