@@ -114,6 +114,12 @@ public final class RunningChild: @unchecked Sendable {
         #endif
     }
 
+    /// Sends SIGTERM and reaps the child on a Dispatch thread, without waiting (for a `defer`).
+    public func end() {
+        terminate()
+        DispatchQueue.global().async { self.waitUntilExit() }
+    }
+
     /// Waits for the child to end without holding a thread of Swift's cooperative pool: the
     /// blocking wait runs on a Dispatch thread, so that a child talking to a server of this
     /// process (whose handlers need the pool) can finish.

@@ -155,9 +155,5 @@ final class Background: Sendable {
     }
 
     /// Ends the child without waiting (for a `defer`); it is reaped on a Dispatch thread.
-    func stop() {
-        process.terminate()
-        let process = self.process
-        DispatchQueue.global().async { process.waitUntilExit() }
-    }
+    func stop() { process.end() }
 }

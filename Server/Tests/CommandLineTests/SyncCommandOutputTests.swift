@@ -53,10 +53,7 @@ import Testing
         // The org is a process of its own (`msync serve`): msync's probe then never waits on this
         // test process's threads, which the loaded full suite keeps busy.
         let (serving, banner) = try await LoginCommandTests.serve([])
-        defer {
-            serving.terminate()
-            DispatchQueue.global().async { serving.waitUntilExit() }
-        }
+        defer { serving.end() }
         let org = try LoginCommandTests.address(banner)
         let (folder, arguments) = try Self.arguments(org: org, store: "store.sqlite", token: "not-the-token")
         defer { try? FileManager.default.removeItem(at: folder) }
