@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "msync", "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport",
+                "msync", "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "TestLocking",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),

@@ -70,9 +70,16 @@ public final class LocalForceServer: Sendable {
             configuration: ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [], logger: logger))
         // A server that cannot bind (port taken, unknown host) ends its run with an error before it
         // is running: finishing the stream then lets the caller see that error instead of waiting.
-        let task = Task {
+        @Sendable func run() async throws {
             defer { continuation.finish() }
             try await services.run()
+        }
+        // Connections are child tasks of this one, so they inherit where it runs.
+        let task: Task<Void, any Error>
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            task = Task(executorPreference: EventLoopTaskExecutor.shared) { try await run() }
+        } else {
+            task = Task { try await run() }
         }
         let actualPort = try await boundPort(bound, task: task, host: host, port: port)
         let scheme = tls == nil ? "http" : "https"

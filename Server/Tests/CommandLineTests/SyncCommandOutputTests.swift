@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import MobileSync
 import SmartStore
+import TestLocking
 import TestSupport
 import Testing
 
@@ -40,9 +41,16 @@ import Testing
         await harness.localForce.faults.configure(rate: 0, latency: .milliseconds(700))
         let process = try RunningChild(try Msync.binary(), arguments + ["down"], output: .both)
         let output = try #require(process.output)
-        let first = await ChildProcess.read(output) { $0.contains("down: RUNNING 0% of 2500\n") }
-        // The line came through the pipe while the sync still had its second page to fetch.
-        #expect(process.isRunning, "\(first)")
+        // The line came through the pipe while the sync still had its second page to fetch
+        // (seen on the reading thread, the moment it arrives: this test's own threads may be
+        // busy for longer than the 700 ms that page takes).
+        let runningWhenSeen = Locked(false)
+        let first = await ChildProcess.read(output) { text in
+            guard text.contains("down: RUNNING 0% of 2500\n") else { return false }
+            runningWhenSeen.withLock { $0 = process.isRunning }
+            return true
+        }
+        #expect(runningWhenSeen.withLock { $0 }, "\(first)")
         let rest = await ChildProcess.read(output) { _ in false }
         await process.exited()
         #expect(process.terminationStatus == 0, "\(first)\(rest)")

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import LocalForceHTTP
+import TestLocking
 import Testing
 
 @testable import LocalForce
@@ -42,10 +43,10 @@ import Testing
         #expect(try await client.send("POST", "composite/sobjects", json: Self.collection(200, padding: 6_000, tag: "alone")).status == 200)
         let baseline = alone.duration(to: .now)
         let head = "POST /services/data/v66.0/sobjects/Account HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.token)\r\n"
-        let declared = try RawSocket.connected(port: port, timeout: 20)
+        let declared = try RawSocket.connected(port: port)
         defer { close(declared) }
         try RawSocket.write(declared, Array((head + "Content-Type: application/json\r\nContent-Length: 67108864\r\n\r\n{").utf8))
-        let chunked = try RawSocket.connected(port: port, timeout: 20)
+        let chunked = try RawSocket.connected(port: port)
         defer { close(chunked) }
         try RawSocket.write(
             chunked, Array((head + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"Nam\r\n").utf8))
@@ -228,18 +229,21 @@ import Testing
     @Test func readsDoNotWaitBehindALongRead() async throws {
         let database = try SQLiteDatabase(path: ":memory:")
         _ = try await database.write { db in try db.execute("CREATE TABLE t (a INTEGER)", []) }
+        // The long read holds its reader until the quick one has run (or 20 s have passed):
+        // quick reads that queued behind it would make it wait those 20 s.
+        let (holding, quickRan) = (Locked(false), DispatchSemaphore(value: 0))
         let long = Task {
             try await database.read { _ in
-                Thread.sleep(forTimeInterval: 2)
-                return ContinuousClock.now
+                holding.withLock { $0 = true }
+                return quickRan.wait(timeout: .now() + 20) == .success
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
-        let quick = try await database.read { db in
+        while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await database.read { db in
             _ = try db.rows("SELECT count(*) FROM t", [])
-            return ContinuousClock.now
+            quickRan.signal()
         }
-        #expect(quick < (try await long.value), "an in-memory read waited for a long one")
+        #expect(try await long.value, "an in-memory read waited for a long one")
     }
 
     @Test func preparedStatementsStayBoundedInMemory() throws {

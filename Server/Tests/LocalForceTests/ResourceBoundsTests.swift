@@ -92,12 +92,20 @@ import Testing
         let server = try await LocalForceServer.start(localForce)
         let client = TestServer(server: server)
         let description = String(repeating: "d", count: 2 << 20)
+        // The budget is taken until a request waits for it (requests that happen not to overlap
+        // would show nothing).
+        await localForce.bodyMemory.reserve(40 << 20)
         let replies = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     try await client.send("POST", "sobjects/Account", json: ["Name": "Big", "Description": .string(description)]).status
                 }
             }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while await localForce.bodyMemory.mostWaiting < 1, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            await localForce.bodyMemory.release(40 << 20)
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(replies.count == 4)
@@ -165,7 +173,11 @@ enum RawSocket {
     }
 
     /// A connected socket (the caller closes it), whose reads give up after `timeout` seconds.
-    static func connected(port: Int, timeout: Int = 30) throws -> Int32 {
+    ///
+    /// The default bounds a hang, not a latency: in the full suite on two cores, hundreds of tests
+    /// share the in-process server's two cooperative threads, and CI once saw a 400 answer take
+    /// over 30 s to be written.
+    static func connected(port: Int, timeout: Int = 120) throws -> Int32 {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue) // an enum case in Glibc
         #else
@@ -193,24 +205,40 @@ enum RawSocket {
         guard send(handle, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send failed") }
     }
 
-    /// What arrives until the server closes the connection or the read times out.
+    /// What arrives until the server closes the connection or the read times out (which the
+    /// text then ends by saying, so that a failure tells a silent server from a slow one).
     static func receive(_ handle: Int32) async -> String {
-        String(decoding: await receiveBytes(handle), as: UTF8.self)
+        let (bytes, timedOut) = await read(handle)
+        return String(decoding: bytes, as: UTF8.self) + (timedOut ? "\n[the read timed out: the server neither answered nor closed]" : "")
     }
 
     /// The same, as bytes (a compressed body is not text).
     static func receiveBytes(_ handle: Int32) async -> [UInt8] {
+        await read(handle).bytes
+    }
+
+    /// The whole exchange on the calling thread (for a test that holds the cooperative pool).
+    static func exchangeBlocking(port: Int, _ text: String) -> String {
+        guard let handle = try? connected(port: port) else { return "[connect failed]" }
+        defer { close(handle) }
+        guard (try? write(handle, Array(text.utf8))) != nil else { return "[send failed]" }
+        return String(decoding: readBlocking(handle).bytes, as: UTF8.self)
+    }
+
+    private static func read(_ handle: Int32) async -> (bytes: [UInt8], timedOut: Bool) {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var received: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 65_536)
-                while true {
-                    let count = recv(handle, &buffer, buffer.count, 0)
-                    if count <= 0 { break }
-                    received += buffer[0..<count]
-                }
-                continuation.resume(returning: received)
-            }
+            DispatchQueue.global().async { continuation.resume(returning: readBlocking(handle)) }
+        }
+    }
+
+    private static func readBlocking(_ handle: Int32) -> (bytes: [UInt8], timedOut: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(handle, &buffer, buffer.count, 0)
+            if count < 0 { return (received, errno == EAGAIN || errno == EWOULDBLOCK) }
+            if count == 0 { return (received, false) }
+            received += buffer[0..<count]
         }
     }
 }

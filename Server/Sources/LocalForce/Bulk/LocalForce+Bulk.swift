@@ -174,19 +174,22 @@ extension LocalForce {
                 400, "INVALIDJOBSTATE",
                 "InvalidJobState : Invalid state '\(wanted)': use \(kind == .ingest ? "UploadComplete or " : "")Aborted")
         }
-        let changed = try await database.write { db -> Bool in
-            guard try BulkStore.setState(job.id, to: wanted, from: from, now: now, on: db) else { return false }
+        // The answer is the job as this transaction left it: read afterwards, a worker (this
+        // process's or another's) may already have claimed it, and Salesforce answers a close
+        // with UploadComplete.
+        let changed = try await database.write { db -> BulkJob? in
+            guard try BulkStore.setState(job.id, to: wanted, from: from, now: now, on: db) else { return nil }
             // Uploads still arriving (or left by a process that died during one) will not be added.
             try BulkStore.dropStaging(job.id, on: db)
-            return true
+            return try BulkStore.job(job.id, on: db)
         }
-        guard changed else {
+        guard let changed else {
             let current = try await bulkJob(job.id, kind: kind)
             let verb = wanted == "Aborted" ? "Aborting" : "Closing"
             throw Self.invalidJobState("\(verb) already \(current.state == "JobComplete" ? "Completed" : current.state) Job not allowed")
         }
         if wanted == "UploadComplete" { bulkWorker.kick() }
-        return .json(try await bulkJob(job.id, kind: kind).info(full: false))
+        return .json(changed.info(full: false))
     }
 
     /// `DELETE /jobs/{kind}/{id}`: a job that is not being worked on, with its data.
