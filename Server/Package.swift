@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
+                .product(name: "SalesforceREST", package: "msync"),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             path: "Examples/AccountsList",
@@ -176,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "LocalForceTests",
             dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport", "TestLocking",
+                "msync", "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport", "TestLocking",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SOQL", package: "msync"),

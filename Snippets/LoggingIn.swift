@@ -3,11 +3,6 @@
 import Foundation
 import SalesforceREST
 
-#if canImport(UIKit) && canImport(AuthenticationServices)
-    import AuthenticationServices
-    import UIKit
-#endif
-
 func webServerFlow(consumerKey: String, callbackQuery: [String: String]) async throws -> OAuthCredentials {
     // snippet.show
     // snippet.webServer
@@ -22,27 +17,6 @@ func webServerFlow(consumerKey: String, callbackQuery: [String: String]) async t
     return credentials
 }
 
-#if canImport(UIKit) && canImport(AuthenticationServices)
-    final class LoginController: UIViewController, ASWebAuthenticationPresentationContextProviding {
-        let consumerKey = "key"
-
-        func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-            view.window ?? ASPresentationAnchor()
-        }
-
-        func logIn() async throws {
-            // snippet.show
-            // snippet.app
-            let oauth = OAuthClient(loginURL: URL(string: "https://login.salesforce.com")!,
-                                    clientId: consumerKey, redirectURI: "myapp://oauth/done")
-            let credentials = try await oauth.logIn(presentingFrom: self)   // a UIViewController that
-                                                                            // provides the sheet's anchor
-            try KeychainCredentialStore().save(credentials, account: "default")
-            // snippet.end
-            // snippet.hide
-        }
-    }
-#endif
 
 func serverFlows(loginURL: URL, myDomainURL: URL, consumerKey: String, secret: String, pem: String) async throws {
     // snippet.show

@@ -4,9 +4,10 @@
 /// its own parser and UTF-8 writer, so the store never goes through `JSONSerialization`
 /// (which is several times slower on Linux).
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#jsonValue -->
 /// ```swift
 /// let account: JSONValue = ["Id": "001xx", "Name": "Acme", "NumberOfEmployees": 12]
-/// account["Name"]?.stringValue  // "Acme"
+/// let name = account["Name"]?.stringValue  // "Acme"
 /// ```
 public enum JSONValue: Sendable, Hashable {
     case null

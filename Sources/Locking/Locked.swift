@@ -7,6 +7,7 @@ import Foundation
 /// `@unchecked Sendable`. The lock is held for the closure only, so closures stay short and
 /// never `await` (they are synchronous).
 ///
+/// <!-- snippet: Tests/LockingTests/LockedTests.swift#counter -->
 /// ```swift
 /// let requests = Locked(0)
 /// requests.withLock { $0 += 1 }

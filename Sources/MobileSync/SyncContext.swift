@@ -13,6 +13,7 @@ public import SmartStore
 /// written clean and marked with the sync's id, dirty records left alone in LEAVE_IF_CHANGED
 /// mode, ghosts removed only among the sync's own clean records.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#syncContext -->
 /// ```swift
 /// func syncDown(_ sync: inout SyncState, context: SyncContext) async throws {
 ///     for page in pages {

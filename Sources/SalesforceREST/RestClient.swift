@@ -8,6 +8,7 @@ import Locking
 
 /// An async client for the Salesforce REST API (and LocalForce).
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#restClient -->
 /// ```swift
 /// let client = RestClient(instanceURL: URL(string: "http://127.0.0.1:8080")!, tokenProvider: StaticAccessToken("secret"))
 /// let page = try await client.query("SELECT Id, Name FROM Account")

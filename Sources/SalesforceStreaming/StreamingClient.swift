@@ -4,6 +4,7 @@ public import SalesforceREST
 /// A CometD (Bayeux 1.0) client for the Salesforce Streaming API, over a `RestClient`'s
 /// transport and session: its token goes along and is refreshed after a 401 like any REST call.
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#streaming -->
 /// ```swift
 /// let streaming = StreamingClient(client: restClient)
 /// try await streaming.handshake()

@@ -3,6 +3,7 @@ public import FastJSON
 /// One subrequest of a composite request (`POST /services/data/vNN.N/composite`): what the
 /// client sends in `compositeRequest` and the server reads back.
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#composite -->
 /// ```swift
 /// var update = CompositeSubrequest(referenceId: "r0", method: "PATCH", url: accountURL, body: ["Name": "Acme"])
 /// update.unmodifiedSince = lastModified   // LEAVE_IF_CHANGED: 412 if changed on the server since

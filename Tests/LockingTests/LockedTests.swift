@@ -14,6 +14,14 @@ import Testing
         #expect(counter.current == 64_000)
     }
 
+    @Test func theDocumentedUse() {
+        // snippet.counter
+        let requests = Locked(0)
+        requests.withLock { $0 += 1 }
+        // snippet.end
+        #expect(requests.current == 1)
+    }
+
     @Test func bodyResultAndErrorsPassThrough() {
         struct Refused: Error {}
         let names = Locked(["a"])

@@ -5,14 +5,19 @@ Each ```swift block in README.md, docs/*.md and the DocC articles (*.docc/*.md) 
 line `<!-- snippet: PATH -->` or `<!-- snippet: PATH#SLICE -->`, where PATH is a SwiftPM
 snippet (Snippets/… of the root package, Server/Snippets/… of the server's), which `swift build`
 compiles, or a test file (Tests/…, Server/Tests/…: examples that are tests, which the test
-command runs, such as Server/Tests/DocumentationTests). The block must equal the file's visible
-text, or its slice:
+command runs, such as Server/Tests/DocumentationTests), or an example target's file
+(Server/Examples/…: the code that needs UIKit, which the Apple workflow builds for the iOS
+Simulator). The block must equal the file's visible text, or its slice:
 
 - `// snippet.hide` hides the lines after it, `// snippet.show` shows them again (setup code
   the reader does not need: a store opened, a client made);
 - `// snippet.NAME` starts the slice NAME, `// snippet.end` ends it (words after the marker are
   a comment: `// snippet.syncDown (the Custom targets article shows it)`);
 - marker lines never show; the text is compared without its common indentation.
+
+The same holds for the examples in doc comments (`///` lines of Sources/ and Server/Sources/):
+the marker is a `/// <!-- snippet: PATH#SLICE -->` line before the block; DocC and Xcode's Quick
+Help show neither it nor the hidden code.
 
 Run from the repository root. `--fix` rewrites each differing block from its snippet (edit the
 snippet, build, then fix the documents); `--self-test` checks the checker.
@@ -25,7 +30,7 @@ import sys
 MARKER = re.compile(r"^\s*<!--\s*snippet:\s*(\S+?)(?:#(\S+))?\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`~]*)")
 DIRECTIVE = re.compile(r"^\s*//\s*snippet\.(\w+)\b.*$")
-SNIPPET_FOLDERS = ("Snippets", "Server/Snippets", "Tests", "Server/Tests")
+SNIPPET_FOLDERS = ("Snippets", "Server/Snippets", "Tests", "Server/Tests", "Server/Examples")
 
 
 def dedented(lines):
@@ -95,6 +100,32 @@ def blocks(text):
         yield start + 1, marker, dedented(body)
 
 
+DOC_LINE = re.compile(r"^(\s*///) ?(.*)$")
+
+
+def doc_text(source):
+    """A Swift file's doc comments as Markdown, line for line (other lines blank)."""
+    return "\n".join(match.group(2) if (match := DOC_LINE.match(line)) else "" for line in source.splitlines())
+
+
+def fixed_source(source, read_snippet):
+    """The Swift file with each differing doc-comment block replaced by its snippet's text."""
+    lines = source.splitlines(keepends=True)
+    markdown = doc_text(source).splitlines()
+    for line, marker, body in reversed(list(blocks(doc_text(source)))):
+        snippet = read_snippet(marker.group(1)) if marker else None
+        expected = visible(snippet, marker.group(2)) if snippet is not None else None
+        if expected is None or expected == body:
+            continue
+        end = line
+        marks = FENCE.match(markdown[line - 1]).group(2)
+        while not re.match(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$", markdown[end]):
+            end += 1
+        prefix = DOC_LINE.match(lines[line - 1]).group(1)
+        lines[line:end] = [(prefix + " " + shown).rstrip() + "\n" for shown in expected]
+    return "".join(lines)
+
+
 def fixed(text, read_snippet):
     """The text with each differing block replaced by its snippet's text (same indentation)."""
     lines = text.splitlines(keepends=True)
@@ -141,6 +172,14 @@ def documents(root):
     for base in (root / "Sources", root / "Server" / "Sources"):
         paths += sorted(base.glob("*/*.docc/**/*.md"))
     return [(str(path.relative_to(root)), path.read_text(encoding="utf-8")) for path in paths if path.exists()]
+
+
+def sources(root):
+    """(path, source) of each Swift file whose doc comments are checked."""
+    paths = []
+    for base in (root / "Sources", root / "Server" / "Sources"):
+        paths += sorted(base.rglob("*.swift"))
+    return [(str(path.relative_to(root)), path.read_text(encoding="utf-8")) for path in paths]
 
 
 def snippet_reader(root):
@@ -191,6 +230,16 @@ def self_test():
     assert check([("doc", nested)], read) == [], "a block inside another language's block is that block's text"
     stale = indented.replace("let rows = try store.query(q)", "let rows = old()")
     assert fixed(stale, read) == indented, "--fix restores the snippet's text with the block's indentation"
+    # Doc comments: the same rules, the marker a `///` line too; --fix keeps the prefix.
+    commented = "    /// Reads.\n    ///\n    /// <!-- snippet: Snippets/A.swift#query -->\n    /// ```swift\n    /// let rows = try store.query(q)\n    /// ```\n    func f() {}\n"
+    assert check([("doc", doc_text(commented))], read) == [], "a doc comment's block that matches passes"
+    bare = commented.replace("    /// <!-- snippet: Snippets/A.swift#query -->\n", "")
+    assert "without a" in check([("doc", doc_text(bare))], read)[0], "a doc comment's block needs a marker"
+    stale_doc = commented.replace("try store.query(q)", "old()")
+    assert len(check([("doc", doc_text(stale_doc))], read)) == 1, "a stale doc comment's block is found"
+    assert fixed_source(stale_doc, read) == commented, "--fix rewrites a doc comment's block with its prefix"
+    code = 'let text = """\n```swift\nnot documentation\n```\n"""\n'
+    assert check([("code", doc_text(code))], read) == [], "code outside doc comments is not checked"
     print("snippets self-test passed")
 
 
@@ -205,7 +254,13 @@ def main():
             if repaired != text:
                 (root / path).write_text(repaired, encoding="utf-8")
                 print(f"rewrote the examples of {path}")
-    found = documents(root)
+        for path, source in sources(root):
+            repaired = fixed_source(source, snippet_reader(root))
+            if repaired != source:
+                (root / path).write_text(repaired, encoding="utf-8")
+                print(f"rewrote the doc-comment examples of {path}")
+    found = documents(root) + [(path, doc_text(source)) for path, source in sources(root)]
+    found = [(path, text) for path, text in found if "```" in text]
     problems = check(found, snippet_reader(root))
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -13,10 +13,11 @@ import ServiceLifecycle
 /// LocalForce on a socket: Hummingbird's HTTP/1.1 server in front of ``LocalForce``, over
 /// plain HTTP or HTTPS (``TLS``).
 ///
+/// <!-- snippet: Server/Tests/DocumentationTests/SymbolReference.swift#server -->
 /// ```swift
 /// let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
 /// defer { Task { await server.stop() } }
-/// print(server.baseURL)   // http://127.0.0.1:<free port>
+/// print(server.baseURL) // http://127.0.0.1:<free port>
 /// ```
 public final class LocalForceServer: Sendable {
     /// `http://host:port` (`https://` with TLS), with the port actually bound.

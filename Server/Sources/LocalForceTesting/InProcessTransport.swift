@@ -12,10 +12,12 @@ import SalesforceWire
 /// A transport that hands each request to a `LocalForce` in the same process: no socket, no
 /// port, the same answers (headers, `Date` from the org's clock, fault injection) as over HTTP.
 ///
+/// <!-- snippet: Server/Tests/DocumentationTests/SymbolReference.swift#inProcess -->
 /// ```swift
 /// let org = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "t")
-/// let client = RestClient(instanceURL: URL(string: "http://localforce.invalid")!,
-///                         tokenProvider: StaticAccessToken("t"), transport: InProcessTransport(org))
+/// let client = RestClient(
+///     instanceURL: URL(string: "http://localforce.invalid")!,
+///     tokenProvider: StaticAccessToken("t"), transport: InProcessTransport(org))
 /// ```
 ///
 /// A fault that drops the connection reaches the client as `RestError/network(_:)`, as a lost

@@ -6,6 +6,7 @@ public import SalesforceREST
 /// An org for a test: LocalForce on in-memory SQLite and a `RestClient` signed in to it, in
 /// process or over HTTP on `127.0.0.1` (a free port).
 ///
+/// <!-- snippet: Server/Tests/DocumentationTests/SymbolReference.swift#testOrg -->
 /// ```swift
 /// let org = try await TestOrg.start()
 /// defer { Task { await org.stop() } }
@@ -120,6 +121,7 @@ public final class TestOrg: Sendable {
 /// `body` throws). The parameters are those of
 /// ``TestOrg/start(schema:transport:faults:clockOffset:briefcaseRules:streaming:)``.
 ///
+/// <!-- snippet: Server/Tests/DocumentationTests/SymbolReference.swift#withLocalForce -->
 /// ```swift
 /// @Test func syncsDown() async throws {
 ///     try await withLocalForce { org, client in

@@ -21,9 +21,7 @@ import Testing
     static let total = onPostgres ? 25_000 : 100_000
 
     @Test func aJobKilledMidwayIsFinishedByTheNextProcessExactlyOnce() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try TestServer.msync()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-restart-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -78,10 +78,7 @@ import Testing
 
     /// `msync serve --clock-offset=-600 --late-commit-rate 1 --late-commit-delay-ms 400`.
     @Test func serveOptions() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try TestServer.msync()
         let process = try RunningChild(
             binary,
             [

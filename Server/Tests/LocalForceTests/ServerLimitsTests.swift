@@ -49,9 +49,7 @@ import Testing
     /// `msync serve` prints its address (and a generated token) and serves until stopped —
     /// on PostgreSQL (`--database postgres://…`) in the suite's PostgreSQL run.
     @Test func serveCommand() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/msync") }
-        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let binary = try TestServer.msync()
         var arguments = ["serve", "--port", "0"]
         if let url = ProcessInfo.processInfo.environment["LOCALFORCE_TEST_POSTGRES_URL"], !url.isEmpty {
             let schema = "serve" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)

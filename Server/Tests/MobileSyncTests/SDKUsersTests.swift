@@ -19,10 +19,10 @@ import Testing
     /// The template's model, as written, in an app process whose main thread runs the run
     /// loop (`sdk-template-app`): the accounts arrive through `.receive(on: RunLoop.main)`.
     @Test func theTemplatesModelRunsAsWritten() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let app = try #require(
-            ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/sdk-template-app") }
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
+            BuiltProduct.executable("sdk-template-app", package: package),
+            "not built at \(BuiltProduct.candidates("sdk-template-app", package: package))")
         let (status, output) = try await ChildProcess.run(app, [], timeout: .seconds(120))
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }

@@ -4,6 +4,7 @@ public import SmartStore
 /// UI API by a ``LayoutSyncDownTarget`` into the `sfdcLayouts` soup, then read from there, as
 /// the ``FetchMode`` says.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#layouts -->
 /// ```swift
 /// let layouts = try LayoutSyncManager(syncManager: manager)
 /// let layout = try await layouts.fetchLayout(forObjectAPIName: "Account", layoutType: "Compact", fetchMode: .cacheFirst)

@@ -4,10 +4,11 @@ public import SmartStore
 /// ``MetadataSyncDownTarget`` into the `sfdcMetadata` soup, then read from there, as the
 /// ``FetchMode`` says.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#metadata -->
 /// ```swift
 /// let metadata = try MetadataSyncManager(syncManager: manager)
 /// let account = try await metadata.fetchMetadata(forObject: "Account", fetchMode: .cacheFirst)
-/// account?.fieldNames  // ["Id", "Name", …]
+/// let fields = account?.fieldNames  // ["Id", "Name", …]
 /// ```
 public final class MetadataSyncManager: Sendable, SyncManagerBacked {
     /// The soup describes are cached in (the SDK's).

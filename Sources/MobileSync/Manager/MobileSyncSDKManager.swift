@@ -6,6 +6,7 @@ public import SmartStore
 /// The app layer of the SDK's `MobileSyncSDKManager`: the current user, their stores and sync
 /// managers (one of each per store file), global stores, and the default config files.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#sdkManager -->
 /// ```swift
 /// let sdk = MobileSyncSDKManager.shared
 /// sdk.configure(root: appSupport, resourcesDirectory: resources)     // on Apple, resources default to the app bundle

@@ -7,6 +7,7 @@ public import SmartStore
 
 /// Runs syncs between one store and one server, and keeps their state in `syncs_soup`.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#syncManager -->
 /// ```swift
 /// let manager = try SyncManager(store: store, client: client)
 /// let target = try SoqlSyncDownTarget(query: "SELECT Id, Name FROM Account")

@@ -13,6 +13,7 @@ extension SyncManager {
     /// unknown name, a sync already running, a stopped manager). Combine's `Future` on Apple
     /// platforms, OpenCombine's elsewhere; the sync starts when the publisher is made.
     ///
+    /// <!-- snippet: Snippets/MobileSyncReference.swift#publisher -->
     /// ```swift
     /// cancellable = manager.publisher(for: "syncDownAccounts")
     ///     .receive(on: RunLoop.main)

@@ -1,9 +1,10 @@
 /// A parsed SOQL query.
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#soql -->
 /// ```swift
 /// let query = try SOQLParser.parse("SELECT Id, Account.Name FROM Contact WHERE LastName LIKE 'S%' ORDER BY LastName LIMIT 10")
-/// query.object           // "Contact"
-/// query.description      // the query printed back
+/// let object = query.object            // "Contact"
+/// let text = query.description         // the query printed back
 /// ```
 public struct Query: Sendable, Hashable {
     /// The SELECT list, in order.

@@ -11,6 +11,7 @@ import SalesforceWire
 /// A connected app talking to a login server: the OAuth 2.0 flows Salesforce offers, against
 /// a real org or LocalForce.
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#oauthClient -->
 /// ```swift
 /// let oauth = OAuthClient(loginURL: URL(string: "https://login.salesforce.com")!, clientId: "3MVG9…",
 ///                         redirectURI: "http://127.0.0.1:1717/OauthRedirect")

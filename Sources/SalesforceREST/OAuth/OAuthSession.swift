@@ -9,6 +9,7 @@ import Foundation
 /// sync ends FAILED instead of looping; a transient failure (no answer, a 5xx from the token
 /// endpoint) is thrown as it is, and the request's retry policy may try again.
 ///
+/// <!-- snippet: Snippets/SalesforceReference.swift#oauthSession -->
 /// ```swift
 /// let session = OAuthSession(credentials: stored, client: OAuthClient(for: stored)) { renewed in
 ///     try? credentialStore.save(renewed, account: "default")

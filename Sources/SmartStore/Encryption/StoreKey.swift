@@ -5,6 +5,7 @@ import EncryptedSQLite
 /// Stores are encrypted in SQLCipher 4's format, so a key means here what it means to
 /// SQLCipher's `PRAGMA key`:
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#storeKey -->
 /// ```swift
 /// let store = try SmartStore(path: path, key: .passphrase("correct horse battery staple"))
 /// let fast = try SmartStore(path: other, key: try .raw(keyBytes))   // 32 bytes, no key derivation

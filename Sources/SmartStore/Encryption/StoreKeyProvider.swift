@@ -14,6 +14,7 @@ public protocol StoreKeyProvider: Sendable {
 
 /// The passphrase in an environment variable, for every store (servers, tools, CI).
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#keyProvider -->
 /// ```swift
 /// let stores = StoreDirectory(root: root, keyProvider: EnvironmentStoreKeyProvider(variable: "MSYNC_STORE_KEY"))
 /// ```

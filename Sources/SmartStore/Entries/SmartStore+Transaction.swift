@@ -57,10 +57,11 @@ extension SmartStore {
     /// nothing when it throws (the error is rethrown). Other writers wait meanwhile; readers see
     /// the store as it was until the commit.
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#transaction -->
     /// ```swift
     /// try store.inTransaction { tx in
     ///     let order = try tx.create([["Name": "Order 1"]], in: "orders")[0]
-    ///     try tx.upsert([["Id": "001…", "LastOrder": order["_soupEntryId"] ?? nil]], in: "accounts", externalIdPath: "Id")
+    ///     _ = try tx.upsert([["Id": "001…", "LastOrder": order["_soupEntryId"] ?? nil]], in: "accounts", externalIdPath: "Id")
     /// }
     /// ```
     public func inTransaction<T>(_ body: (borrowing StoreTransaction) throws -> T) throws -> T {

@@ -15,9 +15,10 @@ import Locking
 /// atomically; values are read and written whole, in memory. A new store's folder appears
 /// whole (made aside, then renamed), so two processes creating it at once agree on its salt.
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#keyValue -->
 /// ```swift
 /// let cache = try KeyValueEncryptedFileStore(parentDirectory: appSupport, name: "images", key: key)
-/// try cache.write(Data(png), forKey: "001xx-logo")
+/// try cache.write(Data(image), forKey: "001xx-logo")
 /// let png = try cache.read(forKey: "001xx-logo")
 /// cache["greeting"] = "hello"          // the SDK's quiet forms
 /// ```

@@ -4,10 +4,11 @@ public import FastJSON
 /// bridges send (`queryType`, `indexPath`, `matchKey`, `beginKey`, `endKey`, `likeKey`,
 /// `smartSql`, `selectPaths`, `orderPath`, `order`, `pageSize`).
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#sdkJSON -->
 /// ```swift
-/// let spec = try QuerySpec(sdkJSON: ["queryType": "range", "indexPath": "Name", "beginKey": "A",
-///                                    "order": "descending", "pageSize": 25], soupName: "accounts")
-/// spec.sdkJSON["queryType"]  // "range"
+/// let fromSDK = try QuerySpec(sdkJSON: ["queryType": "range", "indexPath": "Name", "beginKey": "A",
+///                                       "order": "descending", "pageSize": 25], soupName: "accounts")
+/// let queryType = fromSDK.sdkJSON["queryType"]  // "range"
 /// ```
 extension QuerySpec {
     /// The SDK's page size when `pageSize` is absent or not positive.

@@ -3,10 +3,11 @@
 /// Every kind except ``Kind/smart`` compiles to Smart SQL with the SDK's exact text, so the
 /// SDK's `QuerySpecTest` goldens hold:
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#querySpec -->
 /// ```swift
 /// let spec = QuerySpec.range(soup: "employees", path: "lastName", begin: "Bond", end: "Smith",
 ///                            orderPath: "lastName", pageSize: 10)
-/// spec.smartSql
+/// let sql = spec.smartSql
 /// // SELECT {employees:_soup} FROM {employees} WHERE {employees:lastName} >= ? AND {employees:lastName} <= ? ORDER BY {employees:lastName} ASC
 /// ```
 public struct QuerySpec: Sendable, Hashable {

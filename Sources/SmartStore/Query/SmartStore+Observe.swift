@@ -7,6 +7,7 @@ extension SmartStore {
     /// emitted, and when writes come faster than the results are consumed, only the latest
     /// result waits (a burst of writes coalesces into one emission).
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#observe -->
     /// ```swift
     /// for try await rows in store.observe(.smart("select {accounts:Name} from {accounts}", pageSize: 100)) {
     ///     show(rows)

@@ -8,13 +8,15 @@ import Locking
 #endif
 
 extension SmartStore {
-    /// Runs a Smart SQL query and publishes its rows once (the SDK's `publisher(for:)`): Combine's
-    /// `Future` on Apple platforms, OpenCombine's elsewhere. The query runs when the publisher is
-    /// made, on the store's async path. For results that follow later changes, use
-    /// ``observe(smartSql:pageSize:arguments:)``.
+    /// Runs a Smart SQL query and publishes its rows once, as `JSONValue`s: Combine's `Future` on
+    /// Apple platforms, OpenCombine's elsewhere. The query runs when the publisher is made, on the
+    /// store's async path. The page size tells it from the SDK's `publisher(for:)`
+    /// (``publisher(for:)``, rows as Foundation values). For results that follow later changes,
+    /// use ``observe(smartSql:pageSize:arguments:)``.
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#publisher -->
     /// ```swift
-    /// cancellable = store.publisher(for: "select {Account:Name} from {Account}")
+    /// cancellable = store.publisher(for: "select {Account:Name} from {Account}", pageSize: 1_000)
     ///     .receive(on: RunLoop.main)
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows) })
     /// ```
@@ -38,6 +40,7 @@ extension SmartStore {
     /// commits included. Combine's on Apple platforms, OpenCombine's elsewhere. It fails with
     /// the query's error; cancelling the subscription ends the query.
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#observePublisher -->
     /// ```swift
     /// cancellable = store.observePublisher(smartSql: "select {accounts:Name} from {accounts}", pageSize: 100)
     ///     .receive(on: RunLoop.main)

@@ -4,6 +4,7 @@ import Locking
 /// A query read a page at a time, as the SDK's hybrid bridge keeps it between calls
 /// (`StoreCursor`): the total, the number of pages, and the current page's entries.
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#cursor -->
 /// ```swift
 /// var cursor = try StoreCursor(store: store, querySpec: .all(soup: "accounts", orderPath: "Name", pageSize: 50))
 /// show(cursor.currentPageOrderedEntries)

@@ -1,5 +1,6 @@
 /// One index of a soup: a JSON path and how it is indexed.
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#indexSpec -->
 /// ```swift
 /// try store.registerSoup("accounts", indexSpecs: [
 ///     IndexSpec("Id", .string),

@@ -31,6 +31,7 @@ extension SmartStore {
     /// Runs a Smart SQL query and returns all its rows as Foundation values, or the error (the
     /// SDK's `query(_:)`). Rows are read a page at a time.
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#sdkQuery -->
     /// ```swift
     /// if case .success(let rows) = store.query("select {Account:Name}, {Account:Industry} from {Account}") {
     ///     let names = rows.map { ($0 as? [String?])?.first ?? nil }
@@ -56,6 +57,7 @@ extension SmartStore {
     /// `DispatchQueue` schedulers there, so `.receive(on: RunLoop.main)` compiles everywhere).
     /// For rows as `JSONValue`s, pass a page size: ``publisher(for:pageSize:)``.
     ///
+    /// <!-- snippet: Snippets/SmartStoreReference.swift#sdkPublisher -->
     /// ```swift
     /// cancellable = store.publisher(for: "select {Account:Name} from {Account}")
     ///     .receive(on: RunLoop.main)

@@ -11,6 +11,7 @@ import Locking
 /// optional `TABLE_N_fts` FTS5 table), so Smart SQL translates exactly as in the Salesforce
 /// Mobile SDK.
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#smartStore -->
 /// ```swift
 /// let store = try SmartStore(path: "/tmp/app/store.sqlite")
 /// try store.registerSoup("accounts", indexSpecs: [IndexSpec("Id", .string), IndexSpec("Name", .string)])

@@ -11,6 +11,7 @@ import Locking
 /// ``SmartStoreError/wrongKey(path:)`` and is never wiped: remove it
 /// (``removeUserStore(user:named:)``) and sync down into a new one.
 ///
+/// <!-- snippet: Snippets/SmartStoreReference.swift#storeDirectory -->
 /// ```swift
 /// let stores = StoreDirectory(root: appSupport, keyProvider: FileStoreKeyProvider(file: keyFile))
 /// let store = try stores.userStore(user: "005xx000001", named: StoreDirectory.defaultStoreName)

@@ -14,10 +14,11 @@ import Testing
 
     static var writer: URL {
         get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent()
-            let candidates = ["debug", "release"].map { root.appendingPathComponent(".build/\($0)/encrypted-store-writer") }
-            return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+            return try #require(
+                BuiltProduct.executable("encrypted-store-writer", package: package),
+                "not built at \(BuiltProduct.candidates("encrypted-store-writer", package: package))")
         }
     }
 

@@ -8,10 +8,11 @@ import SalesforceWire
 /// A Salesforce-REST-compatible server's logic, independent of the HTTP stack: hand it an
 /// ``APIRequest`` and it answers with an ``APIResponse``. `LocalForceServer` puts it on a socket.
 ///
+/// <!-- snippet: Server/Tests/DocumentationTests/SymbolReference.swift#localForce -->
 /// ```swift
 /// let localForce = try await LocalForce(database: try SQLiteDatabase(path: ":memory:"), token: "secret")
 /// let server = try await LocalForceServer.start(localForce, host: "127.0.0.1", port: 0)
-/// print(server.baseURL)  // http://127.0.0.1:54321
+/// print(server.baseURL) // http://127.0.0.1:54321
 /// ```
 public final class LocalForce: Sendable {
     /// The objects served: the standard ones plus those of the schema file.

@@ -2,6 +2,8 @@ import FastJSON
 import Foundation
 import LocalForceHTTP
 import LocalForcePostgres
+import TestSupport
+import Testing
 
 @testable import LocalForce
 
@@ -28,6 +30,14 @@ final class TestServer: Sendable {
     }
 
     func stop() async { await server.stop() }
+
+    /// The built `msync` (this target depends on it), for the tests of `msync serve`.
+    static func msync() throws -> URL {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return try #require(
+            BuiltProduct.executable("msync", package: package), "not built at \(BuiltProduct.candidates("msync", package: package))")
+    }
 
     /// A fresh, empty database: SQLite in memory, or — when `LOCALFORCE_TEST_POSTGRES_URL` is
     /// set (scripts/test.sh runs the suite a second time that way) — a new schema on PostgreSQL.

@@ -14,6 +14,7 @@ public import SalesforceREST
 /// collation, `memcmp`). An API that sorts strings otherwise (case-insensitively, by locale)
 /// must use integer keys or its pages are reported as out of order.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#paging -->
 /// ```swift
 /// let target = try PagingSyncDownTarget(url: "https://api.example.com/users", keyField: "userId", keyType: .integer,
 ///                                       pageSize: 100, firstPageIndex: 1, recordsPath: "data")

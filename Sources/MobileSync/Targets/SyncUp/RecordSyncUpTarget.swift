@@ -27,6 +27,7 @@ public struct SyncUpResponse: Sendable, Equatable {
 /// recreates the record in OVERWRITE mode, a 412 leaves it dirty, any other failure keeps it
 /// dirty with the body in `__last_error__`.
 ///
+/// <!-- snippet: Snippets/MobileSyncReference.swift#recordTarget -->
 /// ```swift
 /// struct ArchivingTarget: RecordSyncUpTarget {
 ///     // json, idFieldName, …
