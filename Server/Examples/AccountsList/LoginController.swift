@@ -6,8 +6,10 @@
     import SalesforceREST
     import UIKit
 
-    /// A view controller that logs in through the system's browser sheet.
-    final class LoginController: UIViewController, ASWebAuthenticationPresentationContextProviding {
+    /// A view controller that logs in through the system's browser sheet. Its conformance is
+    /// `@preconcurrency`: the protocol's requirement is not main-actor isolated, a view
+    /// controller's methods are, and Swift 6 refuses the plain conformance.
+    final class LoginController: UIViewController, @preconcurrency ASWebAuthenticationPresentationContextProviding {
         let consumerKey = "key"
         let loginURL = URL(string: "https://login.salesforce.com")
 
