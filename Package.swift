@@ -105,6 +105,7 @@ let package = Package(
         // Child processes for the tests (also the Server package's, through a symbolic link).
         .target(
             name: "TestSupport",
+            dependencies: ["Locking"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

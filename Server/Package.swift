@@ -164,6 +164,7 @@ let package = Package(
         // Child processes for the tests: the root package's target, through a symbolic link.
         .target(
             name: "TestSupport",
+            dependencies: ["TestLocking"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

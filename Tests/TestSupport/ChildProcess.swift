@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(TestLocking)
+    import TestLocking
+#else
+    import Locking
+#endif
+
 /// Runs a child process and collects its output on a Dispatch thread: blocking reads must not
 /// occupy Swift's cooperative pool, which the in-process servers the child talks to need.
 public enum ChildProcess {
@@ -25,19 +31,18 @@ public enum ChildProcess {
             }
             close(writing)
             // The timer signals the child only while it has not been reaped (its pid is still its own).
-            let ended = NSLock()
-            nonisolated(unsafe) var reaped = false
+            let reaped = Locked(false)
             if let timeout {
                 let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                    ended.withLock { if !reaped { kill(pid, SIGTERM) } }
+                    reaped.withLock { if !$0 { kill(pid, SIGTERM) } }
                 }
             }
             return await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     let handle = FileHandle(fileDescriptor: reading, closeOnDealloc: true)
                     let data = handle.readDataToEndOfFile()
-                    let status = PosixSpawn.wait(pid) { ended.withLock { reaped = true } }
+                    let status = PosixSpawn.wait(pid) { reaped.withLock { $0 = true } }
                     continuation.resume(returning: (status, String(decoding: data, as: UTF8.self)))
                 }
             }

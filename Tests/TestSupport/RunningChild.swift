@@ -3,10 +3,18 @@ public import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
+// The package's `Locked`: `Locking` in the root package, linked into the server's as `TestLocking`.
+#if canImport(TestLocking)
+    import TestLocking
+#else
+    import Locking
+#endif
 
 /// A child process started and left running: the handle tests keep to read its output, signal
 /// it and wait for it. On Linux it starts through `posix_spawn` (see `PosixSpawn`: not
 /// Foundation's `Process.run`, which crashes now and then in a process with many descriptors).
+/// `@unchecked` for the `Process` on Apple platforms, which older SDKs do not mark `Sendable`;
+/// what changes is under `status`'s lock.
 public final class RunningChild: @unchecked Sendable {
     /// What becomes of the child's standard output and error.
     public enum Output: Sendable {
@@ -22,8 +30,8 @@ public final class RunningChild: @unchecked Sendable {
     public let processIdentifier: Int32
     /// The read end of the child's output, unless it is discarded.
     public let output: FileHandle?
-    private let lock = NSLock()
-    private var status: Int32?
+    /// The exit status once reaped; reaping and signalling happen under its lock.
+    private let status = Locked<Int32?>(nil)
     #if !canImport(Glibc)
         private let process: Process
     #endif
@@ -76,22 +84,21 @@ public final class RunningChild: @unchecked Sendable {
     /// Sends `signal` unless the child has ended, checked and sent under the lock that reaping
     /// takes, so the signal never reaches another process that got the pid.
     private func send(_ signal: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard runningWhileLocked() else { return }
-        signalProcess(processIdentifier, signal)
+        status.withLock { status in
+            guard running(reaped: status) else { return }
+            signalProcess(processIdentifier, signal)
+        }
     }
 
     /// Whether the child has not ended yet. (An ended child is not reaped until
     /// ``waitUntilExit()``, so its pid stays its own and signalling it stays safe.)
     public var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return runningWhileLocked()
+        status.withLock { running(reaped: $0) }
     }
 
-    private func runningWhileLocked() -> Bool {
-        guard status == nil else { return false }
+    /// Whether the child has not ended, `reaped` being its status once reaped (read under the lock).
+    private func running(reaped: Int32?) -> Bool {
+        guard reaped == nil else { return false }
         #if canImport(Glibc)
             var info = siginfo_t()
             guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
@@ -103,15 +110,15 @@ public final class RunningChild: @unchecked Sendable {
 
     /// Blocks until the child has ended (reaping it), once.
     public func waitUntilExit() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard status == nil else { return }
-        #if canImport(Glibc)
-            status = PosixSpawn.wait(processIdentifier)
-        #else
-            process.waitUntilExit()
-            status = process.terminationStatus
-        #endif
+        status.withLock { status in
+            guard status == nil else { return }
+            #if canImport(Glibc)
+                status = PosixSpawn.wait(processIdentifier)
+            #else
+                process.waitUntilExit()
+                status = process.terminationStatus
+            #endif
+        }
     }
 
     /// Sends SIGTERM and reaps the child on a Dispatch thread, without waiting (for a `defer`).
@@ -135,9 +142,7 @@ public final class RunningChild: @unchecked Sendable {
     /// The exit code, or the signal that ended it (as Foundation's `terminationStatus`), after
     /// ``waitUntilExit()``; -1 before.
     public var terminationStatus: Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        return status ?? -1
+        status.current ?? -1
     }
 }
 
