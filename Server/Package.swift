@@ -181,6 +181,7 @@ let package = Package(
                 "msync", "LocalForce", "LocalForceHTTP", "LocalForcePostgres", "TestSupport", "TestLocking",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "SOQL", package: "msync"),
                 .product(name: "SalesforceWire", package: "msync"),
                 .product(name: "FastJSON", package: "msync"),
@@ -236,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "LocalForceTesting",
+                "LocalForceTesting", "LocalForceHTTP",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),

@@ -7,7 +7,8 @@ public import Foundation
 #endif
 
 /// Runs a child process and collects its output on a Dispatch thread: blocking reads must not
-/// occupy Swift's cooperative pool, which the in-process servers the child talks to need.
+/// occupy Swift's cooperative pool, which the rest of the test process shares (and the
+/// in-process org's fault delays and timers need).
 public enum ChildProcess {
     /// Runs `executable` to its end and returns its exit status and output. With `timeout`, a
     /// process still running then is terminated (its status says so), so a hang fails a test

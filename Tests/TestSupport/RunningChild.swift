@@ -128,8 +128,8 @@ public final class RunningChild: @unchecked Sendable {
     }
 
     /// Waits for the child to end without holding a thread of Swift's cooperative pool: the
-    /// blocking wait runs on a Dispatch thread, so that a child talking to a server of this
-    /// process (whose handlers need the pool) can finish.
+    /// blocking wait runs on a Dispatch thread, so that the rest of the process (a server's
+    /// fault delays and timers among it) goes on while the child finishes.
     public func exited() async {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

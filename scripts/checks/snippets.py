@@ -101,11 +101,24 @@ def blocks(text):
 
 
 DOC_LINE = re.compile(r"^(\s*///) ?(.*)$")
+# What a line that is not a doc comment becomes: not blank, so that a block's marker is looked
+# for in its own doc comment only, never in the comment of the declaration before.
+CODE_LINE = "\x00"
 
 
 def doc_text(source):
-    """A Swift file's doc comments as Markdown, line for line (other lines blank)."""
-    return "\n".join(match.group(2) if (match := DOC_LINE.match(line)) else "" for line in source.splitlines())
+    """A Swift file's doc comments as Markdown, line for line (other lines a CODE_LINE)."""
+    return "\n".join(match.group(2) if (match := DOC_LINE.match(line)) else CODE_LINE for line in source.splitlines())
+
+
+def block_end(lines, start):
+    """The index of the fence closing the block opened at `start`, or None when none does."""
+    marks = FENCE.match(lines[start]).group(2)
+    closing = re.compile(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$")
+    end = start + 1
+    while end < len(lines) and not closing.match(lines[end]):
+        end += 1
+    return end if end < len(lines) else None
 
 
 def fixed_source(source, read_snippet):
@@ -115,14 +128,12 @@ def fixed_source(source, read_snippet):
     for line, marker, body in reversed(list(blocks(doc_text(source)))):
         snippet = read_snippet(marker.group(1)) if marker else None
         expected = visible(snippet, marker.group(2)) if snippet is not None else None
-        if expected is None or expected == body:
+        end = block_end(markdown, line - 1)
+        if expected is None or expected == body or end is None:
             continue
-        end = line
-        marks = FENCE.match(markdown[line - 1]).group(2)
-        while not re.match(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$", markdown[end]):
-            end += 1
         prefix = DOC_LINE.match(lines[line - 1]).group(1)
-        lines[line:end] = [(prefix + " " + shown).rstrip() + "\n" for shown in expected]
+        indent = FENCE.match(markdown[line - 1]).group(1)
+        lines[line:end] = [(prefix + " " + indent + shown).rstrip() + "\n" for shown in expected]
     return "".join(lines)
 
 
@@ -133,13 +144,10 @@ def fixed(text, read_snippet):
         if marker is None or read_snippet(marker.group(1)) is None:
             continue
         expected = visible(read_snippet(marker.group(1)), marker.group(2))
-        if expected is None or expected == body:
+        end = block_end(lines, line - 1)
+        if expected is None or expected == body or end is None:
             continue
         indent = FENCE.match(lines[line - 1]).group(1)
-        end = line
-        marks = FENCE.match(lines[line - 1]).group(2)
-        while not re.match(r"^\s*" + re.escape(marks[0]) + "{" + str(len(marks)) + r",}\s*$", lines[end]):
-            end += 1
         lines[line:end] = [(indent + shown).rstrip() + "\n" for shown in expected]
     return "".join(lines)
 
@@ -240,6 +248,15 @@ def self_test():
     assert fixed_source(stale_doc, read) == commented, "--fix rewrites a doc comment's block with its prefix"
     code = 'let text = """\n```swift\nnot documentation\n```\n"""\n'
     assert check([("code", doc_text(code))], read) == [], "code outside doc comments is not checked"
+    listed = "/// - item:\n///\n///   <!-- snippet: Snippets/A.swift#query -->\n///   ```swift\n///   let rows = try store.query(q)\n///   ```\n"
+    assert check([("doc", doc_text(listed))], read) == [], "a doc comment's block in a list item passes"
+    assert fixed_source(listed.replace("try store.query(q)", "old()"), read) == listed, "--fix keeps a list item's indentation"
+    borrowed = "/// <!-- snippet: Snippets/A.swift#query -->\nfunc f() {}\n/// ```swift\n/// let rows = try store.query(q)\n/// ```\n"
+    assert "without a" in check([("doc", doc_text(borrowed))], read)[0], "a marker in another declaration's comment does not count"
+    tildes = "/// ~~~swift\n/// let x = 1\n/// ~~~\n"
+    assert len(check([("doc", doc_text(tildes))], read)) == 1, "a doc comment's ~~~ block is checked"
+    unclosed = "<!-- snippet: Snippets/A.swift#query -->\n```swift\nold()\n"
+    assert fixed(unclosed, read) == unclosed, "--fix leaves an unclosed block alone"
     print("snippets self-test passed")
 
 
@@ -260,7 +277,7 @@ def main():
                 (root / path).write_text(repaired, encoding="utf-8")
                 print(f"rewrote the doc-comment examples of {path}")
     found = documents(root) + [(path, doc_text(source)) for path, source in sources(root)]
-    found = [(path, text) for path, text in found if "```" in text]
+    found = [(path, text) for path, text in found if "```" in text or "~~~" in text]
     problems = check(found, snippet_reader(root))
     for problem in problems:
         print(problem, file=sys.stderr)

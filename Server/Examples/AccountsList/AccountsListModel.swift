@@ -77,20 +77,22 @@ public final class AccountsListModel<S: Scheduler>: ObservableObject {
             lastError = "\(error)"
             return
         }
-        storeTaskCancellable = store.publisher(for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}")
-            .receive(on: scheduler)
-            .tryMap { rows -> [Account] in
-                rows.compactMap { row in
-                    guard let values = row.arrayValue, values.count == 3, let id = values[2].stringValue else { return nil }
-                    return Account(id: id, name: values[0].stringValue ?? "", industry: values[1].stringValue ?? "")
-                }
+        storeTaskCancellable = store.publisher(
+            for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}", pageSize: 10_000
+        )
+        .receive(on: scheduler)
+        .tryMap { rows -> [Account] in
+            rows.compactMap { row in
+                guard let values = row.arrayValue, values.count == 3, let id = values[2].stringValue else { return nil }
+                return Account(id: id, name: values[0].stringValue ?? "", industry: values[1].stringValue ?? "")
             }
-            .sink(
-                receiveCompletion: { [weak self] in self?.note($0) },
-                receiveValue: { [weak self] accounts in
-                    self?.lastError = nil
-                    self?.accounts = accounts
-                })
+        }
+        .sink(
+            receiveCompletion: { [weak self] in self?.note($0) },
+            receiveValue: { [weak self] accounts in
+                self?.lastError = nil
+                self?.accounts = accounts
+            })
     }
 
     /// Keeps a failed fetch's error for the view.

@@ -1,6 +1,6 @@
 // The app login of SalesforceREST's "Logging in" article. The Apple workflow builds it for the
 // iOS Simulator.
-#if canImport(UIKit) && canImport(AuthenticationServices)
+#if canImport(UIKit) && (os(iOS) || os(visionOS))
     import AuthenticationServices
     import Foundation
     import SalesforceREST

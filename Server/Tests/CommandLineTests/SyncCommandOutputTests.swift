@@ -47,7 +47,8 @@ import Testing
         let runningWhenSeen = Locked(false)
         let first = await ChildProcess.read(output) { text in
             guard text.contains("down: RUNNING 0% of 2500\n") else { return false }
-            runningWhenSeen.withLock { $0 = process.isRunning }
+            // Buffered output would arrive all at once, at the end, with DONE.
+            runningWhenSeen.withLock { $0 = process.isRunning && !text.contains("down: DONE") }
             return true
         }
         #expect(runningWhenSeen.withLock { $0 }, "\(first)")

@@ -162,7 +162,8 @@ import Testing
 
 /// HTTP over a plain socket, for requests URLSession cannot send (a body shorter than its
 /// Content-Length, a body sent a byte at a time, a head without Host). Reads block, so they run
-/// on a dispatch queue, never on a thread of Swift's cooperative pool, which the server needs.
+/// on a dispatch queue, never on a thread of Swift's cooperative pool, which the rest of the
+/// suite shares.
 enum RawSocket {
     static func exchange(port: Int, _ text: String, halfClose: Bool) async throws -> String {
         let handle = try connected(port: port)
@@ -175,8 +176,8 @@ enum RawSocket {
     /// A connected socket (the caller closes it), whose reads give up after `timeout` seconds.
     ///
     /// The default bounds a hang, not a latency: in the full suite on two cores, hundreds of tests
-    /// share the in-process server's two cooperative threads, and CI once saw a 400 answer take
-    /// over 30 s to be written.
+    /// share two cores (CI once saw a 400 answer take over 30 s, when the server's handlers still
+    /// ran on the cooperative pool those tests held).
     static func connected(port: Int, timeout: Int = 120) throws -> Int32 {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue) // an enum case in Glibc

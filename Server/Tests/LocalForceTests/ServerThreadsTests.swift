@@ -1,12 +1,31 @@
 import Dispatch
 import Foundation
+import NIOPosix
 import TestLocking
 import Testing
 
 /// The server answers on its own threads: a process whose cooperative pool is busy or blocked
 /// (a test suite on two cores) still gets its answers.
 @Suite struct ServerThreadsTests {
+    @Test func requestsRunOnTheServersEventLoops() async throws {
+        try await withServer { server in
+            let onEventLoop = Locked<Bool?>(nil)
+            await server.server.localForce.faults.observe { _, _ in
+                onEventLoop.withLock { $0 = MultiThreadedEventLoopGroup.currentEventLoop != nil }
+            }
+            let status = try await server.send("GET", "limits").status
+            #expect(status == 200)
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+                #expect(onEventLoop.current == true, "the request ran on the cooperative pool")
+            } else {
+                // No task executors before these systems: the pool it is.
+                #expect(onEventLoop.current == false)
+            }
+        }
+    }
+
     @Test func answersWhileEveryCooperativeThreadIsBlocked() async throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return } // see the test above
         try await withServer { server in
             let port = try #require(server.server.baseURL.port)
             let width = ProcessInfo.processInfo.activeProcessorCount

@@ -165,7 +165,9 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         let rows = try await Self.firstValue(
             syncManager.publisher(for: "syncDownAccounts")
                 .mapError { $0 as any Error }
-                .flatMap { _ in store.publisher(for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}") })
+                .flatMap { _ in
+                    store.publisher(for: "select {Account:Name}, {Account:Industry}, {Account:Id} from {Account}", pageSize: 10_000)
+                })
         let accounts = rows.compactMap { $0.arrayValue }.map { [$0[0].stringValue ?? "", $0[1].stringValue ?? ""] }
         #expect(accounts.sorted { $0[0] < $1[0] } == [["Acme", "Energy"], ["Globex", "Media"]])
 

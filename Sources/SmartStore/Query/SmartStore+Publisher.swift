@@ -8,11 +8,11 @@ import Locking
 #endif
 
 extension SmartStore {
-    /// Runs a Smart SQL query and publishes its rows once, as `JSONValue`s: Combine's `Future` on
-    /// Apple platforms, OpenCombine's elsewhere. The query runs when the publisher is made, on the
-    /// store's async path. The page size tells it from the SDK's `publisher(for:)`
-    /// (``publisher(for:)``, rows as Foundation values). For results that follow later changes,
-    /// use ``observe(smartSql:pageSize:arguments:)``.
+    /// Runs a Smart SQL query and publishes its first page of rows (at most `pageSize`) once, as
+    /// `JSONValue`s: Combine's `Future` on Apple platforms, OpenCombine's elsewhere. The query
+    /// runs when the publisher is made, on the store's async path. The SDK's shape, all rows as
+    /// Foundation values, is ``publisher(for:)``. For results that follow later changes, use
+    /// ``observe(smartSql:pageSize:arguments:)``.
     ///
     /// <!-- snippet: Snippets/SmartStoreReference.swift#publisher -->
     /// ```swift
@@ -20,7 +20,7 @@ extension SmartStore {
     ///     .receive(on: RunLoop.main)
     ///     .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows) })
     /// ```
-    public func publisher(for smartSql: String, pageSize: Int = 10_000) -> Future<[JSONValue], any Error> {
+    public func publisher(for smartSql: String, pageSize: Int) -> Future<[JSONValue], any Error> {
         Future { promise in
             let promise = SendablePromise(promise)
             Task {
