@@ -53,7 +53,8 @@ def masked(text):
             hashes = len(re.match(r"#*", text[i:]).group(0))
             start = i
             i += hashes
-            if text.startswith('"""', i):
+            # A multi-line literal's opening delimiter ends its line (`##""","a"##` is one line).
+            if re.match(r'"""[ \t]*\n', text[i:]):
                 close = '"""' + "#" * hashes
                 end = text.find(close, i + 3)
                 end = n if end < 0 else end + len(close)
@@ -132,6 +133,9 @@ def self_test():
     assert [n for n, _, _ in long_functions(requirement)] == ["g"], long_functions(requirement)
     generic = long.replace("func long()", "public init<T: Sequence>(_ t: T) where T.Element == Int")
     assert [n for n, _, _ in long_functions(generic)] == ["init"], long_functions(generic)
+    # A raw string that starts with quotes is not a multi-line literal: the function after it counts.
+    raw = 'func f() {\n    let s = ##""","a"##\n}\n' + long
+    assert [n for n, _, _ in long_functions(raw)] == ["long"], long_functions(raw)
     print("function length self-test passed")
 
 
