@@ -15,15 +15,21 @@ public enum BuiltProduct {
             + ["debug", "release"].map { build.appendingPathComponent($0) }
     }
 
-    /// The executable `name` of the package under `package`; nil when it is not built.
-    public static func executable(_ name: String, package: URL) -> URL? {
-        folders(package: package).map { $0.appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    /// The executable `name` of the package under `package`.
+    ///
+    /// - Throws: ``Missing``, naming every place looked at, when it is not built.
+    public static func executable(_ name: String, package: URL) throws -> URL {
+        let candidates = folders(package: package).map { $0.appendingPathComponent(name) }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw Missing(description: "\(name) is not built at \(candidates.map(\.path).joined(separator: " or "))")
+        }
+        return found
     }
 
-    /// Where ``executable(_:package:)`` looks for `name`, for a failure's message.
-    public static func candidates(_ name: String, package: URL) -> String {
-        folders(package: package).map { $0.appendingPathComponent(name).path }.joined(separator: " or ")
+    /// An executable that is not built.
+    public struct Missing: Error, CustomStringConvertible {
+        /// Which, and where it was looked for.
+        public let description: String
     }
 
     /// A class of this module, for `Bundle(for:)`.

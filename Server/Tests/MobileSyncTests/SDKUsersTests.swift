@@ -20,9 +20,7 @@ import Testing
     /// loop (`sdk-template-app`): the accounts arrive through `.receive(on: RunLoop.main)`.
     @Test func theTemplatesModelRunsAsWritten() async throws {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let app = try #require(
-            BuiltProduct.executable("sdk-template-app", package: package),
-            "not built at \(BuiltProduct.candidates("sdk-template-app", package: package))")
+        let app = try BuiltProduct.executable("sdk-template-app", package: package)
         let (status, output) = try await ChildProcess.run(app, [], timeout: .seconds(120))
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }

@@ -16,9 +16,7 @@ import Testing
         get throws {
             let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent()
-            return try #require(
-                BuiltProduct.executable("encrypted-store-writer", package: package),
-                "not built at \(BuiltProduct.candidates("encrypted-store-writer", package: package))")
+            return try BuiltProduct.executable("encrypted-store-writer", package: package)
         }
     }
 

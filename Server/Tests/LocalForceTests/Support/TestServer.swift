@@ -3,7 +3,6 @@ import Foundation
 import LocalForceHTTP
 import LocalForcePostgres
 import TestSupport
-import Testing
 
 @testable import LocalForce
 
@@ -35,8 +34,7 @@ final class TestServer: Sendable {
     static func msync() throws -> URL {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return try #require(
-            BuiltProduct.executable("msync", package: package), "not built at \(BuiltProduct.candidates("msync", package: package))")
+        return try BuiltProduct.executable("msync", package: package)
     }
 
     /// A fresh, empty database: SQLite in memory, or — when `LOCALFORCE_TEST_POSTGRES_URL` is
