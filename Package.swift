@@ -38,6 +38,12 @@ let package = Package(
             name: "Locking",
             swiftSettings: strictSettings
         ),
+        // The Keychain (Apple platforms; empty elsewhere): one generic password, for SmartStore's
+        // store keys and SalesforceREST's credentials.
+        .target(
+            name: "Keychain",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SalesforceWire",
             dependencies: ["FastJSON"],
@@ -58,6 +64,7 @@ let package = Package(
             dependencies: [
                 "FastJSON",
                 "Locking",
+                "Keychain",
                 "EncryptedSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -69,6 +76,8 @@ let package = Package(
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
+            // Its privacy manifest: stat/fstat (file kinds, the lock file) are required-reason APIs.
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -78,11 +87,13 @@ let package = Package(
         .target(
             name: "SalesforceREST",
             dependencies: [
-                "FastJSON", "Locking", "SalesforceWire",
+                "FastJSON", "Keychain", "Locking", "SalesforceWire",
                 // OAuth: PKCE challenges (Crypto) and RS256 JWT assertions (CryptoExtras).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            // Its privacy manifest: stat (the credential file's mode) is a required-reason API.
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         .target(

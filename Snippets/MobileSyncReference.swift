@@ -27,6 +27,14 @@ func paging(manager: SyncManager) async throws {
     // snippet.end
 }
 
+func backgroundRound(manager: SyncManager) async throws {
+    // snippet.backgroundRound
+    let round = try await BackgroundSyncRound(manager: manager, names: ["syncUpAccounts", "syncDownAccounts"])
+    let report = await round.run() // from another task, when the time runs out: round.expire()
+    print(report.succeeded, report.syncs.map(\.status))
+    // snippet.end
+}
+
 func layoutsAndMetadata(manager: SyncManager) async throws {
     // snippet.layouts
     let layouts = try LayoutSyncManager(syncManager: manager)

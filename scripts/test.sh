@@ -64,6 +64,11 @@ swift format lint --strict --recursive --parallel Package.swift Sources Tests \
 python3 scripts/checks/portability_lint.py --self-test
 python3 scripts/checks/portability_lint.py
 
+# Apple platforms' privacy manifests: a target that calls a required-reason API (stat, fstat …)
+# declares it, or App Store Connect flags the app (ITMS-91053).
+python3 scripts/checks/privacy_manifest.py --self-test
+python3 scripts/checks/privacy_manifest.py
+
 # Every Swift example in the README, docs/ and the DocC articles is a compiled snippet (Snippets/,
 # Server/Snippets/, built below) or a test (Server/Tests/DocumentationTests, run below), shown unchanged.
 python3 scripts/checks/snippets.py --self-test
@@ -94,6 +99,12 @@ if grep -E "^$(pwd)/(Server/)?(Sources|Tests|Fuzz|Examples|Snippets)/.*: warning
   exit 1
 fi
 rm -f "$build_log"
+
+# Every line only Apple platforms compile (#if canImport(Security), os(iOS) …), compiled here per
+# Apple platform against stand-ins for Apple's frameworks (Tests/AppleStandIns); prints the count.
+python3 scripts/checks/apple_typecheck.py --self-test
+python3 scripts/checks/apple_typecheck.py
+
 swift test --skip-build "$@"
 swift test --skip-build --package-path Server "$@"
 

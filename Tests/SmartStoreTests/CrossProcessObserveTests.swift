@@ -33,7 +33,7 @@ import Testing
         let store = try SmartStore(path: path)
         try store.registerSoup("accounts", indexSpecs: [IndexSpec("Name", .string)])
         try await store.create(["Name": "here"], in: "accounts")
-        #expect(store.changeWatcher?.isPolling == false)
+        #expect(store.changeWatcher?.isWatching == false)
         let counts = Locked([Int64]())
         let observing = Task {
             for try await rows in store.observe(smartSql: "select count(*) from {accounts}", pageSize: 1) {
@@ -45,7 +45,7 @@ import Testing
             receiveCompletion: { _ in },
             receiveValue: { rows in published.withLock { $0.append(rows.first?.arrayValue?.first?.int64Value ?? -1) } })
         try await Self.until { counts.current == [1] && published.current == [1] }
-        #expect(store.changeWatcher?.isPolling == true)
+        #expect(store.changeWatcher?.isWatching == true)
         // Three commits of another process, each timed from its exit to the watcher seeing it
         // (it polls on a thread of its own every 250 ms): within a second. The results then
         // reach the query's consumers, tasks of a pool the other tests keep busy.
@@ -67,7 +67,7 @@ import Testing
         #expect(counts.current == [1, 3, 5, 7, 8], "\(counts.current)")
         observing.cancel()
         subscription.cancel()
-        try await Self.until { store.changeWatcher?.isPolling == false }
+        try await Self.until { store.changeWatcher?.isWatching == false }
     }
 
     /// Polls `condition` every 20 ms for up to 20 s.

@@ -3,6 +3,10 @@ import Foundation
 import SmartStore
 import Testing
 
+#if canImport(Combine)
+    import Combine // elsewhere SmartStore re-exports OpenCombine
+#endif
+
 /// The SDK's SmartStore names, spelled as an SDK app spells them.
 @Suite struct SDKNamesTests {
     @Test func registerSoupWithIndexPathsAndQueryAsAResult() throws {

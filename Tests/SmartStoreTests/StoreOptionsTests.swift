@@ -17,6 +17,26 @@ import Testing
         ]
     }
 
+    /// A directory's stores open with its options: an app extension's by default in an `.appex`.
+    @Test func aStoreDirectoryOpensItsStoresWithItsOptions() throws {
+        #expect(StoreOptions.forBundle(atPath: "/private/var/containers/Bundle/Application/X/App.app/PlugIns/Share.appex") == .appExtension)
+        #expect(StoreOptions.forBundle(atPath: "/Applications/App.app/Contents/PlugIns/Widget.APPEX/") == .appExtension)
+        #expect(StoreOptions.forBundle(atPath: "/private/var/containers/Bundle/Application/X/App.app") == .default)
+        #expect(StoreOptions.forBundle(atPath: "/usr/bin") == .default)
+        #expect(StoreOptions.forCurrentProcess == .default) // the test runner is no extension
+        let directory = TemporaryDirectory()
+        let stores = StoreDirectory(root: URL(fileURLWithPath: directory.path("stores")), options: .appExtension)
+        #expect(stores.options == .appExtension)
+        let store = try stores.userStore(user: "005A")
+        #expect(try Self.pragma("cache_size", store) == [-512, -512, -512])
+        #expect(store.writer.configuration.maximumReaderCount == 2 && store.writer.configuration.observesSuspensionNotifications)
+        let global = try stores.globalStore()
+        #expect(global.writer.configuration.maximumReaderCount == 2)
+        let plain = StoreDirectory(root: URL(fileURLWithPath: directory.path("plain")))
+        #expect(plain.options == .default)
+        #expect(try Self.pragma("cache_size", try plain.userStore(user: "005A")) == [-2000, -2000, -2000])
+    }
+
     @Test func defaultsAndChoicesReachEveryConnection() throws {
         let directory = TemporaryDirectory()
         // Defaults: SQLite's 2 MiB cache (-2000) for a plaintext store; for an encrypted one 16 MiB

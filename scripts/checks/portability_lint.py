@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 LINUX_CONDITION = re.compile(r"canImport\((Glibc|Musl|Android)\)|os\((Linux|Android)\)")
-APPLE_CONDITION = re.compile(r"canImport\((Darwin|Security|UIKit|AppKit|AuthenticationServices)\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
+APPLE_CONDITION = re.compile(r"canImport\((Darwin|Security|UIKit|AppKit|AuthenticationServices|BackgroundTasks)\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
 EXECUTABLES = ("Server/Sources/msync/", "Server/Sources/msync-bench/")
 # The Swift sources of both packages (the root and Server/); Server/Tests/TestSupport is a link
 # to Tests/TestSupport, read once.

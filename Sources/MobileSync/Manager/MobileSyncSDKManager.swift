@@ -52,11 +52,14 @@ public final class MobileSyncSDKManager: Sendable {
     /// Stores are encrypted, as the SDK's are, with the keys `keyProvider` gives: by default a
     /// random key kept in the Keychain on Apple platforms, and in a file only the user can read
     /// elsewhere (see SmartStore's `PlatformStoreKeyProvider`). Pass `nil` for plaintext stores.
+    /// Stores open with `storeOptions`: by default those of this process, so an app extension
+    /// gets SmartStore's `StoreOptions.appExtension` (a few MB of cache, suspension handled,
+    /// files readable after the first unlock).
     public init(
         root: URL = MobileSyncSDKManager.defaultRoot, resourcesDirectory: URL? = nil,
-        keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider()
+        keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider(), storeOptions: StoreOptions = .forCurrentProcess
     ) {
-        let stores = StoreDirectory(root: root, keyProvider: keyProvider)
+        let stores = StoreDirectory(root: root, keyProvider: keyProvider, options: storeOptions)
         state = Locked(State(stores: stores, resourcesDirectory: resourcesDirectory ?? Self.bundleResources))
     }
 
@@ -64,6 +67,11 @@ public final class MobileSyncSDKManager: Sendable {
     /// app has no persistent storage of its own: there Caches, which the system may purge when
     /// space runs low (the app then syncs down again; sync up promptly, as what was not synced
     /// goes with it); `$XDG_DATA_HOME/msync` (or `~/.local/share/msync`) elsewhere.
+    ///
+    /// On macOS, Application Support is shared by every app that is not sandboxed, and each app
+    /// keeps its store keys in the Keychain under its own name: the folder is
+    /// `Application Support/<bundle identifier>/msync` (the process's name for a tool without a
+    /// bundle), so no app ever opens another's stores.
     public static var defaultRoot: URL {
         #if os(tvOS)
             let base =
@@ -74,13 +82,27 @@ public final class MobileSyncSDKManager: Sendable {
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            return base.appendingPathComponent("msync")
+            #if os(macOS)
+                return macOSRoot(
+                    applicationSupport: base, bundleIdentifier: Bundle.main.bundleIdentifier,
+                    processName: ProcessInfo.processInfo.processName)
+            #else
+                return base.appendingPathComponent("msync")
+            #endif
         #else
             if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !data.isEmpty {
                 return URL(fileURLWithPath: data).appendingPathComponent("msync")
             }
             return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/msync")
         #endif
+    }
+
+    /// The macOS folder of an app's stores: one of its own under Application Support, named by
+    /// its bundle identifier, else (a tool) by its process name.
+    static func macOSRoot(applicationSupport: URL, bundleIdentifier: String?, processName: String) -> URL {
+        let owner = bundleIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? processName
+        let safe = owner.isEmpty || owner.hasPrefix(".") || owner.contains("/") ? "msync-app" : owner
+        return applicationSupport.appendingPathComponent(safe).appendingPathComponent("msync")
     }
 
     private static var bundleResources: URL? {
@@ -93,10 +115,14 @@ public final class MobileSyncSDKManager: Sendable {
 
     /// Moves the manager to other folders (before the first user is set): stores under `root`,
     /// default configs from `resourcesDirectory` (the app bundle's resources on Apple platforms
-    /// when nil), keys from `keyProvider` (as in ``init(root:resourcesDirectory:keyProvider:)``).
-    public func configure(root: URL, resourcesDirectory: URL? = nil, keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider()) {
+    /// when nil), keys from `keyProvider` and connections set up with `storeOptions` (as in
+    /// ``init(root:resourcesDirectory:keyProvider:storeOptions:)``).
+    public func configure(
+        root: URL, resourcesDirectory: URL? = nil, keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider(),
+        storeOptions: StoreOptions = .forCurrentProcess
+    ) {
         state.withLock { state in
-            state.stores = StoreDirectory(root: root, keyProvider: keyProvider)
+            state.stores = StoreDirectory(root: root, keyProvider: keyProvider, options: storeOptions)
             state.resourcesDirectory = resourcesDirectory ?? Self.bundleResources
         }
     }

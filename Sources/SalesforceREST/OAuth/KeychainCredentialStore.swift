@@ -1,13 +1,14 @@
 #if canImport(Security)
     import Foundation
-    import Security
+    import Keychain
 
     /// Credentials in the Keychain: one generic password per account (its JSON), readable after
     /// the first unlock, on this device only — where the SDK keeps its OAuth tokens.
     ///
     /// On macOS the items go to the data-protection keychain, as on iOS (the file-based one ties
     /// an item to the binary that made it and prompts when another reads it); a process without
-    /// a keychain entitlement (a command-line tool) falls back to the file-based one.
+    /// a keychain entitlement (a command-line tool) falls back to the file-based one, unless an
+    /// access group is named: a group the app is not entitled to is an error.
     public struct KeychainCredentialStore: CredentialStore {
         /// The Keychain items' service.
         public let service: String
@@ -22,17 +23,12 @@
         }
 
         /// The account's credentials, or `nil` when the Keychain has none.
+        ///
+        /// - Throws: ``CredentialStoreError``; with ``CredentialStoreError/accessGroup`` set when
+        ///   the app is not entitled to ``accessGroup``.
         public func load(account: String) throws -> OAuthCredentials? {
             try CredentialStoreError.check(account: account)
-            var query = baseQuery(account)
-            query[kSecReturnData as String] = true
-            query[kSecMatchLimit as String] = kSecMatchLimitOne
-            var item: CFTypeRef?
-            let status = KeychainAccess.run(query) { SecItemCopyMatching($0 as CFDictionary, &item) }
-            if status == errSecItemNotFound { return nil }
-            guard status == errSecSuccess, let data = item as? Data else {
-                throw CredentialStoreError("the Keychain cannot read account \(account) (status \(status))")
-            }
+            guard let data = try keychain({ try item(account).read() }) else { return nil }
             do {
                 return try JSONDecoder().decode(OAuthCredentials.self, from: data)
             } catch {
@@ -44,50 +40,32 @@
         public func save(_ credentials: OAuthCredentials, account: String) throws {
             try CredentialStoreError.check(account: account)
             let data = try JSONEncoder().encode(credentials)
-            let update = KeychainAccess.run(baseQuery(account)) {
-                SecItemUpdate($0 as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+            let item = item(account)
+            try keychain {
+                if try item.update(data) { return }
+                try item.add(data)
             }
-            if update == errSecSuccess { return }
-            guard update == errSecItemNotFound else {
-                throw CredentialStoreError("the Keychain refused account \(account) (status \(update))")
-            }
-            var attributes = baseQuery(account)
-            attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            attributes[kSecValueData as String] = data
-            let status = KeychainAccess.run(attributes) { SecItemAdd($0 as CFDictionary, nil) }
-            guard status == errSecSuccess else { throw CredentialStoreError("the Keychain refused account \(account) (status \(status))") }
         }
 
         /// Deletes the account's item.
         public func delete(account: String) throws {
             try CredentialStoreError.check(account: account)
-            let status = KeychainAccess.run(baseQuery(account)) { SecItemDelete($0 as CFDictionary) }
-            guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw CredentialStoreError("the Keychain cannot delete account \(account) (status \(status))")
+            try keychain { try item(account).delete() }
+        }
+
+        private func item(_ account: String) -> GenericPassword {
+            GenericPassword(service: service, account: account, accessGroup: accessGroup)
+        }
+
+        /// The body's result; a Keychain failure as a ``CredentialStoreError``.
+        private func keychain<T>(_ body: () throws -> T) throws -> T {
+            do {
+                return try body()
+            } catch let error as KeychainError {
+                var failure = CredentialStoreError(error.message("credentials of service \(service)"))
+                if case .accessGroupNotEntitled(let group) = error { failure.accessGroup = group }
+                throw failure
             }
-        }
-
-        private func baseQuery(_ account: String) -> [String: Any] {
-            var query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account,
-            ]
-            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-            return query
-        }
-    }
-
-    /// Keychain calls on the data-protection keychain on macOS too (where it is not the
-    /// default), falling back to the file-based one for a process that has no keychain
-    /// entitlement (`errSecMissingEntitlement`: an unsigned command-line tool).
-    package enum KeychainAccess {
-        package static func run(_ query: [String: Any], _ call: ([String: Any]) -> OSStatus) -> OSStatus {
-            #if os(macOS)
-                var modern = query
-                modern[kSecUseDataProtectionKeychain as String] = true
-                let status = call(modern)
-                guard status == errSecMissingEntitlement else { return status }
-            #endif
-            return call(query)
         }
     }
 #endif

@@ -6,76 +6,109 @@ import Locking
 ///
 /// GRDB's observations see the commits of the store's own writer only. While at least one live
 /// query runs (``subscribe()``), the watcher reads `PRAGMA data_version` on the writer's
-/// connection every ``interval``: it changes when any other connection, in any process, commits.
-/// Then it tells every observation to fetch again (`Database.notifyChanges(in:)`), which drops
-/// results equal to the last one. With no live query there is no polling at all.
+/// connection when woken: it changes when any other connection, in any process, commits. Then it
+/// tells every observation to fetch again (`Database.notifyChanges(in:)`), which drops results
+/// equal to the last one. With no live query it does nothing at all.
 ///
-/// It polls on a thread of its own, not in Swift's cooperative pool, so that a pool busy with
-/// other work does not delay it.
+/// What wakes it differs by platform. On Apple platforms every store posts a Darwin
+/// notification after each commit (``DarwinCommitSignal``: an app and its extensions say "I
+/// committed" without polling), and the watcher checks when one arrives. Elsewhere it polls,
+/// every ``interval``, on a thread of its own rather than in Swift's cooperative pool, so that a
+/// pool busy with other work does not delay it.
 final class ChangeWatcher: Sendable {
-    /// How often the version is read while observed, in seconds.
+    /// How often the version is read while observed where it polls, in seconds.
     static let interval: TimeInterval = 0.25
     private let writer: any DatabaseWriter
+    private let signal: (any CommitSignal)?
     private struct State: Sendable {
         var subscribers = 0
-        /// The running poll's stop flag, if one runs.
-        var stop: Locked<Bool>?
+        /// What stops the running watch, if one runs.
+        var stop: (@Sendable () -> Void)?
+        /// The data version last read; nil before the first reading of a watch.
+        var seen: Int?
         /// Other processes' commits seen, and when the last one was (tests read them).
         var detections = 0
         var lastDetection: ContinuousClock.Instant?
     }
     private let state = Locked(State())
 
-    init(writer: any DatabaseWriter) {
+    /// A watcher of the writer's file, woken by `signal` where the platform has one.
+    init(writer: any DatabaseWriter, signal: (any CommitSignal)?) {
         self.writer = writer
+        self.signal = signal
     }
 
-    /// Starts polling, unless a live query already did; balance with ``unsubscribe()``.
+    /// Starts watching, unless a live query already did; balance with ``unsubscribe()``.
     func subscribe() {
-        state.withLock { state in
+        let start = state.withLock { state -> Bool in
             state.subscribers += 1
-            guard state.stop == nil else { return }
-            let stop = Locked(false)
-            state.stop = stop
-            let (writer, shared) = (self.writer, self.state)
-            let thread = Thread {
-                var seen: Int?
-                while !stop.current {
-                    let version = try? writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-                    // The first reading is a baseline: a commit between the query's first fetch
-                    // and it would go unseen, so the observations fetch once more after it.
-                    if let version, version != seen {
-                        if seen != nil {
-                            shared.withLock {
-                                $0.detections += 1
-                                $0.lastDetection = .now
-                            }
-                        }
-                        try? writer.write { db in try db.notifyChanges(in: .fullDatabase) }
-                    }
-                    seen = version ?? seen
-                    Thread.sleep(forTimeInterval: Self.interval)
-                }
-            }
-            thread.name = "SmartStore.ChangeWatcher"
-            thread.start()
+            guard state.stop == nil else { return false }
+            state.stop = {}
+            state.seen = nil
+            return true
         }
+        guard start else { return }
+        // The first reading is a baseline: a commit between the query's first fetch and it would
+        // go unseen, so the observations fetch once more after it.
+        check()
+        let stop: @Sendable () -> Void
+        if let signal, let cancel = signal.observe({ [weak self] in self?.check() }) {
+            stop = cancel
+        } else {
+            stop = poll()
+        }
+        let stale = state.withLock { state -> Bool in
+            guard state.stop != nil else { return true } // unsubscribed meanwhile
+            state.stop = stop
+            return false
+        }
+        if stale { stop() }
     }
 
-    /// Whether it polls now (a live query runs).
-    var isPolling: Bool { state.withLock { $0.stop != nil } }
+    /// Polls on a thread of its own until the returned closure is called.
+    private func poll() -> @Sendable () -> Void {
+        let stopped = Locked(false)
+        let thread = Thread { [weak self] in
+            while !stopped.current, let self {
+                self.check()
+                Thread.sleep(forTimeInterval: Self.interval)
+            }
+        }
+        thread.name = "SmartStore.ChangeWatcher"
+        thread.start()
+        return { stopped.withLock { $0 = true } }
+    }
+
+    /// Reads the data version; when it changed, the observations fetch again.
+    private func check() {
+        guard let version = try? writer.writeWithoutTransaction({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") })
+        else { return }
+        let changed = state.withLock { state -> Bool in
+            guard state.stop != nil, version != state.seen else { return false }
+            if state.seen != nil {
+                state.detections += 1
+                state.lastDetection = .now
+            }
+            state.seen = version
+            return true
+        }
+        if changed { try? writer.write { db in try db.notifyChanges(in: .fullDatabase) } }
+    }
+
+    /// Whether it watches now (a live query runs).
+    var isWatching: Bool { state.withLock { $0.stop != nil } }
 
     /// How many commits of other connections it has seen, and when the last one was.
     var detections: (count: Int, last: ContinuousClock.Instant?) { state.withLock { ($0.detections, $0.lastDetection) } }
 
-    /// Stops polling once the last live query has ended.
+    /// Stops watching once the last live query has ended.
     func unsubscribe() {
-        state.withLock { state in
+        let stop = state.withLock { state -> (@Sendable () -> Void)? in
             state.subscribers = max(0, state.subscribers - 1)
-            if state.subscribers == 0 {
-                state.stop?.withLock { $0 = true }
-                state.stop = nil
-            }
+            guard state.subscribers == 0 else { return nil }
+            defer { state.stop = nil }
+            return state.stop
         }
+        stop?()
     }
 }

@@ -1,13 +1,16 @@
 #if canImport(Security)
+    import Crypto
     import Foundation
-    import Security
+    import Keychain
 
     /// A random raw key kept in the Keychain (a generic password readable after the first unlock,
     /// on this device only), made on first use: the Apple platforms' provider, as the SDK keeps
     /// its store key in the Keychain.
     ///
     /// On macOS the item goes to the data-protection keychain, as on iOS; a process without a
-    /// keychain entitlement (a command-line tool) falls back to the file-based one.
+    /// keychain entitlement (a command-line tool) falls back to the file-based one, unless an
+    /// access group is named: a group the app is not entitled to is an error, never a silent
+    /// move to a keychain where its extensions cannot find the key.
     public struct KeychainStoreKeyProvider: StoreKeyProvider {
         /// The Keychain item's service.
         public let service: String
@@ -27,56 +30,33 @@
 
         /// The key in the Keychain, made (random, 32 bytes) when there is none yet.
         ///
-        /// - Throws: ``SmartStoreError/invalidKey(_:)`` with the Keychain's status when it fails.
+        /// - Throws: ``SmartStoreError/keychainAccessGroupNotEntitled(_:)`` when the app is not
+        ///   entitled to ``accessGroup``; ``SmartStoreError/invalidKey(_:)`` with the Keychain's
+        ///   status when it fails otherwise.
         public func key(forStore name: String, user: String?) throws -> StoreKey? {
-            if let existing = try read() { return try StoreKey.raw(existing) }
-            var bytes = [UInt8](repeating: 0, count: 32)
-            guard SecRandomCopyBytes(kSecRandomDefault, bytes.count, &bytes) == errSecSuccess else {
-                throw SmartStoreError.invalidKey("No random bytes for a store key")
+            let bytes: [UInt8]
+            do {
+                bytes = try readOrAdd(GenericPassword(service: service, account: account, accessGroup: accessGroup))
+            } catch {
+                if case .accessGroupNotEntitled(let group) = error { throw SmartStoreError.keychainAccessGroupNotEntitled(group) }
+                throw SmartStoreError.invalidKey(error.message("the store key"))
             }
-            var attributes = baseQuery
-            attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            attributes[kSecValueData as String] = Data(bytes)
-            let status = Self.run(attributes) { SecItemAdd($0 as CFDictionary, nil) }
-            if status == errSecDuplicateItem, let existing = try read() {
-                // Another thread or process made it first.
-                return try StoreKey.raw(existing)
-            }
-            guard status == errSecSuccess else { throw SmartStoreError.invalidKey("The Keychain refused the store key (status \(status))") }
             return try StoreKey.raw(bytes)
         }
 
-        private func read() throws -> [UInt8]? {
-            var query = baseQuery
-            query[kSecReturnData as String] = true
-            query[kSecMatchLimit as String] = kSecMatchLimitOne
-            var item: CFTypeRef?
-            let status = Self.run(query) { SecItemCopyMatching($0 as CFDictionary, &item) }
-            if status == errSecItemNotFound { return nil }
-            guard status == errSecSuccess, let data = item as? Data else {
-                throw SmartStoreError.invalidKey("The Keychain cannot read the store key (status \(status))")
+        /// The item's bytes, made when there is none.
+        private func readOrAdd(_ item: GenericPassword) throws(KeychainError) -> [UInt8] {
+            if let existing = try item.read() { return Array(existing) }
+            let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            do {
+                try item.add(Data(bytes))
+                return bytes
+            } catch {
+                guard error == .duplicateItem else { throw error }
+                // Another thread or process made it first.
+                guard let existing = try item.read() else { throw .failed(operation: "read", status: 0) }
+                return Array(existing)
             }
-            return Array(data)
-        }
-
-        private var baseQuery: [String: Any] {
-            var query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account,
-            ]
-            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-            return query
-        }
-
-        /// The call on the data-protection keychain on macOS too, else (no keychain entitlement)
-        /// on the file-based one.
-        private static func run(_ query: [String: Any], _ call: ([String: Any]) -> OSStatus) -> OSStatus {
-            #if os(macOS)
-                var modern = query
-                modern[kSecUseDataProtectionKeychain as String] = true
-                let status = call(modern)
-                guard status == errSecMissingEntitlement else { return status }
-            #endif
-            return call(query)
         }
     }
 #endif

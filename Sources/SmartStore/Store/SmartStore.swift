@@ -102,11 +102,13 @@ public final class SmartStore: Sendable {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
+            // Before SQLite creates its files, so that they inherit the folder's class.
+            StoreFileProtection.protect(folder: directory, options.fileProtection)
             let configuration = Self.configuration(lease: lease, options: options)
             let location = StoreEncryption.location(of: path, lease: lease)
             writer = try DatabasePool(path: location, configuration: configuration)
             readers = ReadConnections(path: location, configuration: configuration)
-            Self.protect(path, options.fileProtection)
+            StoreFileProtection.protect(storeAt: path, options.fileProtection)
         } catch {
             throw StoreEncryption.openError(error, path: path, encrypted: lease != nil)
         }
@@ -114,7 +116,9 @@ public final class SmartStore: Sendable {
         self.lease = lease
         memoryLocks = nil
         isReadOnly = false
-        changeWatcher = ChangeWatcher(writer: writer)
+        let signal = platformCommitSignal(storePath: path)
+        if let signal { writer.add(transactionObserver: CommitPoster(signal: signal), extent: .databaseLifetime) }
+        changeWatcher = ChangeWatcher(writer: writer, signal: signal)
         memoryRelease = lease.map { MemoryRelease(lease: $0) }
         try open(resumeLongOperations: resumeLongOperations)
     }
@@ -189,25 +193,6 @@ public final class SmartStore: Sendable {
             if options.fullFsync { try db.execute(sql: "PRAGMA fullfsync = ON") }
         }
         return configuration
-    }
-
-    /// Sets the data protection class of the store's files (Apple platforms; nothing elsewhere).
-    private static func protect(_ path: String, _ protection: StoreOptions.FileProtection?) {
-        #if canImport(Darwin)
-            guard let protection else { return }
-            let type: FileProtectionType =
-                switch protection {
-                case .complete: .complete
-                case .completeUnlessOpen: .completeUnlessOpen
-                case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
-                case .none: .none
-                }
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try? FileManager.default.setAttributes([.protectionKey: type], ofItemAtPath: path + suffix)
-            }
-        #else
-            _ = (path, protection)
-        #endif
     }
 
     /// Closes the store's connections now, rather than when the last reference to it goes.

@@ -34,6 +34,10 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case database(String)
     /// A store key that cannot be used (a raw key of the wrong length).
     case invalidKey(String)
+    /// Apple platforms: the app (or extension) is not entitled to the keychain access group that
+    /// ``KeychainStoreKeyProvider`` names: add it to the `keychain-access-groups` entitlement of
+    /// the app and of each extension that opens the store.
+    case keychainAccessGroupNotEntitled(String)
     /// The key does not open the encrypted store at the path (or its first page is damaged).
     /// The store is left as it is.
     case wrongKey(path: String)
@@ -68,6 +72,9 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidConfig(let message): message
         case .database(let message): message
         case .invalidKey(let message): message
+        case .keychainAccessGroupNotEntitled(let group):
+            "The app is not entitled to keychain access group \(group), where the store key is kept: add it to the "
+                + "keychain-access-groups entitlement of the app and of each extension, with the team prefix"
         case .wrongKey(let path): "The key does not open the encrypted store at \(path) (or its first page is damaged)"
         case .keyRequired(let path): "The store at \(path) is encrypted: open it with its key"
         case .notEncrypted(let path): "The store at \(path) is not encrypted: encrypt it first (SmartStore.encrypt(storeAt:with:))"

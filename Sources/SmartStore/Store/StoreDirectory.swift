@@ -24,16 +24,21 @@ public final class StoreDirectory: Sendable {
     public let root: URL
     /// Where the keys of the stores come from; `nil` keeps them in plaintext.
     public let keyProvider: (any StoreKeyProvider)?
+    /// How the stores' connections are set up: their memory, durability and file protection.
+    public let options: StoreOptions
     /// The stores handed out, by file path.
     private let open = Locked([String: SmartStore]())
     /// The key-value stores handed out, by folder.
     private let keyValueStores = Locked([String: KeyValueEncryptedFileStore]())
 
     /// A directory of stores under `root` (folders are created when a store first opens),
-    /// encrypted with the keys `keyProvider` gives.
-    public init(root: URL, keyProvider: (any StoreKeyProvider)? = nil) {
+    /// encrypted with the keys `keyProvider` gives, opened with `options`: by default those of
+    /// this process (``StoreOptions/appExtension`` in an app extension, whose memory limit is
+    /// tens of MB, else ``StoreOptions/default``).
+    public init(root: URL, keyProvider: (any StoreKeyProvider)? = nil, options: StoreOptions = .forCurrentProcess) {
         self.root = root
         self.keyProvider = keyProvider
+        self.options = options
     }
 
     /// The store of `user` named `name`, created on first use.
@@ -174,7 +179,7 @@ public final class StoreDirectory: Sendable {
         return try open.withLock { open in
             if let store = open[path] { return store }
             let key = try keyProvider?.key(forStore: name, user: user)
-            let store = try SmartStore(path: path, key: key)
+            let store = try SmartStore(path: path, key: key, options: options)
             if key != nil { Self.excludeFromBackup(folder) }
             open[path] = store
             return store

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a store file's connections are set up (``SmartStore/init(path:key:options:)``): their
 /// memory, durability, and how the store behaves in an app's lifecycle on Apple platforms.
 ///
@@ -29,10 +31,12 @@ public struct StoreOptions: Sendable, Equatable {
     /// platforms `fsync` only hands the data to the drive, which may reorder or lose it on power
     /// loss: true there by default; elsewhere it changes nothing.
     public var fullFsync: Bool
-    /// Apple platforms: the data protection class of the store's files, set when it opens (the
-    /// database, its log and its shared memory); nil keeps the app's default. A store synced in
-    /// the background needs ``FileProtection/completeUntilFirstUserAuthentication`` or weaker:
-    /// with `complete`, a locked device cannot open it. Ignored elsewhere.
+    /// Apple platforms: the data protection class of the store's folder and files, set when it
+    /// opens: on the folder first, so that every file created in it later (the log, the shared
+    /// memory, the lock file, a journal) inherits it, then on the files already there; nil keeps
+    /// the app's default. A store synced in the background needs
+    /// ``FileProtection/completeUntilFirstUserAuthentication`` or weaker: with `complete`, a
+    /// locked device cannot open it. Ignored elsewhere.
     public var fileProtection: FileProtection?
     /// Apple platforms: whether the store's connections listen to GRDB's suspension
     /// notifications (`Database.suspendNotification`): post it when the app goes to the
@@ -78,6 +82,21 @@ public struct StoreOptions: Sendable, Equatable {
     public static let appExtension = StoreOptions(
         cacheSizeKiB: 512, sharedCacheKiB: 1024, maximumReaderCount: 2, fileProtection: .completeUntilFirstUserAuthentication,
         observesSuspensionNotifications: true)
+
+    /// The options for this process: ``appExtension`` in an app extension (a bundle whose name
+    /// ends in `.appex`), else ``default``. ``StoreDirectory`` and MobileSync's
+    /// `MobileSyncSDKManager` use them unless given others.
+    public static var forCurrentProcess: StoreOptions {
+        forBundle(atPath: Bundle.main.bundlePath)
+    }
+
+    /// ``appExtension`` for the bundle at `path` when it is an app extension (`.appex`), else
+    /// ``default``.
+    public static func forBundle(atPath path: String) -> StoreOptions {
+        var bundle = path
+        while bundle.hasSuffix("/") { bundle.removeLast() }
+        return bundle.lowercased().hasSuffix(".appex") ? .appExtension : .default
+    }
 
     /// Whether ``fullFsync`` is on by default: on Apple platforms.
     public static var defaultFullFsync: Bool {
