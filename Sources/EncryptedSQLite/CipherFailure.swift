@@ -12,6 +12,9 @@ package enum CipherFailure: Sendable, Equatable {
     case missingReserve
     /// Deriving the keys failed.
     case keyDerivation
+    /// The file is encrypted with another layout of page 1 than the one asked for (a
+    /// plaintext header, or the salt there): the key may be right, the options are not.
+    case layoutMismatch(found: CipherLayout)
 }
 
 /// The files of a database that the VFS encrypts.

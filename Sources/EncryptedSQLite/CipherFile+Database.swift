@@ -33,13 +33,13 @@ extension CipherFile {
             for position in plain.indices { plain[position] = 0 }
             return rc
         }
-        if number == 1, stored.starts(with: CipherFormat.sqliteHeader) {
-            isPlaintext = true
-            return refusePlaintext()
+        if number == 1 {
+            let layout = checkLayout(ofPage1: Array(stored.prefix(CipherFormat.plaintextHeaderSize)))
+            guard layout == SQLITE_OK else { return layout }
         }
-        guard let codec = databaseCodec(salt: number == 1 ? Array(stored.prefix(CipherFormat.saltSize)) : nil) else {
-            return ResultCode.ioerrRead
-        }
+        // Page 1 of the salt layout names its salt; a plaintext header's is the registration's.
+        let salt = number == 1 && registration.layout == .saltHeader ? Array(stored.prefix(CipherFormat.saltSize)) : nil
+        guard let codec = databaseCodec(salt: salt) else { return ResultCode.ioerrRead }
         do {
             try stored.withUnsafeBytes { source in
                 try plain.withUnsafeMutableBytes { target in try decrypt(source, number: number, codec: codec, into: target) }

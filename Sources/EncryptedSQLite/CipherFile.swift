@@ -35,26 +35,42 @@ final class CipherFile {
 
     // MARK: - Keys
 
-    /// Reads the salt of a database file when it opens: the keys derive from it when first needed.
+    /// Reads the start of a database file when it opens: whether it is plaintext (the keys
+    /// derive from its salt when first needed).
     func openDatabase() -> Int32 {
         var size: sqlite3_int64 = 0
         let rc = realFileSize(&size)
         guard rc == SQLITE_OK else { return rc }
-        guard size >= CipherFormat.saltSize else { return SQLITE_OK }
-        var salt = [UInt8](repeating: 0, count: CipherFormat.saltSize)
-        let read = salt.withUnsafeMutableBytes { realRead($0, at: 0) }
+        guard size >= CipherFormat.plaintextHeaderSize else { return SQLITE_OK }
+        var head = [UInt8](repeating: 0, count: CipherFormat.plaintextHeaderSize)
+        let read = head.withUnsafeMutableBytes { realRead($0, at: 0) }
         guard read == SQLITE_OK else { return read }
-        isPlaintext = salt == CipherFormat.sqliteHeader
+        isPlaintext = CipherLayout.of(fileStart: head) == nil
+        return SQLITE_OK
+    }
+
+    /// Whether page 1 as stored (`head`, its first bytes) is laid out as the registration says;
+    /// records why not. A plaintext file sets ``isPlaintext``.
+    func checkLayout(ofPage1 head: [UInt8]) -> Int32 {
+        guard let found = CipherLayout.of(fileStart: head) else {
+            isPlaintext = true
+            registration.record(.plaintextDatabase)
+            return SQLITE_NOTADB
+        }
+        guard found == registration.layout else {
+            registration.record(.layoutMismatch(found: found))
+            return SQLITE_NOTADB
+        }
         return SQLITE_OK
     }
 
     /// The codec for a database whose page 1 starts with `salt` (the registration's salt for a
-    /// new file when `salt` is `nil`).
+    /// new file, or for any file with a plaintext header, when `salt` is `nil`).
     func databaseCodec(salt: [UInt8]?) -> PageCodec? {
         let salt = salt ?? codec?.keys.salt ?? registration.newFileSalt
         if let codec, codec.keys.salt == salt { return codec }
         do {
-            codec = PageCodec(keys: try registration.keys(salt: salt))
+            codec = PageCodec(keys: try registration.keys(salt: salt), layout: registration.layout)
         } catch {
             registration.record(.keyDerivation)
             codec = nil
@@ -70,7 +86,7 @@ final class CipherFile {
     func companionCodec() -> PageCodec? {
         if let codec { return codec }
         do {
-            codec = PageCodec(keys: try registration.keys(salt: databaseSalt ?? registration.newFileSalt))
+            codec = PageCodec(keys: try registration.keys(salt: databaseSalt ?? registration.newFileSalt), layout: registration.layout)
         } catch {
             registration.record(.keyDerivation)
         }

@@ -6,7 +6,8 @@ import Foundation
 /// 16-byte IV, then an HMAC-SHA512 of the ciphertext, the IV and the page number (4 bytes,
 /// little-endian). Everything before the reserve is AES-256-CBC ciphertext without padding,
 /// except the first 16 bytes of page 1, which hold the file's key-derivation salt in the clear
-/// (SQLite's `SQLite format 3` header, which they replace, is restored on reading).
+/// (SQLite's `SQLite format 3` header, which they replace, is restored on reading); with
+/// ``CipherLayout/plaintextHeader`` the first 32 bytes of page 1 are SQLite's header instead.
 package enum CipherFormat {
     /// Bytes per page (SQLCipher's `cipher_page_size` default; SQLite's default too).
     package static let pageSize = 4096
@@ -30,6 +31,10 @@ package enum CipherFormat {
     package static let ivOffset = pageSize - reserveSize
     /// Where the HMAC begins.
     package static let hmacOffset = ivOffset + ivSize
+    /// Bytes of SQLite's header left in the clear with ``CipherLayout/plaintextHeader``.
+    package static let plaintextHeaderSize = 32
+    /// Where SQLite's header keeps the bytes reserved at the end of each page.
+    static let reserveByteOffset = 20
     /// The first 16 bytes of every plaintext SQLite database.
     package static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 }

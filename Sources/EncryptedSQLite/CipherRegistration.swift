@@ -5,6 +5,8 @@ import Locking
 final class CipherRegistration: Sendable {
     /// What the keys derive from.
     let material: KeyMaterial
+    /// What page 1 keeps in the clear.
+    let layout: CipherLayout
     /// Decrypted pages of the database and its log, shared by every connection.
     let pages: PageCache
     private let state: Locked<State>
@@ -24,8 +26,9 @@ final class CipherRegistration: Sendable {
 
     private let lastLogPage = Locked<LogPage?>(nil)
 
-    init(material: KeyMaterial, pageCacheBytes: Int) {
+    init(material: KeyMaterial, layout: CipherLayout, pageCacheBytes: Int) {
         self.material = material
+        self.layout = layout
         pages = PageCache(bytes: pageCacheBytes)
         var generator = SystemRandomNumberGenerator()
         let salt = material.fixedSalt ?? (0..<CipherFormat.saltSize).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

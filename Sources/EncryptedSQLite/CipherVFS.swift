@@ -62,18 +62,25 @@ package enum CipherVFS {
     ///
     /// - Throws: ``CipherVFSError/keyConflict`` when the path is leased with another key (or
     ///   leased at all, with `exclusive`).
+    /// With ``CipherLayout/plaintextHeader`` the material must carry the salt
+    /// (``KeyMaterial/rawWithSalt(key:salt:)``): page 1 has no room for it.
+    ///
+    /// - Throws: ``CipherVFSError/saltRequired`` for a plaintext header without a salt.
     package static func lease(
-        path: String, material: KeyMaterial, exclusive: Bool = false, pageCacheBytes: Int = 0
+        path: String, material: KeyMaterial, layout: CipherLayout = .saltHeader, exclusive: Bool = false, pageCacheBytes: Int = 0
     ) throws(CipherVFSError) -> CipherLease {
         guard let installation = Installation.shared else { throw .notInstalled }
+        guard layout == .saltHeader || material.fixedSalt != nil else { throw .saltRequired }
         let full = try fullPathname(path, installation: installation)
         let leased = registrations.withLock { registrations in
             if let existing = registrations[full] {
-                guard !exclusive, existing.registration.material == material else { return false }
+                guard !exclusive, existing.registration.material == material, existing.registration.layout == layout else {
+                    return false
+                }
                 existing.registration.pages.allow(bytes: pageCacheBytes)
                 registrations[full] = (existing.registration, existing.leases + 1)
             } else {
-                registrations[full] = (CipherRegistration(material: material, pageCacheBytes: pageCacheBytes), 1)
+                registrations[full] = (CipherRegistration(material: material, layout: layout, pageCacheBytes: pageCacheBytes), 1)
             }
             return true
         }
@@ -165,6 +172,8 @@ package enum CipherVFSError: Error, Equatable {
     case keyConflict
     /// A PBKDF2 iteration count outside 1...4,294,967,295.
     case invalidIterations(Int)
+    /// A plaintext header was asked for with key material that does not carry the salt.
+    case saltRequired
 }
 
 /// Keeps a path registered with the VFS until it ends or is deinitialised (see

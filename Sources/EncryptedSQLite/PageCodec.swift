@@ -14,6 +14,8 @@ package struct PageCodec: Sendable {
 
     /// The keys of the file the pages belong to.
     package let keys: CipherKeys
+    /// What page 1 keeps in the clear.
+    package let layout: CipherLayout
     /// HMAC-SHA512 already keyed: each page's HMAC starts from a copy (keying hashes two blocks).
     private let keyed: KeyedMAC
 
@@ -24,15 +26,17 @@ package struct PageCodec: Sendable {
         let mac: HMAC<SHA512>
     }
 
-    /// A codec for pages encrypted with `keys`.
-    package init(keys: CipherKeys) {
+    /// A codec for pages encrypted with `keys`, page 1 laid out as `layout` says.
+    package init(keys: CipherKeys, layout: CipherLayout = .saltHeader) {
         self.keys = keys
+        self.layout = layout
         keyed = KeyedMAC(mac: HMAC<SHA512>(key: keys.hmac))
     }
 
-    /// Where a page's ciphertext starts: after the salt on page 1, at 0 elsewhere.
-    static func dataStart(page number: UInt32) -> Int {
-        number == 1 ? CipherFormat.saltSize : 0
+    /// Where a page's ciphertext starts: after the salt (or SQLite's header) on page 1, at 0
+    /// elsewhere.
+    func dataStart(page number: UInt32) -> Int {
+        number == 1 ? layout.page1DataStart : 0
     }
 
     /// Encrypts the plaintext page `plain` (``CipherFormat/pageSize`` bytes) numbered `number`
@@ -41,7 +45,7 @@ package struct PageCodec: Sendable {
         _ plain: UnsafeRawBufferPointer, page number: UInt32, iv ivBytes: ArraySlice<UInt8>, into out: UnsafeMutableRawBufferPointer
     ) throws(Failure) {
         precondition(plain.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
-        let start = Self.dataStart(page: number)
+        let start = dataStart(page: number)
         let ciphertext: Data
         let iv: AES._CBC.IV
         do {
@@ -52,7 +56,12 @@ package struct PageCodec: Sendable {
             throw .cipher
         }
         guard ciphertext.count == CipherFormat.ivOffset - start else { throw .cipher }
-        if number == 1 { out.copyBytes(from: keys.salt) }
+        if number == 1 {
+            switch layout {
+            case .saltHeader: out.copyBytes(from: keys.salt)
+            case .plaintextHeader: out.copyMemory(from: UnsafeRawBufferPointer(rebasing: plain[..<start]))
+            }
+        }
         UnsafeMutableRawBufferPointer(rebasing: out[start..<CipherFormat.ivOffset]).copyBytes(from: ciphertext)
         var position = CipherFormat.ivOffset
         for byte in iv {
@@ -68,7 +77,7 @@ package struct PageCodec: Sendable {
     /// end of a file are handled before decryption here, so zeros inside a file are damage).
     package func decrypt(_ cipher: UnsafeRawBufferPointer, page number: UInt32, into out: UnsafeMutableRawBufferPointer) throws(Failure) {
         precondition(cipher.count == CipherFormat.pageSize && out.count == CipherFormat.pageSize)
-        let start = Self.dataStart(page: number)
+        let start = dataStart(page: number)
         let code = authenticationCode(cipher, page: number)
         guard Self.constantTimeEqual(code, UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.hmacOffset...])) else {
             throw .authentication
@@ -82,7 +91,12 @@ package struct PageCodec: Sendable {
             throw .cipher
         }
         guard plaintext.count == CipherFormat.ivOffset - start else { throw .cipher }
-        if number == 1 { out.copyBytes(from: CipherFormat.sqliteHeader) }
+        if number == 1 {
+            switch layout {
+            case .saltHeader: out.copyBytes(from: CipherFormat.sqliteHeader)
+            case .plaintextHeader: out.copyMemory(from: UnsafeRawBufferPointer(rebasing: cipher[..<start]))
+            }
+        }
         UnsafeMutableRawBufferPointer(rebasing: out[start..<CipherFormat.ivOffset]).copyBytes(from: plaintext)
         UnsafeMutableRawBufferPointer(rebasing: out[CipherFormat.ivOffset...]).copyBytes(
             from: UnsafeRawBufferPointer(rebasing: cipher[CipherFormat.ivOffset...]))
@@ -91,7 +105,7 @@ package struct PageCodec: Sendable {
     /// HMAC-SHA512 of a page's ciphertext and IV, then its number as 4 little-endian bytes.
     private func authenticationCode(_ page: UnsafeRawBufferPointer, page number: UInt32) -> [UInt8] {
         var mac = keyed.mac
-        mac.update(data: UnsafeRawBufferPointer(rebasing: page[Self.dataStart(page: number)..<CipherFormat.hmacOffset]))
+        mac.update(data: UnsafeRawBufferPointer(rebasing: page[dataStart(page: number)..<CipherFormat.hmacOffset]))
         withUnsafeBytes(of: number.littleEndian) { mac.update(data: $0) }
         return Array(mac.finalize())
     }

@@ -18,7 +18,7 @@ public struct CredentialStoreError: Error, Sendable, Equatable, CustomStringConv
     /// What went wrong, with the path or account.
     public var description: String
     /// The keychain access group the app is not entitled to, when that is what failed
-    /// (``KeychainCredentialStore`` with an access group missing from the app's or the
+    /// (`KeychainCredentialStore` with an access group missing from the app's or the
     /// extension's `keychain-access-groups` entitlement); nil otherwise.
     public var accessGroup: String?
 

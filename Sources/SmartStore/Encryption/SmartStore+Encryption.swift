@@ -9,19 +9,27 @@ extension SmartStore {
     /// the old file in one rename: a crash at any point leaves either the old store or the new
     /// one, whole. The store must not be open.
     ///
+    /// `plaintextHeader` moves the store to the other layout of page 1 (see
+    /// ``StoreOptions/plaintextHeader``): true to keep SQLite's header in plaintext, as a store
+    /// in an app-group container needs, false for SQLCipher's default; nil keeps the layout it has.
+    ///
     /// - Throws: ``SmartStoreError/wrongKey(path:)`` when `oldKey` does not open it,
     ///   ``SmartStoreError/storeInUse(path:)`` when a connection of this process or another
-    ///   has it open.
-    public static func changeKey(ofStoreAt path: String, from oldKey: StoreKey, to newKey: StoreKey) throws {
-        try copyStore(at: path, key: oldKey, to: nil, key: newKey)
+    ///   has it open, ``SmartStoreError/invalidKey(_:)`` for a plaintext header with a passphrase.
+    public static func changeKey(ofStoreAt path: String, from oldKey: StoreKey, to newKey: StoreKey, plaintextHeader: Bool? = nil) throws {
+        let header = plaintextHeader ?? (CipherLayout.ofDatabase(at: path) == .plaintextHeader)
+        try copyStore(at: path, key: oldKey, to: nil, key: newKey, plaintextHeader: header)
     }
 
     /// Encrypts the plaintext store at `path` with `key`, in place and crash-safe (as
-    /// ``changeKey(ofStoreAt:from:to:)`` does). The store must not be open.
+    /// ``changeKey(ofStoreAt:from:to:plaintextHeader:)`` does). The store must not be open.
+    /// `plaintextHeader` as ``StoreOptions/plaintextHeader`` says (nil: on in an app-group
+    /// container).
     ///
     /// - Throws: ``SmartStoreError/keyRequired(path:)`` when the store is already encrypted.
-    public static func encrypt(storeAt path: String, with key: StoreKey) throws {
-        try copyStore(at: path, key: nil, to: nil, key: key)
+    public static func encrypt(storeAt path: String, with key: StoreKey, plaintextHeader: Bool? = nil) throws {
+        let header = StoreOptions(plaintextHeader: plaintextHeader).usesPlaintextHeader(forStoreAt: path)
+        try copyStore(at: path, key: nil, to: nil, key: key, plaintextHeader: header)
     }
 
     /// Writes a decrypted copy of the encrypted store at `path` to `destination`, a new file
@@ -34,7 +42,9 @@ extension SmartStore {
 
     /// Copies the store at `path` (read with `sourceKey`) into `destination`, or into a
     /// temporary file that then replaces it, written with `targetKey`.
-    private static func copyStore(at path: String, key sourceKey: StoreKey?, to destination: String?, key targetKey: StoreKey?) throws {
+    private static func copyStore(
+        at path: String, key sourceKey: StoreKey?, to destination: String?, key targetKey: StoreKey?, plaintextHeader: Bool = false
+    ) throws {
         guard FileManager.default.fileExists(atPath: path) else { throw SmartStoreError.database("No store at \(path)") }
         try StoreFileKind.requireRegularFileOrNothing(at: path)
         if CipherVFS.isLeased(path: path) { throw SmartStoreError.storeInUse(path: path) }
@@ -51,7 +61,7 @@ extension SmartStore {
         do {
             // Exclusive: no store of this process opens the path meanwhile.
             let sourceLease = try StoreEncryption.lease(path: path, key: sourceKey, exclusive: true)
-            let targetLease = try StoreEncryption.lease(path: target, key: targetKey, exclusive: true)
+            let targetLease = try StoreEncryption.lease(path: target, key: targetKey, exclusive: true, plaintextHeader: plaintextHeader)
             var configuration = Configuration()
             configuration.prepareDatabase { db in
                 if let sourceLease { try StoreEncryption.prepare(db, lease: sourceLease) }

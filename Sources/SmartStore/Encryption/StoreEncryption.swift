@@ -15,15 +15,20 @@ enum StoreEncryption {
     static let readerCacheKiB = 4096
 
     /// A lease of `path` for `key`; `nil` for a plaintext store, after checking that this process
-    /// does not have the path open with a key.
-    static func lease(path: String, key: StoreKey?, exclusive: Bool = false, sharedCacheKiB: Int = 0) throws -> CipherLease? {
+    /// does not have the path open with a key. An existing encrypted file is opened in the
+    /// layout it has; a new one gets SQLite's header in plaintext when `plaintextHeader` says so.
+    static func lease(
+        path: String, key: StoreKey?, exclusive: Bool = false, sharedCacheKiB: Int = 0, plaintextHeader: Bool = false
+    ) throws -> CipherLease? {
         guard let key else {
             if CipherVFS.isLeased(path: path) { throw SmartStoreError.keyRequired(path: path) }
             return nil
         }
+        let layout = CipherLayout.ofDatabase(at: path) ?? (plaintextHeader ? .plaintextHeader : .saltHeader)
+        let material = layout == .plaintextHeader ? try key.withPlaintextHeaderSalt().material : key.material
         do {
             let bytes = max(0, min(sharedCacheKiB, Int.max / 1024)) * 1024
-            return try CipherVFS.lease(path: path, material: key.material, exclusive: exclusive, pageCacheBytes: bytes)
+            return try CipherVFS.lease(path: path, material: material, layout: layout, exclusive: exclusive, pageCacheBytes: bytes)
         } catch .keyConflict {
             throw exclusive ? SmartStoreError.storeInUse(path: path) : SmartStoreError.wrongKey(path: path)
         } catch {
@@ -59,7 +64,11 @@ enum StoreEncryption {
         if let typed = error as? SmartStoreError { return typed }
         guard let error = error as? DatabaseError else { return SmartStoreError.database("Cannot open store at \(path): \(error)") }
         if encrypted, let failure = failure(error, path: path) { return failure }
-        if !encrypted, error.resultCode == .SQLITE_NOTADB, looksEncrypted(path) { return SmartStoreError.keyRequired(path: path) }
+        // An encrypted file read without a key: NOTADB, or with a plaintext header (whose page 1
+        // SQLite can parse) "unsupported file format".
+        if !encrypted, error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_ERROR, looksEncrypted(path) {
+            return SmartStoreError.keyRequired(path: path)
+        }
         return SmartStoreError.database("Cannot open store at \(path): \(error.message ?? error.description)")
     }
 
@@ -85,11 +94,15 @@ enum StoreEncryption {
             return .database("The encrypted store at \(path) was written by a connection without reserved bytes; nothing was written")
         case .keyDerivation:
             return .invalidKey("The store key could not be derived")
+        case .layoutMismatch(let found):
+            let layout = found == .plaintextHeader ? "a plaintext header" : "its salt in its header"
+            return .database("The encrypted store at \(path) changed its layout while open (\(layout) now)")
         }
     }
 
-    /// Whether the file at `path` exists and does not start with SQLite's plaintext header.
+    /// Whether the file at `path` exists and is encrypted: it does not start with SQLite's
+    /// header, or its header is in plaintext and leaves the cipher its reserved bytes.
     static func looksEncrypted(_ path: String) -> Bool {
-        CipherFormat.salt(ofDatabaseAt: path) != nil
+        CipherLayout.ofDatabase(at: path) != nil
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import EncryptedSQLite
 
 /// The key of an encrypted store: a passphrase, or a raw 256-bit key.
@@ -60,6 +61,42 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
     init(material: KeyMaterial) {
         self.material = material
     }
+
+    /// The key as SQLCipher opens a store with a plaintext header
+    /// (``StoreOptions/plaintextHeader``): page 1 has no room for the salt there, so it goes
+    /// with the key. A raw key's salt is derived from the key (HMAC-SHA256 of a fixed label,
+    /// its first 16 bytes: a random key needs no salt of its own); a key with a salt keeps it.
+    ///
+    /// - Throws: ``SmartStoreError/invalidKey(_:)`` for a passphrase, whose salt must be random
+    ///   and kept in the file.
+    public func withPlaintextHeaderSalt() throws(SmartStoreError) -> StoreKey {
+        switch material {
+        case .rawWithSalt: return self
+        case .raw(let key):
+            let label = Array("msync plaintext-header salt".utf8)
+            let salt = Array(HMAC<SHA256>.authenticationCode(for: label, using: SymmetricKey(data: key)).prefix(16))
+            return StoreKey(material: .rawWithSalt(key: key, salt: salt))
+        case .passphrase:
+            throw .invalidKey("A store with a plaintext header needs a raw key (the salt goes with the key), not a passphrase")
+        }
+    }
+
+    /// The key as SQLCipher's `PRAGMA key` takes it: `x'` and 64 hex digits for a raw key, 96
+    /// with its salt; nil for a passphrase (give SQLCipher the passphrase itself). Shows the key:
+    /// for opening a store in SQLCipher's own tools.
+    public var sqlcipherKeyText: String? {
+        switch material {
+        case .passphrase: nil
+        case .raw(let key): "x'" + Self.hex(key) + "'"
+        case .rawWithSalt(let key, let salt): "x'" + Self.hex(key + salt) + "'"
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        String(bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] })
+    }
+
+    private static let hexDigits = Array("0123456789abcdef")
 
     /// Says which kind of key this is, never the key.
     public var description: String {

@@ -96,7 +96,8 @@ public final class SmartStore: Sendable {
     init(path: String, key: StoreKey?, resumeLongOperations: Bool, options: StoreOptions = .default) throws {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         try StoreFileKind.requireRegularFileOrNothing(at: path)
-        let lease = try StoreEncryption.lease(path: path, key: key, sharedCacheKiB: options.sharedCacheKiB)
+        let lease = try StoreEncryption.lease(
+            path: path, key: key, sharedCacheKiB: options.sharedCacheKiB, plaintextHeader: options.usesPlaintextHeader(forStoreAt: path))
         do {
             let directory = (path as NSString).deletingLastPathComponent
             if !directory.isEmpty {
@@ -198,7 +199,7 @@ public final class SmartStore: Sendable {
     /// Closes the store's connections now, rather than when the last reference to it goes.
     ///
     /// Every later use of the store throws. Close a store before changing its key
-    /// (``changeKey(ofStoreAt:from:to:)``) or removing its files.
+    /// (``changeKey(ofStoreAt:from:to:plaintextHeader:)``) or removing its files.
     ///
     /// - Throws: ``SmartStoreError/database(_:)`` when a connection is still in use (a query
     ///   running in another task); the store stays open then.

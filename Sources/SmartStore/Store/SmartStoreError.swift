@@ -35,7 +35,7 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
     /// A store key that cannot be used (a raw key of the wrong length).
     case invalidKey(String)
     /// Apple platforms: the app (or extension) is not entitled to the keychain access group that
-    /// ``KeychainStoreKeyProvider`` names: add it to the `keychain-access-groups` entitlement of
+    /// `KeychainStoreKeyProvider` names: add it to the `keychain-access-groups` entitlement of
     /// the app and of each extension that opens the store.
     case keychainAccessGroupNotEntitled(String)
     /// The key does not open the encrypted store at the path (or its first page is damaged).

@@ -43,6 +43,17 @@ public struct StoreOptions: Sendable, Equatable {
     /// background, and a store in an app-group container releases its file locks, so the system
     /// does not end the suspended app (the 0xdead10cc exception).
     public var observesSuspensionNotifications: Bool
+    /// Encrypted stores created from now on: whether page 1 keeps SQLite's 32-byte header in
+    /// plaintext, with the salt derived from the key instead of stored there (SQLCipher's
+    /// `cipher_plaintext_header_size = 32` with `cipher_salt`; open it in SQLCipher with
+    /// ``StoreKey/withPlaintextHeaderSalt()``). iOS lets a suspended app keep a lock on a database
+    /// in an app-group container only when it sees that header; without it the app is ended
+    /// (0xdead10cc). It reveals that the file is a SQLite database, its page size and change
+    /// counters, nothing of its content. Needs a raw key (``StoreKey/raw(_:)``, as
+    /// `KeychainStoreKeyProvider` gives). nil: on for a store in an app-group container
+    /// (`…/Containers/Shared/AppGroup/…` on iOS, `~/Library/Group Containers/…` on macOS), off
+    /// elsewhere. An existing store opens in the layout it has.
+    public var plaintextHeader: Bool?
 
     /// The data protection classes of Apple platforms.
     public enum FileProtection: String, Sendable, Equatable {
@@ -60,7 +71,7 @@ public struct StoreOptions: Sendable, Equatable {
     public init(
         cacheSizeKiB: Int? = nil, sharedCacheKiB: Int = StoreOptions.defaultSharedCacheKiB, maximumReaderCount: Int = 5,
         fullFsync: Bool = StoreOptions.defaultFullFsync, fileProtection: FileProtection? = nil,
-        observesSuspensionNotifications: Bool = false
+        observesSuspensionNotifications: Bool = false, plaintextHeader: Bool? = nil
     ) {
         self.cacheSizeKiB = cacheSizeKiB
         self.sharedCacheKiB = max(0, sharedCacheKiB)
@@ -68,6 +79,18 @@ public struct StoreOptions: Sendable, Equatable {
         self.fullFsync = fullFsync
         self.fileProtection = fileProtection
         self.observesSuspensionNotifications = observesSuspensionNotifications
+        self.plaintextHeader = plaintextHeader
+    }
+
+    /// Whether a new encrypted store at `path` gets a plaintext header: ``plaintextHeader``, or
+    /// when nil, whether `path` is in an app-group container.
+    public func usesPlaintextHeader(forStoreAt path: String) -> Bool {
+        plaintextHeader ?? Self.isInAppGroupContainer(path)
+    }
+
+    /// Whether `path` lies in an app group's shared container (iOS, macOS).
+    static func isInAppGroupContainer(_ path: String) -> Bool {
+        path.contains("/Containers/Shared/AppGroup/") || path.contains("/Library/Group Containers/")
     }
 
     /// The defaults: an app's.

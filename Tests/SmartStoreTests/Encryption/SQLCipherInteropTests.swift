@@ -13,11 +13,14 @@ import Testing
 
     /// SQLCipher's answers to `sql`, one array of rows per statement.
     static func sqlcipher(_ path: String, key: String, kdfIterations: Int, _ sql: [String]) async throws -> JSONValue {
-        let (status, output) = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, "query", path, key, String(kdfIterations)] + sql,
-            timeout: .seconds(120))
+        let (status, output) = try await run(["query", path, key, String(kdfIterations)] + sql)
         try #require(status == 0, "sqlcipher3 failed: \(output)")
         return try JSONValue(parsing: Array(output.utf8))
+    }
+
+    /// Runs the script with `arguments`: its status and output.
+    static func run(_ arguments: [String]) async throws -> (Int32, String) {
+        try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path] + arguments, timeout: .seconds(120))
     }
 
     static func seed(_ store: SmartStore) throws {

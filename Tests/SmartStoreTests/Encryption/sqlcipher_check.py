@@ -18,6 +18,9 @@ def connect(path, key, kdf_iter):
     escaped = key.replace('"', '""')
     connection.execute(f'PRAGMA key = "{escaped}"')
     connection.execute(f"PRAGMA kdf_iter = {int(kdf_iter)}")
+    header = os.environ.get("SQLCIPHER_PLAINTEXT_HEADER")
+    if header:
+        connection.execute(f"PRAGMA cipher_plaintext_header_size = {int(header)}")
     return connection
 
 
