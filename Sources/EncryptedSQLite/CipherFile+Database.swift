@@ -34,7 +34,7 @@ extension CipherFile {
             return rc
         }
         if number == 1 {
-            let layout = checkLayout(ofPage1: Array(stored.prefix(CipherFormat.plaintextHeaderSize)))
+            let layout = checkLayout(ofPage1: Array(stored.prefix(CipherFormat.layoutProbeSize)))
             guard layout == SQLITE_OK else { return layout }
         }
         // Page 1 of the salt layout names its salt; a plaintext header's is the registration's.

@@ -41,8 +41,8 @@ final class CipherFile {
         var size: sqlite3_int64 = 0
         let rc = realFileSize(&size)
         guard rc == SQLITE_OK else { return rc }
-        guard size >= CipherFormat.plaintextHeaderSize else { return SQLITE_OK }
-        var head = [UInt8](repeating: 0, count: CipherFormat.plaintextHeaderSize)
+        guard size >= CipherFormat.layoutProbeSize else { return SQLITE_OK }
+        var head = [UInt8](repeating: 0, count: CipherFormat.layoutProbeSize)
         let read = head.withUnsafeMutableBytes { realRead($0, at: 0) }
         guard read == SQLITE_OK else { return read }
         isPlaintext = CipherLayout.of(fileStart: head) == nil

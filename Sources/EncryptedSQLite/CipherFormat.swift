@@ -35,6 +35,10 @@ package enum CipherFormat {
     package static let plaintextHeaderSize = 32
     /// Where SQLite's header keeps the bytes reserved at the end of each page.
     static let reserveByteOffset = 20
+    /// Bytes 72 to 91 of SQLite's header: zeros in every plaintext database.
+    static let expansionBytes = 72..<92
+    /// The bytes of a file's start that tell its layout (``CipherLayout/of(fileStart:)``).
+    package static let layoutProbeSize = 92
     /// The first 16 bytes of every plaintext SQLite database.
     package static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
 }

@@ -19,14 +19,19 @@ package enum CipherLayout: Sendable, Hashable {
         }
     }
 
-    /// What the first bytes of a database file (at least 21 of them) say of its layout: `nil`
-    /// for a plaintext SQLite database, the layout of an encrypted one otherwise. A file whose
-    /// header is SQLite's and leaves the cipher its reserved bytes is encrypted with a plaintext
-    /// header.
+    /// What the first bytes of a database file (at least ``CipherFormat/layoutProbeSize`` of
+    /// them) say of its layout: `nil` for a plaintext SQLite database, the layout of an
+    /// encrypted one otherwise. SQLite's header is in the clear in two cases: a plaintext
+    /// database, whose bytes 72 to 91 are zeros (SQLite reserves them for expansion), and one
+    /// encrypted with a plaintext header, where those bytes are ciphertext (all zeros with odds of
+    /// 2^-160) and pages keep the cipher's reserved bytes. A plaintext copy of an encrypted store
+    /// (`VACUUM INTO`) keeps the reserved bytes, but not the ciphertext.
     package static func of(fileStart head: [UInt8]) -> CipherLayout? {
         guard head.starts(with: CipherFormat.sqliteHeader) else { return .saltHeader }
-        guard head.count > CipherFormat.reserveByteOffset else { return nil }
-        return Int(head[CipherFormat.reserveByteOffset]) == CipherFormat.reserveSize ? .plaintextHeader : nil
+        guard head.count >= CipherFormat.layoutProbeSize, Int(head[CipherFormat.reserveByteOffset]) >= CipherFormat.reserveSize
+        else { return nil }
+        let expansion = head[CipherFormat.expansionBytes]
+        return expansion.contains { $0 != 0 } ? .plaintextHeader : nil
     }
 
     /// The layout of the encrypted database file at `path`; nil when there is no file, or too
@@ -34,7 +39,7 @@ package enum CipherLayout: Sendable, Hashable {
     package static func ofDatabase(at path: String) -> CipherLayout? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: CipherFormat.plaintextHeaderSize), head.count == CipherFormat.plaintextHeaderSize
+        guard let head = try? handle.read(upToCount: CipherFormat.layoutProbeSize), head.count >= CipherFormat.plaintextHeaderSize
         else { return nil }
         return of(fileStart: Array(head))
     }

@@ -38,7 +38,7 @@ OUT = os.path.join(ROOT, ".build", "apple-typecheck")
 # name `canImport` asks for. Darwin, Foundation, Security and Combine exist everywhere.
 EVERYWHERE = {"Darwin", "Foundation", "Security", "Combine", "Dispatch", "AuthenticationServices"}
 PLATFORMS = {
-    "macOS": EVERYWHERE | {"AppKit"},
+    "macOS": EVERYWHERE | {"AppKit", "BackgroundTasks"},
     "iOS": EVERYWHERE | {"UIKit", "BackgroundTasks"},
     "tvOS": EVERYWHERE | {"UIKit", "BackgroundTasks"},
     "watchOS": EVERYWHERE | {"UIKit"},
@@ -70,6 +70,7 @@ MODULES = (
     ("", "TestSupport", ("macOS",)),
     ("", "SmartStoreTests", ("macOS",)),
     ("Server", "LocalForce", ("macOS",)),
+    ("Server", "LocalForceTesting", ("macOS",)),
     ("Server", "msync", ("macOS",)),
     ("Server", "msync-bench", ("macOS",)),
     ("Server", "sdk-template-app", ("macOS",)),
@@ -84,7 +85,8 @@ FOREIGN = {("Server", "TestSupport")}
 
 CONDITION_LINE = re.compile(r"^(\s*)#(if|elseif)\b(.*)$")
 ATOM = re.compile(r"\b(os|canImport|targetEnvironment)\(\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\)")
-IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal)\s+)?import\s+(\w+)", re.M)
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
+                    r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?(\w+)", re.M)
 FOUNDATION_IMPORT = re.compile(r"^(\s*)((?:@\w+\s+)*)((?:public|package|internal|fileprivate|private)\s+)?import\s+Foundation\s*$")
 
 
@@ -227,7 +229,8 @@ def compile_command(package, target):
                  % (os.path.relpath(manifest, ROOT), " --package-path Server" if package else ""))
     with open(manifest, encoding="utf-8") as text:
         yaml = text.read()
-    match = re.search(r'^  "C\.%s-[^"]*-debug\.module":\n(?:    .*\n)*?    args: (\[.*\])$' % re.escape(target), yaml, re.M)
+    # `C.<target>-<triple>-debug.module`: the triple has four parts (`msync` must not match `msync-bench`).
+    match = re.search(r'^  "C\.%s-(?:[^-"]+-){4}debug\.module":\n(?:    .*\n)*?    args: (\[.*\])$' % re.escape(target), yaml, re.M)
     if not match:
         sys.exit("apple typecheck: no compile command for %s in %s" % (target, manifest))
     arguments = json.loads(match.group(1))
@@ -309,9 +312,14 @@ def canary(platform, stand_ins, flags):
                          "the stand-ins no longer catch what Xcode refuses" % platform)
 
 
-def variant_key(module_conditions, platform, dependency_keys):
+# Stand-ins whose declarations differ by platform: a module importing one is compiled for each.
+PLATFORM_STAND_INS = {"UIKit", "AppKit", "AuthenticationServices", "BackgroundTasks"}
+
+
+def variant_key(module_conditions, platform, dependency_keys, imported):
     truth = apple_truth(platform)
-    return (tuple(evaluate(condition, truth) for condition in module_conditions), dependency_keys)
+    varying = platform if imported & PLATFORM_STAND_INS else None
+    return (tuple(evaluate(condition, truth) for condition in module_conditions), dependency_keys, varying)
 
 
 def main():
@@ -320,48 +328,100 @@ def main():
     built = {}  # (target, key) -> output directory
     keys = {}  # (target, platform) -> key
     counted = {}  # source -> the Apple-only lines of any platform
-    compiles = 0
+    variants = {}  # target -> the platforms it was compiled for
+    # Every platform's stand-ins, each proved by the canary, with MobileSync's flags: it imports
+    # every dependency a stand-in re-exports.
+    mobile_sync = compile_command("", "MobileSync")[0]
+    for platform in PLATFORMS:
+        build_stand_ins(platform, os.path.join(OUT, "stand-ins-" + platform), mobile_sync)
+        canary(platform, os.path.join(OUT, "stand-ins-" + platform), mobile_sync)
     for package, target, platforms in MODULES:
         flags, sources = compile_command(package, target)
-        texts = {source: open(source, encoding="utf-8").read() for source in sources}
+        texts = {os.path.realpath(source): open(source, encoding="utf-8").read() for source in sources}
+        check_names(texts)
         own = sorted({match.group(3) for text in texts.values() for line in text.split("\n")
                       for match in [CONDITION_LINE.match(line)] if match and ATOM.search(match.group(3))})
+        imported = {match.group(1) for text in texts.values() for match in IMPORT.finditer(text)}
         for platform in platforms:
-            imported = {match.group(1) for text in texts.values() for match in IMPORT.finditer(text)}
             dependencies = tuple(sorted((name, key) for (name, p), key in keys.items()
                                         if p == platform and name in imported and (package, name) not in FOREIGN))
-            key = variant_key(own, platform, dependencies)
+            key = variant_key(own, platform, dependencies, imported)
             keys[(target, platform)] = key
             for source, text in texts.items():
                 counted.setdefault(source, set()).update(apple_only(text, [platform])[platform][0])
             if (target, key) in built:
                 continue
-            directory = os.path.join(OUT, "%s-%s" % (target, platform))
-            stand_ins = os.path.join(OUT, "stand-ins-" + platform)
-            if not os.path.exists(stand_ins):
-                # With MobileSync's flags: it imports every dependency a stand-in re-exports.
-                build_stand_ins(platform, stand_ins, compile_command("", "MobileSync")[0])
-                canary(platform, stand_ins, flags)
-            copies = {}
-            for source, text in texts.items():
-                copy = os.path.join(directory, "src", os.path.relpath(source, ROOT))
-                os.makedirs(os.path.dirname(copy), exist_ok=True)
-                with open(copy, "w", encoding="utf-8") as out:
-                    out.write(rewrite_source(text))
-                copies[copy] = source
-            upstream = [arg for name, dependency in dependencies for arg in ("-I", built[(name, dependency)])]
-            command = (["swiftc", "-emit-module", "-wmo", "-emit-module-path", os.path.join(directory, target + ".swiftmodule"),
-                        "-I", stand_ins] + upstream + flags + ["-D" + name for name in platform_flags(platform)] + list(copies))
-            output = run(command, copies)
-            compiles += 1
-            built[(target, key)] = directory
-            report_warnings(output, texts, platform)
+            built[(target, key)] = compile_module(target, platform, flags, texts, dependencies, built)
+            variants.setdefault(target, []).append(platform)
             print("apple typecheck: %s for %s compiled" % (target, platform), flush=True)
+    check_coverage(set(counted))
     files = {source: lines for source, lines in counted.items() if lines}
     blocks = sum(count_blocks(open(source, encoding="utf-8").read(), sorted(lines)) for source, lines in files.items())
-    print("apple typecheck: %d Apple-only blocks, %d lines in %d files, compiled in %d module builds for %s (%.0f s)"
-          % (blocks, sum(len(lines) for lines in files.values()), len(files), compiles, ", ".join(PLATFORMS),
-             os.times().elapsed - started))
+    print("apple typecheck: %d Apple-only blocks, %d lines in %d files; %d module builds, one per distinct platform choice "
+          "(%s) (%.0f s)" % (blocks, sum(len(lines) for lines in files.values()), len(files), sum(map(len, variants.values())),
+                             "; ".join("%s: %s" % (target, ", ".join(p)) for target, p in variants.items()),
+                             os.times().elapsed - started))
+
+
+def compile_module(target, platform, flags, texts, dependencies, built):
+    """Compiles the module's rewritten copy for `platform`; returns where its module is."""
+    directory = os.path.join(OUT, "%s-%s" % (target, platform))
+    copies = {}
+    for source, text in texts.items():
+        copy = os.path.join(directory, "src", os.path.relpath(source, ROOT))
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        with open(copy, "w", encoding="utf-8") as out:
+            out.write(rewrite_source(text))
+        copies[copy] = source
+    upstream = [arg for name, dependency in dependencies for arg in ("-I", built[(name, dependency)])]
+    command = (["swiftc", "-emit-module", "-wmo", "-emit-module-path", os.path.join(directory, target + ".swiftmodule"),
+                "-I", os.path.join(OUT, "stand-ins-" + platform)] + upstream + flags
+               + ["-D" + name for name in platform_flags(platform)] + list(copies))
+    report_warnings(run(command, copies), texts, platform)
+    return directory
+
+
+# canImport names known to be neither Apple's nor Linux's own: packages of the project's.
+PACKAGE_MODULES = {"OpenCombine", "TestLocking"}
+
+
+def check_names(texts):
+    """Fails on a `canImport` of a module the table does not know: its branches would be
+    neither compiled nor counted."""
+    known = APPLE_ONLY_MODULES | LINUX_ONLY_MODULES | PACKAGE_MODULES | {"Foundation", "Dispatch"}
+    for source, text in texts.items():
+        for line in text.split("\n"):
+            match = CONDITION_LINE.match(line)
+            for atom in ATOM.finditer(match.group(3) if match else ""):
+                if atom.group(1) == "canImport" and atom.group(2) not in known:
+                    raise SystemExit("apple typecheck: %s: canImport(%s) is in no table of apple_typecheck.py: say on "
+                                     "which platforms it exists" % (os.path.relpath(source, ROOT), atom.group(2)))
+                if atom.group(1) == "os" and atom.group(2) not in ALL_OSES:
+                    raise SystemExit("apple typecheck: %s: os(%s) is unknown" % (os.path.relpath(source, ROOT), atom.group(2)))
+
+
+COVERED_FOLDERS = ("Sources", "Tests", "Snippets", "Server/Sources", "Server/Tests", "Server/Examples", "Server/Snippets",
+                   "Server/Fuzz")
+
+
+def check_coverage(compiled):
+    """Fails when a Swift file with Apple-only lines is in none of the modules compiled."""
+    missing = []
+    for folder in COVERED_FOLDERS:
+        for directory, _, names in os.walk(os.path.join(ROOT, folder)):
+            if os.path.realpath(directory).startswith(os.path.realpath(STAND_INS)):
+                continue
+            for name in names:
+                path = os.path.realpath(os.path.join(directory, name))
+                if not name.endswith(".swift") or path in compiled:
+                    continue
+                with open(path, encoding="utf-8") as source:
+                    text = source.read()
+                if any(lines for lines, _ in apple_only(text, list(PLATFORMS)).values()):
+                    missing.append(os.path.relpath(path, ROOT))
+    if missing:
+        raise SystemExit("apple typecheck: files with Apple-only lines in no module checked (add their target to MODULES): "
+                         + ", ".join(sorted(set(missing))))
 
 
 def count_blocks(text, lines):
@@ -372,15 +432,21 @@ def built_dirs(built, keys, name, platform):
     return built[(name, keys[(name, platform)])]
 
 
+NETWORKING_TYPES = re.compile(r"\b(URLRequest|URLSession\w*|URLResponse|HTTPURLResponse|HTTPCookie\w*|URLCache|URLCredential\w*|"
+                              r"URLProtectionSpace|URLAuthenticationChallenge)\b")
+
+
 def report_warnings(output, texts, platform):
     """Warnings on lines Linux does not compile fail the check (Linux's own build reports the rest)."""
     problems = []
     for match in re.finditer(r"^(/[^:\n]+\.swift):(\d+):\d+: warning: (.*)$", output, re.M):
-        path, number, message = match.group(1), int(match.group(2)), match.group(3)
+        path, number, message = os.path.realpath(match.group(1)), int(match.group(2)), match.group(3)
         if "FoundationNetworking" in message or "FoundationOnApple" in message or path not in texts:
             continue
-        if "import of" in message and FOUNDATION_IMPORT.match(texts[path].split("\n")[number - 1]):
-            continue  # Foundation's parts are split here as they are not on Apple platforms
+        # Foundation's public import looks unused here when the file's public API uses only
+        # types of FoundationNetworking, which is part of Foundation on Apple platforms.
+        if "import of 'Foundation'" in message and NETWORKING_TYPES.search(texts[path]):
+            continue
         lines, _ = apple_only(texts[path], [platform])[platform]
         if number in lines:
             problems.append("%s:%d: warning (%s): %s" % (os.path.relpath(path, ROOT), number, platform, message))

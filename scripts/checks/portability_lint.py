@@ -9,7 +9,9 @@ Rules (each names what breaks and where it builds):
   - `import Glibc` outside `#if canImport(Glibc)`;
   - `weak let` while Package.swift's tools version is below 6.2 (it needs Swift 6.2.3);
   - `Process(` in library code (Process is unavailable on iOS, tvOS and watchOS): only the
-    msync and msync-bench executables, tests and TestSupport may start processes.
+    msync and msync-bench executables, tests and TestSupport may start processes;
+  - a workflow in .github/workflows whose run steps are not all in bash (`defaults: run: shell:
+    bash`, which GitHub runs with pipefail): a failed command in a pipe would pass its step.
 A line inside an `#if` whose condition names Glibc, Musl, Linux or Android, or in the `#else` of
 one that names an Apple platform or Darwin, is exempt.
 
@@ -79,9 +81,27 @@ def check_file(path, relative, version):
     return [(relative, number, message) for number, message in problems]
 
 
+def check_workflows(root):
+    """Every workflow runs its steps in bash (GitHub's `bash -eo pipefail`), set once for all."""
+    problems = []
+    folder = os.path.join(root, ".github", "workflows")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not name.endswith((".yml", ".yaml")):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as workflow:
+            text = workflow.read()
+        if not re.search(r"^defaults:\s*\n\s+run:\s*\n\s+shell:\s*bash\s*$", text, re.M):
+            problems.append((".github/workflows/" + name, 1, "no `defaults: run: shell: bash`: steps run without pipefail"))
+        for number, line in enumerate(text.split("\n"), 1):
+            shell = re.match(r"\s*shell:\s*(\S+)", line)
+            if shell and shell.group(1) != "bash":
+                problems.append((".github/workflows/" + name, number, "a step's shell other than bash: no pipefail"))
+    return problems
+
+
 def check(root):
     version = tools_version(root)
-    problems = []
+    problems = check_workflows(root)
     for folder in FOLDERS:
         for directory, _, files in os.walk(os.path.join(root, folder)):
             for name in sorted(files):
@@ -105,8 +125,11 @@ def self_test():
                       "    let stream = SOCK_STREAM\n#endif\n"
                       "// homeDirectoryForCurrentUser in a comment is fine\n"
                       "#if canImport(Darwin)\n    let a = 1\n#else\n    let h = FileManager.default.homeDirectoryForCurrentUser\n#endif\n")
+        os.makedirs(os.path.join(root, ".github", "workflows"))
+        with open(os.path.join(root, ".github", "workflows", "a.yml"), "w") as workflow:
+            workflow.write("on: push\njobs:\n  a:\n    steps:\n      - run: make | tee log\n        shell: sh\n")
         found = sorted(number for _, number, _ in check(root))
-        expected = [1, 2, 3, 4]
+        expected = [1, 1, 2, 3, 4, 6]
         if found != expected:
             print("portability lint self-test: expected problems on lines %s, found %s" % (expected, found))
             return 1

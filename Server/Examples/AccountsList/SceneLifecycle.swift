@@ -6,10 +6,12 @@
     import SmartStore
     import UIKit
 
-    /// A scene delegate that stops syncing when the app goes to the background.
+    /// A scene delegate that stops syncing when the app goes to the background (an app with one
+    /// scene; with several, stop when the last one leaves the foreground).
     final class SyncingSceneDelegate: UIResponder, UIWindowSceneDelegate {
         let manager: SyncManager
         private let background = BackgroundTime()
+        private var stopping: Task<Void, Never>?
 
         init(manager: SyncManager) {
             self.manager = manager
@@ -25,18 +27,21 @@
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }
-            background.begin { // out of time: the system suspends the app right after this
+            self.stopping = stopping
+            let task = background.begin { // out of time: the system suspends the app right after this
                 stopping.cancel()
                 SmartStore.suspendStores()
             }
             Task {
                 await stopping.value
+                guard !stopping.isCancelled else { return } // back in the foreground, or out of time
                 SmartStore.suspendStores() // stores in an app-group container release their locks
-                background.end()
+                background.end(task)
             }
         }
 
         func sceneWillEnterForeground(_ scene: UIScene) {
+            stopping?.cancel()
             background.end()
             SmartStore.resumeStores()
             Task { try await manager.restart(restartStoppedSyncs: true) }
@@ -62,13 +67,20 @@
     @MainActor final class BackgroundTime {
         private var task = UIBackgroundTaskIdentifier.invalid
 
-        /// Asks for background time; `expiring` runs, then the task ends, if it runs out.
-        func begin(expiring: @escaping @MainActor () -> Void) {
+        /// Asks for background time (ending the task begun before, if any); `expiring` runs, then
+        /// the task ends, if it runs out. Returns the task, for ``end(_:)``.
+        func begin(expiring: @escaping @MainActor () -> Void) -> UIBackgroundTaskIdentifier {
             end()
             task = UIApplication.shared.beginBackgroundTask(withName: "Stop syncing") { [weak self] in
                 expiring()
                 self?.end()
             }
+            return task
+        }
+
+        /// Ends `task` if it is still the one running (not one begun after it).
+        func end(_ task: UIBackgroundTaskIdentifier) {
+            if task == self.task { end() }
         }
 
         /// Ends the background task, if one is running.

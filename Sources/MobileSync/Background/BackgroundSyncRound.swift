@@ -4,8 +4,9 @@ import Locking
 /// One round of named syncs in a window of time the system grants and may take back: an iOS
 /// background task (`BackgroundSyncScheduler` on iOS, tvOS and visionOS), or any other.
 ///
-/// ``run()`` restarts the manager if an earlier round's expiry left it stopped, then resyncs the
-/// syncs, sync ups before sync downs (local changes reach the server before its state comes
+/// ``run()`` restarts the manager if it was stopped (by an earlier round's expiry, or when the
+/// app went to the background: a stop still under way ends first), then resyncs the syncs,
+/// sync ups before sync downs (local changes reach the server before its state comes
 /// back). ``expire()``, from the system's expiration handler, stops the manager: the syncs under
 /// way end STOPPED at their next page or batch, resumable by the next round, and ``run()``
 /// returns its report without starting the rest.
@@ -40,6 +41,9 @@ public final class BackgroundSyncRound: Sendable {
     /// Runs the syncs, each a resync, and reports what ran; returns early after ``expire()``.
     public func run() async -> BackgroundSyncReport {
         let started = Date()
+        // A stop asked before (the app went to the background) ends first; then the round
+        // restarts the manager it left stopped.
+        while await manager.isStopping, !isExpired { try? await Task.sleep(for: .milliseconds(50)) }
         if await manager.isStopped, !isExpired { _ = try? await manager.restart(restartStoppedSyncs: false) }
         var entries: [BackgroundSyncReport.Entry] = []
         for name in names {

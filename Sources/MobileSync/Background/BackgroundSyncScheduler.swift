@@ -1,7 +1,8 @@
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
     import BackgroundTasks
-    public import Foundation
+    import Foundation
     import Locking
+    import SmartStore
 
     /// Runs named syncs in the background through `BGTaskScheduler`: the one place MobileSync
     /// touches the BackgroundTasks framework.
@@ -81,25 +82,95 @@
 
         private func handle(_ task: BGTask) {
             try? scheduleNext()
-            let names = names
-            let provider = manager
-            let running = Task {
-                guard let manager = await provider(), let round = try? await BackgroundSyncRound(manager: manager, names: names)
-                else {
-                    task.setTaskCompleted(success: false)
-                    return
+            let run = BackgroundTaskRun(task: task)
+            task.expirationHandler = { run.expire() }
+            let (names, provider, kept) = (names, manager, kept)
+            run.start {
+                SmartStore.resumeStores() // the app suspended them when it went to the background
+                let report: BackgroundSyncReport
+                if let manager = await provider() {
+                    report = await run.round(of: names, on: manager)
+                } else {
+                    report = BackgroundSyncReport(
+                        started: Date(), ended: Date(), expired: run.isExpired,
+                        syncs: names.map { .init(name: $0, status: "NOT_RUN", error: "no sync manager (no user logged in)") })
                 }
-                task.expirationHandler = { round.expire() }
-                if Task.isCancelled { round.expire() } // the time ran out while the round was made
-                let report = await round.run()
                 kept.withLock { reports in
                     reports.append(report)
                     reports.removeFirst(max(0, reports.count - Self.keptReports))
                 }
-                task.setTaskCompleted(success: report.succeeded)
+                run.complete(success: report.succeeded)
             }
-            // Expired before the round began: nothing ran yet; end the task.
-            task.expirationHandler = { running.cancel() }
+        }
+    }
+
+    /// One launch of the background task: its round, its expiry, and its completion, said to
+    /// the system exactly once. `@unchecked Sendable`: `BGTask` is not marked `Sendable`; the
+    /// system calls its expiration handler on any thread, and its state here is behind a lock.
+    private final class BackgroundTaskRun: @unchecked Sendable {
+        private let task: BGTask
+        private struct State {
+            var expired = false
+            var completed = false
+            var round: BackgroundSyncRound?
+            var work: Task<Void, Never>?
+        }
+        private let state = Locked(State())
+        /// How long the syncs get to stop after the time ran out, before the task is completed.
+        static let grace: Duration = .seconds(2)
+
+        init(task: BGTask) {
+            self.task = task
+        }
+
+        var isExpired: Bool { state.withLock { $0.expired } }
+
+        /// Runs `body` in a task of its own.
+        func start(_ body: @escaping @Sendable () async -> Void) {
+            let work = Task { await body() }
+            state.withLock { $0.work = work }
+        }
+
+        /// A round of `names` on `manager`, expired at once if the time already ran out.
+        func round(of names: [String], on manager: SyncManager) async -> BackgroundSyncReport {
+            let started = Date()
+            do {
+                let round = try await BackgroundSyncRound(manager: manager, names: names)
+                let expired = state.withLock { state -> Bool in
+                    state.round = round
+                    return state.expired
+                }
+                if expired { round.expire() }
+                return await round.run()
+            } catch {
+                return BackgroundSyncReport(
+                    started: started, ended: Date(), expired: isExpired,
+                    syncs: names.map { .init(name: $0, status: SyncState.Status.failed.rawValue, error: "\(error)") })
+            }
+        }
+
+        /// The time is up: the round stops its syncs, the requests in flight are cancelled, and
+        /// the task completes once they have, or after ``grace``.
+        func expire() {
+            let (round, work) = state.withLock { state -> (BackgroundSyncRound?, Task<Void, Never>?) in
+                state.expired = true
+                return (state.round, state.work)
+            }
+            round?.expire()
+            work?.cancel()
+            Task {
+                try? await Task.sleep(for: Self.grace)
+                self.complete(success: false)
+            }
+        }
+
+        /// Tells the system the task is done, the first time only.
+        func complete(success: Bool) {
+            let first = state.withLock { state -> Bool in
+                defer { state.completed = true }
+                return !state.completed
+            }
+            if first { task.setTaskCompleted(success: success) }
         }
     }
 #endif

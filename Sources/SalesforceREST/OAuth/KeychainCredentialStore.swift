@@ -43,7 +43,12 @@
             let item = item(account)
             try keychain {
                 if try item.update(data) { return }
-                try item.add(data)
+                do {
+                    try item.add(data)
+                } catch KeychainError.duplicateItem {
+                    // Another process added it meanwhile: replace what it wrote.
+                    _ = try item.update(data)
+                }
             }
         }
 

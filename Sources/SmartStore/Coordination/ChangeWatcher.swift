@@ -22,8 +22,11 @@ final class ChangeWatcher: Sendable {
     private let signal: (any CommitSignal)?
     private struct State: Sendable {
         var subscribers = 0
-        /// What stops the running watch, if one runs.
+        /// Counts the watches started: a watch set up after its own end is stopped at once.
+        var generation = 0
+        /// What stops the running watch (nil until it is set up), while one runs.
         var stop: (@Sendable () -> Void)?
+        var watching = false
         /// The data version last read; nil before the first reading of a watch.
         var seen: Int?
         /// Other processes' commits seen, and when the last one was (tests read them).
@@ -31,6 +34,9 @@ final class ChangeWatcher: Sendable {
         var lastDetection: ContinuousClock.Instant?
     }
     private let state = Locked(State())
+    /// Where checks run: one at a time, never on the thread that subscribes (a check waits for
+    /// the writer, which a long transaction may hold).
+    private let queue = DispatchQueue(label: "SmartStore.ChangeWatcher")
 
     /// A watcher of the writer's file, woken by `signal` where the platform has one.
     init(writer: any DatabaseWriter, signal: (any CommitSignal)?) {
@@ -40,29 +46,35 @@ final class ChangeWatcher: Sendable {
 
     /// Starts watching, unless a live query already did; balance with ``unsubscribe()``.
     func subscribe() {
-        let start = state.withLock { state -> Bool in
+        let generation = state.withLock { state -> Int? in
             state.subscribers += 1
-            guard state.stop == nil else { return false }
-            state.stop = {}
+            guard !state.watching else { return nil }
+            state.watching = true
             state.seen = nil
-            return true
+            state.generation += 1
+            return state.generation
         }
-        guard start else { return }
-        // The first reading is a baseline: a commit between the query's first fetch and it would
-        // go unseen, so the observations fetch once more after it.
-        check()
+        guard let generation else { return }
+        // Listening first, then the baseline reading: a commit between the two wakes a check.
         let stop: @Sendable () -> Void
-        if let signal, let cancel = signal.observe({ [weak self] in self?.check() }) {
+        let wake: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.check() }
+        }
+        if let signal, let cancel = signal.observe(wake) {
             stop = cancel
         } else {
             stop = poll()
         }
-        let stale = state.withLock { state -> Bool in
-            guard state.stop != nil else { return true } // unsubscribed meanwhile
+        let current = state.withLock { state -> Bool in
+            guard state.watching, state.generation == generation else { return false }
             state.stop = stop
-            return false
+            return true
         }
-        if stale { stop() }
+        guard current else { return stop() } // ended, and maybe begun again, meanwhile
+        // The baseline: a commit between the query's first fetch and it would go unseen, so the
+        // observations fetch once more after it.
+        queue.async { [weak self] in self?.check() }
     }
 
     /// Polls on a thread of its own until the returned closure is called.
@@ -70,7 +82,7 @@ final class ChangeWatcher: Sendable {
         let stopped = Locked(false)
         let thread = Thread { [weak self] in
             while !stopped.current, let self {
-                self.check()
+                self.queue.sync { self.check() }
                 Thread.sleep(forTimeInterval: Self.interval)
             }
         }
@@ -84,7 +96,7 @@ final class ChangeWatcher: Sendable {
         guard let version = try? writer.writeWithoutTransaction({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") })
         else { return }
         let changed = state.withLock { state -> Bool in
-            guard state.stop != nil, version != state.seen else { return false }
+            guard state.watching, version != state.seen else { return false }
             if state.seen != nil {
                 state.detections += 1
                 state.lastDetection = .now
@@ -96,7 +108,7 @@ final class ChangeWatcher: Sendable {
     }
 
     /// Whether it watches now (a live query runs).
-    var isWatching: Bool { state.withLock { $0.stop != nil } }
+    var isWatching: Bool { state.withLock { $0.watching } }
 
     /// How many commits of other connections it has seen, and when the last one was.
     var detections: (count: Int, last: ContinuousClock.Instant?) { state.withLock { ($0.detections, $0.lastDetection) } }
@@ -105,7 +117,8 @@ final class ChangeWatcher: Sendable {
     func unsubscribe() {
         let stop = state.withLock { state -> (@Sendable () -> Void)? in
             state.subscribers = max(0, state.subscribers - 1)
-            guard state.subscribers == 0 else { return nil }
+            guard state.subscribers == 0, state.watching else { return nil }
+            state.watching = false
             defer { state.stop = nil }
             return state.stop
         }

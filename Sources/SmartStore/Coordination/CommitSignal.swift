@@ -22,10 +22,13 @@ func platformCommitSignal(storePath path: String) -> (any CommitSignal)? {
     #endif
 }
 
-/// Posts the signal after each commit of the connection it observes (it observes no row events,
-/// so it costs nothing per row).
+/// Posts the signal after each commit of the connection it observes that changed rows (it
+/// observes no row events, so it costs nothing per row; an empty transaction, such as a live
+/// query's wake-up, posts nothing). Called on the writer's queue only.
 final class CommitPoster: TransactionObserver {
     private let signal: any CommitSignal
+    /// The connection's count of changed rows at the last commit.
+    private var changes = 0
 
     init(signal: any CommitSignal) {
         self.signal = signal
@@ -33,6 +36,11 @@ final class CommitPoster: TransactionObserver {
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
     func databaseDidChange(with event: DatabaseEvent) {}
-    func databaseDidCommit(_ db: Database) { signal.post() }
+    func databaseDidCommit(_ db: Database) {
+        let total = db.totalChangesCount
+        guard total != changes else { return }
+        changes = total
+        signal.post()
+    }
     func databaseDidRollback(_ db: Database) {}
 }

@@ -23,12 +23,12 @@ extension SmartStore {
 
     /// Encrypts the plaintext store at `path` with `key`, in place and crash-safe (as
     /// ``changeKey(ofStoreAt:from:to:plaintextHeader:)`` does). The store must not be open.
-    /// `plaintextHeader` as ``StoreOptions/plaintextHeader`` says (nil: on in an app-group
-    /// container).
+    /// `plaintextHeader` as ``StoreOptions/plaintextHeader`` says (nil: on for a raw key in an
+    /// app-group container).
     ///
     /// - Throws: ``SmartStoreError/keyRequired(path:)`` when the store is already encrypted.
     public static func encrypt(storeAt path: String, with key: StoreKey, plaintextHeader: Bool? = nil) throws {
-        let header = StoreOptions(plaintextHeader: plaintextHeader).usesPlaintextHeader(forStoreAt: path)
+        let header = StoreOptions(plaintextHeader: plaintextHeader).usesPlaintextHeader(forStoreAt: path, key: key)
         try copyStore(at: path, key: nil, to: nil, key: key, plaintextHeader: header)
     }
 

@@ -15,9 +15,10 @@ extension SmartStore {
     /// ```
     ///
     /// Commits made by another process on the same file (an app extension, another `msync`)
-    /// are seen within a second: while any live query of a file store opened for writing runs,
-    /// the store reads SQLite's `data_version` every quarter of a second; with none, nothing is
-    /// polled. (A store opened read-only sees only its own connection's view.)
+    /// are seen too: while any live query of a file store opened for writing runs, the store
+    /// reads SQLite's `data_version` when the other process's Darwin notification arrives (Apple
+    /// platforms), or every quarter of a second (elsewhere); with none, nothing is read. (A
+    /// store opened read-only sees only its own connection's view.)
     ///
     /// The sequence ends when the task iterating it is cancelled; it throws the query's error
     /// (``SmartStoreError/invalidSmartSQL(_:)``, ``SmartStoreError/unknownSoup(_:)``…).

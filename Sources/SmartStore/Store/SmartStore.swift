@@ -97,14 +97,16 @@ public final class SmartStore: Sendable {
         guard !path.isEmpty else { throw SmartStoreError.database("A store path must not be empty") }
         try StoreFileKind.requireRegularFileOrNothing(at: path)
         let lease = try StoreEncryption.lease(
-            path: path, key: key, sharedCacheKiB: options.sharedCacheKiB, plaintextHeader: options.usesPlaintextHeader(forStoreAt: path))
+            path: path, key: key, sharedCacheKiB: options.sharedCacheKiB,
+            plaintextHeader: key.map { options.usesPlaintextHeader(forStoreAt: path, key: $0) } ?? false)
         do {
             let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // A folder made for the store, before SQLite creates its files there, so that
+                // they inherit its class (a folder that was there holds other files too).
+                StoreFileProtection.protect(folder: directory, options.fileProtection)
             }
-            // Before SQLite creates its files, so that they inherit the folder's class.
-            StoreFileProtection.protect(folder: directory, options.fileProtection)
             let configuration = Self.configuration(lease: lease, options: options)
             let location = StoreEncryption.location(of: path, lease: lease)
             writer = try DatabasePool(path: location, configuration: configuration)

@@ -2,9 +2,11 @@ import Foundation
 
 /// Data protection on Apple platforms: the one place SmartStore sets it (nothing elsewhere).
 ///
-/// The store's folder gets the class first, before SQLite opens anything: every file created
-/// in it later (the `-wal` and `-shm` files, the `-locks` file, a rollback journal) inherits the
-/// folder's class. Then the files already there get it too. A store synced in the background
+/// A folder the store creates for itself (``StoreDirectory``'s folders are) gets the class
+/// first, before SQLite opens anything: every file created in it later (the `-wal` and `-shm`
+/// files, the `-locks` file, a rollback journal) inherits the folder's class. Then the files of
+/// the store that exist get it too. A folder that was there already is left as it is: it holds
+/// other files. A store synced in the background
 /// needs ``StoreOptions/FileProtection/completeUntilFirstUserAuthentication`` (or weaker): with
 /// `complete`, a locked device cannot open the files.
 enum StoreFileProtection {

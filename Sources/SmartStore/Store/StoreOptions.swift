@@ -31,10 +31,10 @@ public struct StoreOptions: Sendable, Equatable {
     /// platforms `fsync` only hands the data to the drive, which may reorder or lose it on power
     /// loss: true there by default; elsewhere it changes nothing.
     public var fullFsync: Bool
-    /// Apple platforms: the data protection class of the store's folder and files, set when it
-    /// opens: on the folder first, so that every file created in it later (the log, the shared
-    /// memory, the lock file, a journal) inherits it, then on the files already there; nil keeps
-    /// the app's default. A store synced in the background needs
+    /// Apple platforms: the data protection class of the store's files, set when it opens: on a
+    /// folder the store creates for itself first (as ``StoreDirectory``'s are), so that every
+    /// file created in it later (the log, the shared memory, the lock file, a journal) inherits
+    /// it, then on the store's files that exist; nil keeps the app's default. A store synced in the background needs
     /// ``FileProtection/completeUntilFirstUserAuthentication`` or weaker: with `complete`, a
     /// locked device cannot open it. Ignored elsewhere.
     public var fileProtection: FileProtection?
@@ -50,9 +50,9 @@ public struct StoreOptions: Sendable, Equatable {
     /// in an app-group container only when it sees that header; without it the app is ended
     /// (0xdead10cc). It reveals that the file is a SQLite database, its page size and change
     /// counters, nothing of its content. Needs a raw key (``StoreKey/raw(_:)``, as
-    /// `KeychainStoreKeyProvider` gives). nil: on for a store in an app-group container
-    /// (`…/Containers/Shared/AppGroup/…` on iOS, `~/Library/Group Containers/…` on macOS), off
-    /// elsewhere. An existing store opens in the layout it has.
+    /// `KeychainStoreKeyProvider` gives). nil: on for a store with a raw key in an app-group
+    /// container (`…/Containers/Shared/AppGroup/…` on iOS, `~/Library/Group Containers/…` on
+    /// macOS), off elsewhere. An existing store opens in the layout it has.
     public var plaintextHeader: Bool?
 
     /// The data protection classes of Apple platforms.
@@ -82,10 +82,13 @@ public struct StoreOptions: Sendable, Equatable {
         self.plaintextHeader = plaintextHeader
     }
 
-    /// Whether a new encrypted store at `path` gets a plaintext header: ``plaintextHeader``, or
-    /// when nil, whether `path` is in an app-group container.
-    public func usesPlaintextHeader(forStoreAt path: String) -> Bool {
-        plaintextHeader ?? Self.isInAppGroupContainer(path)
+    /// Whether a new encrypted store at `path`, with `key`, gets a plaintext header:
+    /// ``plaintextHeader``, or when nil, whether `path` is in an app-group container and the
+    /// key is raw (a passphrase keeps SQLCipher's default layout, its salt in the file).
+    func usesPlaintextHeader(forStoreAt path: String, key: StoreKey) -> Bool {
+        if let plaintextHeader { return plaintextHeader }
+        if case .passphrase = key.material { return false }
+        return Self.isInAppGroupContainer(path)
     }
 
     /// Whether `path` lies in an app group's shared container (iOS, macOS).

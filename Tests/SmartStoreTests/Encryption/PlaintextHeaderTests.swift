@@ -89,7 +89,8 @@ import Testing
         }
         #expect(try Self.hasPlaintextHeader(group))
         #expect(try !Self.hasPlaintextHeader(other))
-        #expect(StoreOptions(plaintextHeader: false).usesPlaintextHeader(forStoreAt: group) == false)
+        #expect(StoreOptions(plaintextHeader: false).usesPlaintextHeader(forStoreAt: group, key: Self.key) == false)
+        #expect(StoreOptions().usesPlaintextHeader(forStoreAt: group, key: Self.key))
 
         // Reopened in the layout it has, whatever the options say; a wrong key or none is refused.
         let reopened = try SmartStore(path: group, key: Self.key, options: StoreOptions(plaintextHeader: false))
@@ -98,10 +99,21 @@ import Testing
         let wrong = StoreKey(sqlcipherKey: "x'" + String(repeating: "ff", count: 32) + "'")
         #expect(throws: SmartStoreError.wrongKey(path: group)) { try SmartStore(path: group, key: wrong) }
         #expect(throws: SmartStoreError.keyRequired(path: group)) { try SmartStore(path: group) }
-        // A passphrase has no salt to keep with it.
+        // A passphrase has no salt to keep with it: refused when asked for, the default layout
+        // when the options say nothing.
+        let passphrase = folder.path("Containers/Shared/AppGroup/5A1B/p.sqlite")
         #expect(throws: SmartStoreError.self) {
-            try SmartStore(path: folder.path("Containers/Shared/AppGroup/5A1B/p.sqlite"), key: .passphrase("pass"))
+            try SmartStore(path: passphrase, key: .passphrase("pass", kdfIterations: 2), options: StoreOptions(plaintextHeader: true))
         }
+        try SmartStore(path: passphrase, key: .passphrase("pass", kdfIterations: 2)).close()
+        #expect(try !Self.hasPlaintextHeader(passphrase))
+
+        // A plaintext copy keeps the cipher's reserved bytes, and is still no encrypted store.
+        let exported = folder.path("exported.sqlite")
+        try SmartStore.exportDecrypted(storeAt: group, key: Self.key, to: exported)
+        #expect(try Self.head(exported)[20] == 80)
+        #expect(throws: SmartStoreError.notEncrypted(path: exported)) { try SmartStore(path: exported, key: Self.key) }
+        #expect(try SmartStore(path: exported).count(.all(soup: "accounts", pageSize: 10)) == 1)
 
         // Moved to the header and back, keeping what it holds.
         try SmartStore.changeKey(ofStoreAt: other, from: Self.key, to: Self.key, plaintextHeader: true)
