@@ -100,7 +100,9 @@ public struct SyncContext: Sendable {
 
     /// Deletes the sync's clean records of `soup` whose server ids `remote` does not return.
     /// The soup is read 500 entries at a time in entry order, and `remote` is asked about each
-    /// slice, so memory does not grow with the soup; a stop is checked between slices.
+    /// slice, so memory does not grow with the soup; a stop is checked between slices. Each
+    /// entry is deleted only if it is still the sync's and clean in the deleting transaction: a
+    /// record the app edited meanwhile stays, dirty, for the next sync up.
     ///
     /// - Parameters:
     ///   - soup: the soup to clean.
@@ -133,8 +135,30 @@ public struct SyncContext: Sendable {
             }
             let existing = try await remote(Array(local.keys))
             let ghosts = local.filter { !existing.contains($0.key) }.map(\.value)
-            try await store.delete(ghosts, from: soup)
-            removed += ghosts.count
+            removed += try await deleteStillClean(ghosts, soup: soup, syncId: syncId)
+        }
+        return removed
+    }
+
+    /// Deletes those of `ids` that are still the sync's clean records, checked in the deleting
+    /// transaction: an entry edited (dirty) or taken by another sync since the cleanup read it
+    /// stays. Returns how many were deleted.
+    func deleteStillClean(_ ids: [Int64], soup: String, syncId: Int64) async throws -> Int {
+        var removed = 0
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = Array(ids[start..<min(ids.count, start + 500)])
+            let sql = """
+                select {\(soup):_soupEntryId} from {\(soup)}
+                where {\(soup):_soupEntryId} in (\(Array(repeating: "?", count: slice.count).joined(separator: ",")))
+                and +{\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup))
+                """
+            let arguments = slice.map(JSONValue.int) + [.int(syncId)]
+            removed += try await store.inTransaction { transaction in
+                let rows = try transaction.query(.smart(sql, pageSize: slice.count), arguments: arguments)
+                let clean = rows.compactMap { $0.arrayValue?.first?.int64Value }
+                try transaction.delete(clean, from: soup)
+                return clean.count
+            }
         }
         return removed
     }
@@ -147,7 +171,8 @@ public struct SyncContext: Sendable {
     ///
     /// Nothing is deleted until every server page has been read and found ascending; otherwise
     /// it returns nil without deleting anything, and the caller falls back to
-    /// ``deleteGhosts(soup:idFieldName:syncId:remote:)``.
+    /// ``deleteGhosts(soup:idFieldName:syncId:remote:)``. An entry is deleted only if it is still
+    /// the sync's and clean in the deleting transaction.
     ///
     /// - Returns: how many entries were deleted, or nil when the server's order was not the
     ///   merge's.
@@ -183,10 +208,7 @@ public struct SyncContext: Sendable {
         // The rest of the server's ids are read too: a decision above holds only if the whole
         // stream is ascending, and an id out of order can come after the soup's last one.
         guard try await drain(&cursor, nextServerPage: nextServerPage) else { return nil }
-        for start in stride(from: 0, to: ghosts.count, by: 500) {
-            try await store.delete(Array(ghosts[start..<min(ghosts.count, start + 500)]), from: soup)
-        }
-        return ghosts.count
+        return try await deleteStillClean(ghosts, soup: soup, syncId: syncId)
     }
 
     /// Where ``deleteGhostsByMerge(soup:idFieldName:syncId:nextServerPage:)`` is in the server's ids.
