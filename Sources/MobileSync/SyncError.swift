@@ -24,6 +24,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case noCreateAttempt(soup: String, entryId: Int64)
     /// The entry is not in conflict (nothing to resolve), or the record given for it is another entry's.
     case noConflict(soup: String, entryId: Int64)
+    /// A merged record given to ``SyncManager/resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)``
+    /// that cannot be merged onto the conflicting record: not an object, or naming another server id.
+    case invalidMergedRecord(String)
     /// Another process runs this sync or syncs one of its soups (``SyncManager/OtherProcessPolicy``
     /// said not to wait, or the wait timed out); `what` names the sync and soups.
     case runningInAnotherProcess(String)
@@ -43,6 +46,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .entryNotFound(let soup, let entryId): "No entry \(entryId) in soup \(soup)"
         case .noCreateAttempt(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no create attempt to settle"
         case .noConflict(let soup, let entryId): "Entry \(entryId) in soup \(soup) has no conflict to resolve"
+        case .invalidMergedRecord(let why): "Cannot resolve the conflict with that merged record: \(why)"
         case .runningInAnotherProcess(let what): "Another process is syncing \(what)"
         case .liveResyncFailed(let error): "A live sync's resync failed: \(error)"
         }

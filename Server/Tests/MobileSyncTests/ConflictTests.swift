@@ -112,6 +112,37 @@ import Testing
         }
     }
 
+    /// A merged record of only the fields merged is merged onto the local record: the id, the
+    /// type and the engine's fields stay, and the next sync up sends it (issue 47's ninth
+    /// finding: the partial record replaced the entry, and the sync up failed on a null type).
+    @Test func aPartialMergedRecordIsMergedOntoTheLocalOne() async throws {
+        try await withHarness { harness in
+            let ids = try await Self.world(harness, accounts: 1)
+            let entry = try harness.localEntryId(ids[0])
+            try await harness.store.updateLocally(["Name": "local", "Phone": "555-0100"], entryId: entry, in: "accounts")
+            try await harness.client.update("Account", id: ids[0], fields: ["Name": "server"])
+            #expect(try await harness.manager.syncUp(options: Self.leave, soupName: "accounts", name: "up").conflictCount == 1)
+            // Not an object, or another record's id: refused, the conflict kept.
+            await #expect(throws: SyncError.self) {
+                try await harness.manager.resolveConflict(entryId: entry, soup: "accounts", keeping: .merged("Acme"))
+            }
+            await #expect(throws: SyncError.self) {
+                try await harness.manager.resolveConflict(
+                    entryId: entry, soup: "accounts", keeping: .merged(["Id": "001000000000000AAA", "Name": "x"]))
+            }
+            #expect(try await harness.manager.conflicts(soup: "accounts").count == 1)
+            try await harness.manager.resolveConflict(
+                entryId: entry, soup: "accounts", keeping: .merged(["Name": "Acme (merged)", "__local__": false, "attributes": nil]))
+            let record = try #require(try harness.localRecords()[ids[0]])
+            #expect(record["Id"] == .string(ids[0]) && record["attributes"]?["type"] == "Account")
+            #expect(record["Name"] == "Acme (merged)" && record["Phone"] == "555-0100" && record["__local__"] == true)
+            let again = try await harness.manager.reSync(named: "up")
+            #expect(again.conflictCount == 0 && again.failedRecordCount == 0, "\(again)")
+            #expect(try await harness.client.retrieve("Account", id: ids[0], fields: ["Name"])["Name"] == "Acme (merged)")
+            #expect(try await harness.store.dirtyEntryIds(soup: "accounts").isEmpty)
+        }
+    }
+
     /// An OVERWRITE sync up sends records in conflict (local wins) and clears the conflict.
     @Test func anOverwriteSyncUpSettlesConflicts() async throws {
         try await withHarness { harness in

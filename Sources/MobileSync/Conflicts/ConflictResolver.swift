@@ -7,6 +7,12 @@ struct ConflictResolver {
     let idFieldName: String
     let modificationDateFieldName: String
 
+    /// Whether a merged record's `field` is left as the local record has it: the server id,
+    /// `attributes`, the store's fields (`_soup…`) and the engine's (`__…__`).
+    static func isKept(_ field: String, idFieldName: String) -> Bool {
+        field == idFieldName || field == "attributes" || field.hasPrefix("_soup") || (field.hasPrefix("__") && field.hasSuffix("__"))
+    }
+
     func resolved(_ conflict: SyncConflict, keeping resolution: ConflictResolution, shadows: [String: JSONValue]) -> EntryWithShadows {
         let local = conflict.local
         // The server's version as a whole record: the local one with the server's fields.
@@ -24,7 +30,12 @@ struct ConflictResolver {
         case .local:
             kept = local
         case .merged(let record):
-            kept = record
+            // Merged onto the local record: the fields given replace its own; the id, the
+            // type and the store's and engine's fields stay.
+            kept = local
+            for (field, value) in record.objectValue ?? [:] where !Self.isKept(field, idFieldName: idFieldName) {
+                kept[field] = value
+            }
             kept["_soupEntryId"] = .int(conflict.entryId)
             kept[LocalFields.local] = true
             kept[LocalFields.locallyUpdated] = true

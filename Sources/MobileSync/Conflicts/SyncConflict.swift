@@ -61,7 +61,10 @@ public enum ConflictResolution: Sendable, Equatable {
     case local
     /// The server's version: the record takes it and is clean (deleted, if the server deleted it).
     case server
-    /// A record of your own, sent on the next sync up like ``local``. Its
-    /// `_soupEntryId`, if any, must be the conflicting entry's.
+    /// Fields of your own, merged onto the local record and sent on the next sync up like
+    /// ``local``: the fields given replace the local record's, the others stay. The record's
+    /// server id, `attributes` and the store's and engine's fields (`_soup…`, `__…__`) are never
+    /// taken from it, so a partial record (`.merged(["Name": "Acme (merged)"])`) is enough. Its
+    /// `_soupEntryId` and server id, if given, must be the conflicting entry's.
     case merged(JSONValue)
 }

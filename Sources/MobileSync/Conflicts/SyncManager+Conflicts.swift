@@ -87,14 +87,16 @@ extension SyncManager {
     ///   - modificationDateFieldName: the field holding the server's modification date.
     /// - Throws: ``SyncError/entryNotFound(soup:entryId:)``;
     ///   ``SyncError/noConflict(soup:entryId:)`` when the entry is not in conflict (or a
-    ///   merged record names another entry); ``SyncError/invalidSyncState(_:)`` while another
-    ///   process syncs the soup. A sync of the soup running in this process is waited for.
+    ///   merged record names another entry); ``SyncError/invalidMergedRecord(_:)`` for a merged
+    ///   record that is not an object or names another server id;
+    ///   ``SyncError/invalidSyncState(_:)`` while another process syncs the soup. A sync of the soup running in this process is waited for.
     public func resolveConflict(
         entryId: Int64, soup soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
     ) async throws {
-        if case .merged(let record) = resolution, let id = record["_soupEntryId"], id != .int(entryId) {
-            throw SyncError.noConflict(soup: soupName, entryId: entryId)
+        if case .merged(let record) = resolution {
+            guard record.objectValue != nil else { throw SyncError.invalidMergedRecord("a merged record is a JSON object of fields") }
+            if let id = record["_soupEntryId"], id != .int(entryId) { throw SyncError.noConflict(soup: soupName, entryId: entryId) }
         }
         // After the syncs of the soup this process started before (they could record the conflict again).
         let ticket = await waitForSoups([soupName])
@@ -109,6 +111,10 @@ extension SyncManager {
             guard let local = edit.entry,
                 let conflict = ConflictShadows.conflict(soupName: soupName, entryId: entryId, local: local, shadows: edit.shadows)
             else { throw SyncError.noConflict(soup: soupName, entryId: entryId) }
+            if case .merged(let record) = resolution, let given = record[idFieldName], given != .null, given != local[idFieldName] {
+                throw SyncError.invalidMergedRecord(
+                    "the merged record's \(idFieldName) \(given) is not the conflicting record's \(local[idFieldName] ?? .null)")
+            }
             edit = ConflictResolver(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
                 .resolved(conflict, keeping: resolution, shadows: edit.shadows)
         }
