@@ -89,7 +89,8 @@ extension SyncManager {
     ///   ``SyncError/noConflict(soup:entryId:)`` when the entry is not in conflict (or a
     ///   merged record names another entry); ``SyncError/invalidMergedRecord(_:)`` for a merged
     ///   record that is not an object or names another server id;
-    ///   ``SyncError/invalidSyncState(_:)`` while another process syncs the soup. A sync of the soup running in this process is waited for.
+    ///   ``SyncError/invalidSyncState(_:)`` while another process syncs the soup. A sync of the
+    ///   soup running in this process is waited for.
     public func resolveConflict(
         entryId: Int64, soup soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
