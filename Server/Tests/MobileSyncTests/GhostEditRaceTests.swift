@@ -2,7 +2,6 @@ import FastJSON
 import Foundation
 import SalesforceREST
 import SmartStore
-import TestLocking
 import Testing
 
 @testable import LocalForce
@@ -25,7 +24,7 @@ import Testing
             _ = try await harness.client.deleteRecords([ids[1], ids[3]])
             let edited = try harness.localEntryId(ids[1])
             let store = harness.store
-            let editing = Edit()
+            let editing = TemplateSequenceTests.Once() // the first GET only
             await harness.localForce.faults.observe { request, moment in
                 guard moment == .received, request.method == "GET", editing.claim() else { return }
                 _ = try? await store.updateLocally(["Name": "Edited during the cleanup"], entryId: edited, in: "accounts")
@@ -42,7 +41,7 @@ import Testing
                 removed = try await harness.manager.cleanResyncGhosts(id: sync.id)
             }
             await harness.localForce.faults.observe(nil)
-            #expect(editing.claimed)
+            #expect(editing.isClaimed)
             // Y is gone; X stays, dirty, with the edit, for the next sync up.
             #expect(removed == 1)
             let records = try harness.localRecords()
@@ -50,17 +49,5 @@ import Testing
             #expect(records[ids[1]]?["Name"] == "Edited during the cleanup")
             #expect(records[ids[1]]?["__local__"] == true)
         }
-    }
-
-    /// The first GET only.
-    final class Edit: Sendable {
-        private let state = Locked(false)
-        func claim() -> Bool {
-            state.withLock { taken in
-                defer { taken = true }
-                return !taken
-            }
-        }
-        var claimed: Bool { state.withLock { $0 } }
     }
 }

@@ -139,6 +139,8 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
                 return !claimed
             }
         }
+        /// Whether a callback went through.
+        var isClaimed: Bool { claimed.withLockedValue { $0 } }
     }
 
     /// Setup from the default configs, then `publisher(for: "syncDownAccounts")`, then

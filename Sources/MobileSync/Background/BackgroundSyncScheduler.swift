@@ -27,12 +27,14 @@
         public let identifier: String
         /// The kind of task asked for.
         public let kind: Kind
-        /// The earliest time between the end of one round and the start of the next.
+        /// The earliest time from scheduling a task to its start: each round schedules the next
+        /// one as it begins, so rounds start at least this far apart.
         public let interval: Duration
         /// The syncs each round runs, by name.
         public let names: [String]
         private let manager: @Sendable () async -> SyncManager?
         private let kept = Locked([BackgroundSyncReport]())
+        private let scheduling = Locked<String?>(nil)
 
         /// How many reports ``reports`` keeps.
         public static let keptReports = 20
@@ -52,6 +54,10 @@
 
         /// The last rounds' reports, oldest first.
         public var reports: [BackgroundSyncReport] { kept.withLock { $0 } }
+
+        /// Why the system refused the next task when a round asked for it, or nil when it took
+        /// it: without a next task no round runs until ``scheduleNext()`` is called again.
+        public var lastSchedulingError: String? { scheduling.withLock { $0 } }
 
         /// Registers the task's launch handler; false when the system refuses (the identifier is
         /// not in the app's `BGTaskSchedulerPermittedIdentifiers`).
@@ -81,7 +87,12 @@
         }
 
         private func handle(_ task: BGTask) {
-            try? scheduleNext()
+            do {
+                try scheduleNext()
+                scheduling.withLock { $0 = nil }
+            } catch {
+                scheduling.withLock { $0 = "\(error)" }
+            }
             let run = BackgroundTaskRun(task: task)
             task.expirationHandler = { run.expire() }
             let (names, provider, kept) = (names, manager, kept)

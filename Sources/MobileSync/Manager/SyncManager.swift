@@ -333,9 +333,8 @@ public actor SyncManager {
         }
         if resuming {
             if sync.status == .stopped || sync.status == .failed, sync.kind == .syncDown {
-                // Refetch records at the boundary a stop or a failure may have cut through: the
-                // boundary is saved per page, and a record stamped exactly at it can be on the
-                // page that was never fetched (whatever the target).
+                // Refetch records at the boundary (saved per page) a stop or a failure may have
+                // cut through, whatever the target.
                 sync.maxTimeStamp = max(sync.maxTimeStamp, 0) - 1
             }
             sync.totalSize = -1

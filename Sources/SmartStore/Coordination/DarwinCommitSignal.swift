@@ -14,10 +14,7 @@
 
         init(storePath: String) {
             let resolved = URL(fileURLWithPath: storePath).resolvingSymlinksInPath().standardizedFileURL.path
-            let digest = SHA256.hash(data: Data(resolved.utf8)).prefix(16).map { byte in
-                String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-            }
-            name = "msync.smartstore.commit." + digest.joined()
+            name = "msync.smartstore.commit." + StoreKey.hex(SHA256.hash(data: Data(resolved.utf8)).prefix(16))
         }
 
         func post() {

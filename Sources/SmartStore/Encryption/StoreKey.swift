@@ -92,7 +92,8 @@ public struct StoreKey: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    /// `bytes` in lowercase hex, two digits each (keys, key files, notification names).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
         String(bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] })
     }
 

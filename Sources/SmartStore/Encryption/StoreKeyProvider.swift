@@ -77,7 +77,7 @@ public struct FileStoreKeyProvider: StoreKeyProvider {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let text = "x'" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "'\n"
+        let text = "x'" + StoreKey.hex(bytes) + "'\n"
         // Created with 0600 from the start (never readable by others, even for a moment), then
         // linked into place, which fails rather than replace a file another process made.
         let temporary = path + ".new-" + UUID().uuidString
@@ -90,12 +90,6 @@ public struct FileStoreKeyProvider: StoreKeyProvider {
         guard written == text.utf8.count, synced == 0, link(temporary, path) == 0 || errno == EEXIST else {
             throw SmartStoreError.invalidKey("Cannot create the key file \(path)")
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
 

@@ -6,8 +6,8 @@ import Foundation
 /// first, before SQLite opens anything: every file created in it later (the `-wal` and `-shm`
 /// files, the `-locks` file, a rollback journal) inherits the folder's class. Then the files of
 /// the store that exist get it too. A folder that was there already is left as it is: it holds
-/// other files. A store synced in the background
-/// needs ``StoreOptions/FileProtection/completeUntilFirstUserAuthentication`` (or weaker): with
+/// other files. A store synced in the background needs
+/// ``StoreOptions/FileProtection/completeUntilFirstUserAuthentication`` (or weaker): with
 /// `complete`, a locked device cannot open the files.
 enum StoreFileProtection {
     /// Sets `protection` on `folder` (nil: nothing).

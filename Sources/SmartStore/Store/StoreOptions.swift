@@ -34,9 +34,9 @@ public struct StoreOptions: Sendable, Equatable {
     /// Apple platforms: the data protection class of the store's files, set when it opens: on a
     /// folder the store creates for itself first (as ``StoreDirectory``'s are), so that every
     /// file created in it later (the log, the shared memory, the lock file, a journal) inherits
-    /// it, then on the store's files that exist; nil keeps the app's default. A store synced in the background needs
-    /// ``FileProtection/completeUntilFirstUserAuthentication`` or weaker: with `complete`, a
-    /// locked device cannot open it. Ignored elsewhere.
+    /// it, then on the store's files that exist; nil keeps the app's default. A store synced in
+    /// the background needs ``FileProtection/completeUntilFirstUserAuthentication`` or weaker:
+    /// with `complete`, a locked device cannot open it. Ignored elsewhere.
     public var fileProtection: FileProtection?
     /// Apple platforms: whether the store's connections listen to GRDB's suspension
     /// notifications (`Database.suspendNotification`): post it when the app goes to the
