@@ -124,6 +124,8 @@ extension SyncManager {
                         target: try targets.syncUpTarget(entry.target), options: entry.options, soupName: entry.soupName, name: entry.name)
                 }
                 report.created.append(entry.name)
+            } catch SyncError.duplicateName {
+                report.skipped.append(entry.name) // another process created it meanwhile
             } catch {
                 report.errors.append((entry.name, "\(error)"))
             }

@@ -206,12 +206,23 @@ public actor SyncManager {
 
     /// Saves a new sync's state (status NEW) without announcing it: for the SDK's synchronous
     /// call shapes, which announce it when it runs.
+    /// The name is checked and the state saved in one write transaction, so processes that
+    /// create the same named sync at once (an app and its extension applying one config on first
+    /// launch) make it once: the others get ``SyncError/duplicateName(_:)``.
     nonisolated func createNow(_ sync: SyncState, soups: [String]) throws -> SyncState {
-        if let name = sync.name, try storedSync(named: name) != nil { throw SyncError.duplicateName(name) }
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
         try Self.keepBases(of: soups, in: store)
+        let document = sync.document
+        let id = try store.inTransaction { tx in
+            if let name = sync.name,
+                try !tx.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).isEmpty
+            {
+                throw SyncError.duplicateName(name)
+            }
+            return try tx.upsert([document], in: Self.soupName).first?["_soupEntryId"]?.int64Value
+        }
         var created = sync
-        created.id = try store.upsert(sync.document, in: Self.soupName)["_soupEntryId"]?.int64Value ?? sync.id
+        created.id = id ?? sync.id
         return created
     }
 
