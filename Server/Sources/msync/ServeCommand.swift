@@ -54,9 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Fault injection: kinds to inject, comma-separated: 500, 503, limit (403 REQUEST_LIMIT_EXCEEDED), drop-before, drop-after (connection dropped before / after processing)."
+            "Fault injection: kinds to inject, comma-separated: 500, 503, limit (403 REQUEST_LIMIT_EXCEEDED), drop-before, drop-after (connection dropped before / after processing), gateway-timeout-before, gateway-timeout-after (a gateway's 504 page before / after processing)."
     )
-    var faultKinds: String = "500,503,limit,drop-before,drop-after"
+    var faultKinds: String = "500,503,limit,drop-before,drop-after,gateway-timeout-before,gateway-timeout-after"
 
     @Option(
         help: ArgumentHelp(
@@ -124,7 +124,8 @@ struct ServeCommand: AsyncParsableCommand {
         try InputFile.check(tlsKey, option: "--tls-key")
         guard faultLatencyMs >= 0 else { throw ValidationError("--fault-latency-ms must not be negative") }
         for kind in faultKindList where FaultInjection.Kind(rawValue: kind) == nil {
-            throw ValidationError("unknown fault kind '\(kind)'; use 500, 503, limit, drop-before, drop-after")
+            throw ValidationError(
+                "unknown fault kind '\(kind)'; use \(FaultInjection.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

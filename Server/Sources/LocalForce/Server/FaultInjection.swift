@@ -16,6 +16,13 @@ public actor FaultInjection {
         /// The request is processed (its writes committed), then the connection drops: the
         /// client never learns the outcome.
         case dropAfter = "drop-after"
+        /// `504 Gateway Time-out` as an HTML page, the request not handled: a gateway in front
+        /// of the server gave up before forwarding it.
+        case gatewayTimeoutBefore = "gateway-timeout-before"
+        /// The request is processed (its writes committed), then `504 Gateway Time-out` as an
+        /// HTML page: a gateway gave up waiting for the answer. The client cannot tell this
+        /// from the previous kind, and must not take it for "nothing done".
+        case gatewayTimeoutAfter = "gateway-timeout-after"
     }
 
     /// A share of requests (0…1) that fail with one of `kinds`, chosen at random.
@@ -121,7 +128,13 @@ public actor FaultInjection {
         case .serverError: .error(APIError(500, "UNKNOWN_EXCEPTION", "An unexpected error occurred (injected fault)"))
         case .unavailable: .error(APIError(503, "SERVER_UNAVAILABLE", "Server temporarily unavailable (injected fault)"))
         case .requestLimit: .error(APIError(403, "REQUEST_LIMIT_EXCEEDED", "TotalRequests Limit exceeded."))
+        case .gatewayTimeoutBefore, .gatewayTimeoutAfter: gatewayTimeout
         case .dropBefore, .dropAfter: nil
         }
     }
+
+    /// A gateway's answer: not the API's (no JSON, no Salesforce error list).
+    static let gatewayTimeout = APIResponse(
+        status: 504, headers: ["Content-Type": "text/html"],
+        body: Array("<html><head><title>504 Gateway Time-out</title></head><body><h1>504 Gateway Time-out</h1></body></html>\n".utf8))
 }

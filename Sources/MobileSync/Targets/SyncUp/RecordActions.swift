@@ -48,7 +48,7 @@ struct RecordActions {
             for ((index, _), result) in zip(recreate, try await send(recreate.map(\.1))) {
                 outcomes[index] =
                     (200..<300).contains(result.status)
-                    ? .synced(items[index].cleaned(id: result.body["id"]?.stringValue)) : .leftDirty(error: Self.errors(result.body))
+                    ? .synced(items[index].cleaned(id: result.body["id"]?.stringValue)) : Self.failure(result)
             }
         }
         return outcomes.map { $0 ?? .leftDirty(error: nil) }
@@ -115,10 +115,16 @@ struct RecordActions {
             case (_, 200..<300):
                 outcomes[index] = .synced(item.cleaned(id: result.body["id"]?.stringValue))
             default:
-                outcomes[index] = .leftDirty(error: Self.errors(result.body))
+                outcomes[index] = Self.failure(result)
             }
         }
         return recreate
+    }
+
+    /// A refusal: left dirty with Salesforce's errors, or unknown when the answer did not come
+    /// from the API.
+    private static func failure(_ result: SyncUpResponse) -> SyncUpOutcome {
+        result.outcomeIsUnknown ? .outcomeUnknown(error: result.unknownOutcomeError) : .leftDirty(error: errors(result.body))
     }
 
     /// The Salesforce error items of a body, as stored in `__last_error__`.

@@ -15,6 +15,26 @@ public struct SyncUpResponse: Sendable, Equatable {
         self.status = status
         self.body = body
     }
+
+    /// Whether the answer leaves the request's outcome unknown: a server error or timeout
+    /// status (5xx, 408) without Salesforce's JSON error list, as a gateway or proxy answers
+    /// (a 502, 503 or 504 page) after the request may have reached the server and committed.
+    /// Salesforce's own error answers carry the list and mean nothing was done.
+    public var outcomeIsUnknown: Bool {
+        guard status >= 500 || status == 408 else { return false }
+        return body.arrayValue?.contains { $0["errorCode"]?.stringValue != nil } != true
+    }
+
+    /// What `__last_error__` records for an answer whose outcome is unknown: its status, as an
+    /// error item the way Salesforce writes them.
+    var unknownOutcomeError: JSONValue {
+        [
+            [
+                "errorCode": "OUTCOME_UNKNOWN",
+                "message": .string("HTTP \(status) without an answer from the API: the server may have done it"),
+            ]
+        ]
+    }
 }
 
 /// A sync up target built on the SDK's per-record hooks (`isNewerThanServer`, `createOnServer`,
@@ -25,7 +45,9 @@ public struct SyncUpResponse: Sendable, Equatable {
 /// custom target overrides what differs — another endpoint, extra headers, a soft delete — and
 /// keeps the rest, including the outcomes: a 404 on a delete deletes locally, a 404 on an update
 /// recreates the record in OVERWRITE mode, a 412 leaves it dirty, any other failure keeps it
-/// dirty with the body in `__last_error__`.
+/// dirty with the body in `__last_error__`, and an answer that did not come from the API (a
+/// gateway's 504, see ``SyncUpResponse/outcomeIsUnknown``) keeps a create's attempt for the
+/// next run to reconcile.
 ///
 /// <!-- snippet: Snippets/MobileSyncReference.swift#recordTarget -->
 /// ```swift
@@ -149,7 +171,9 @@ extension RecordSyncUpTarget {
         }
     }
 
-    /// A server refusal as an answer; network failures still throw (they fail the sync).
+    /// A server refusal as an answer (a body that is not JSON, such as a gateway's page, as
+    /// null: ``SyncUpResponse/outcomeIsUnknown`` tells the two apart); network failures still
+    /// throw (they fail the sync).
     private static func answer(_ call: () async throws -> SyncUpResponse) async throws -> SyncUpResponse {
         do {
             return try await call()

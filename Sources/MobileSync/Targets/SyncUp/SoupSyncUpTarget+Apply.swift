@@ -11,6 +11,8 @@ private enum Settlement: Sendable {
     case settled(JSONValue)
     case deleted
     case failed(JSONValue)
+    /// Sent without learning what the server did: failed, but its create attempt is kept.
+    case unknown(JSONValue)
     case conflict(SyncConflict.Kind, fields: [String], server: JSONValue?)
 }
 
@@ -74,6 +76,7 @@ extension SoupSyncUpTarget {
                 case .deleted: results[entryId] = (record, payload, .deleted)
                 case .leftDirty(let error?): results[entryId] = (record, payload, .failed(error))
                 case .leftDirty(nil): continue
+                case .outcomeUnknown(let error): results[entryId] = (record, payload, .unknown(error))
                 case .conflict(let kind):
                     results[entryId] = (record, payload, .conflict(kind, fields: [], server: nil))
                     if kind != .deletedOnServer { unknownServer.append(entryId) }
@@ -156,6 +159,9 @@ extension SoupSyncUpTarget {
             case .failed(let error):
                 edit.entry?[LocalFields.lastError] = .string(error.jsonString)
                 edit.entry?[LocalFields.createAttempt] = nil // the server answered: nothing was created
+                tally.withLock { $0.failed += 1 }
+            case .unknown(let error):
+                edit.entry?[LocalFields.lastError] = .string(error.jsonString)
                 tally.withLock { $0.failed += 1 }
             case .conflict(let kind, let found, let server):
                 if let conflict = ConflictShadows.record(kind, fields: found, server: server, comparing: list, soup: soup, in: &edit) {

@@ -10,6 +10,11 @@ public enum SyncUpOutcome: Sendable, Equatable {
     case deleted
     /// Not synced and still dirty; `error` (Salesforce errors as JSON) is stored in `__last_error__`.
     case leftDirty(error: JSONValue?)
+    /// Sent, but the answer did not come from the API (see ``SyncUpResponse/outcomeIsUnknown``):
+    /// the server may have done it. Still dirty, `error` in `__last_error__`, counted as failed,
+    /// and its create attempt is kept, so the next sync up reconciles it as a lost response
+    /// instead of creating it a second time.
+    case outcomeUnknown(error: JSONValue)
     /// Not synced: changed on the server too (LEAVE_IF_CHANGED, MERGE_FIELDS). The sync reads
     /// the server's version and records a ``SyncConflict``.
     case conflict(SyncConflict.Kind)
