@@ -23,18 +23,18 @@ import Testing
         var edited = clean
         edited["Name"] = "Acme Corp"
         edited["__local__"] = true
-        try await store.upsert(edited, in: "accounts")
+        edited = try await store.upsert(edited, in: "accounts") // the saved entry: the next save is no stale copy
         #expect(try await store.shadows("base", of: [id], in: "accounts")[id] == clean)
         // Later edits keep the first state; the flag as Android writes it ('true') counts too.
         edited["Name"] = "Acme Corporation"
         edited["__local__"] = "true"
-        try await store.upsert(edited, in: "accounts")
+        edited = try await store.upsert(edited, in: "accounts")
         #expect(try await store.shadows("base", of: [id], in: "accounts")[id] == clean)
         #expect(try await store.entryIds(withShadow: "base", in: "accounts") == [id])
         // Cleared: gone, with every other shadow of the entry.
         try await store.setShadows("note", [id: ["any": 1]], in: "accounts")
         edited["__local__"] = false
-        try await store.upsert(edited, in: "accounts")
+        edited = try await store.upsert(edited, in: "accounts")
         #expect(try await store.shadows("base", of: [id], in: "accounts").isEmpty)
         #expect(try await store.shadows("note", of: [id], in: "accounts").isEmpty)
         // Set again, then the entry deleted: gone.

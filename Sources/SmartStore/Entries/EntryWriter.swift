@@ -7,7 +7,9 @@ import GRDB
 struct EntryWriter {
     let db: Database
     let soup: Soup
-    let now: Int64
+    /// The transaction's stamp (see `SmartStore.stamp(_:)`), taken at the first write: a
+    /// writer made only for a lookup takes none.
+    private var stamp: Int64?
     private var nextId: Int64?
     private let columnSpecs: [IndexSpec]
     private let ftsSpecs: [IndexSpec]
@@ -28,10 +30,10 @@ struct EntryWriter {
             + String(repeating: ", ?", count: columns.count) + ")"
     }
 
-    init(db: Database, soup: Soup, now: Int64 = SmartStore.now()) {
+    init(db: Database, soup: Soup, stamp: Int64? = nil) {
         self.db = db
         self.soup = soup
-        self.now = now
+        self.stamp = stamp
         self.columnSpecs = soup.columnSpecs
         self.ftsSpecs = soup.fullTextSpecs
     }
@@ -41,6 +43,13 @@ struct EntryWriter {
             throw SmartStoreError.malformedJSON("A soup entry must be a JSON object")
         }
         return members
+    }
+
+    private mutating func now() throws -> Int64 {
+        if let stamp { return stamp }
+        let taken = try SmartStore.stamp(db)
+        stamp = taken
+        return taken
     }
 
     private mutating func allocateId() throws -> Int64 {
@@ -63,6 +72,7 @@ struct EntryWriter {
     mutating func create(_ entry: JSONValue) throws -> JSONValue {
         var members = try Self.entryObject(entry)
         let id = try allocateId()
+        let now = try now()
         members["_soupEntryId"] = .int(id)
         members["_soupLastModifiedDate"] = .int(now)
         let saved = JSONValue.object(members)
@@ -76,11 +86,16 @@ struct EntryWriter {
         return saved
     }
 
-    /// Replaces entry `id` and returns the saved JSON.
+    /// Replaces entry `id` and returns the saved JSON. `checkingCopy`: a copy of this entry
+    /// (its `_soupEntryId` and `_soupLastModifiedDate`) replaces it only if it was not written
+    /// since the copy was read.
     ///
-    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` when no such entry exists.
-    mutating func update(_ entry: JSONValue, id: Int64) throws -> JSONValue {
+    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` when no such entry exists,
+    ///   ``SmartStoreError/staleEntry(soup:id:read:current:)`` for a stale copy.
+    mutating func update(_ entry: JSONValue, id: Int64, checkingCopy: Bool = false) throws -> JSONValue {
         var members = try Self.entryObject(entry)
+        if checkingCopy { try checkCopy(members, id: id) }
+        let now = try now()
         members["_soupEntryId"] = .int(id)
         members["_soupLastModifiedDate"] = .int(now)
         let saved = JSONValue.object(members)
@@ -100,10 +115,23 @@ struct EntryWriter {
         return saved
     }
 
+    /// Refuses a copy of entry `id` read before its last write (see `update`). An entry that
+    /// carries no stamp, or another entry's id, is not a copy of it.
+    private func checkCopy(_ members: [String: JSONValue], id: Int64) throws {
+        guard members["_soupEntryId"]?.int64Value == id, let read = members["_soupLastModifiedDate"], !read.isNull else { return }
+        let current = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT lastModified FROM \(soup.tableName) WHERE id = ?"), arguments: [id])
+        guard let current else { throw SmartStoreError.entryNotFound(soup: soup.name, id: id) }
+        guard read.int64Value == current else {
+            throw SmartStoreError.staleEntry(soup: soup.name, id: id, read: read.int64Value, current: current)
+        }
+    }
+
     /// Upsert by `_soupEntryId` (when `externalIdPath` is `_soupEntryId`) or by an indexed path.
+    /// A copy of the entry it replaces must be current (see `update`).
     mutating func upsert(_ entry: JSONValue, externalIdPath: String) throws -> JSONValue {
         if externalIdPath == "_soupEntryId" {
-            if let id = entry["_soupEntryId"]?.int64Value { return try update(entry, id: id) }
+            if let id = entry["_soupEntryId"]?.int64Value { return try update(entry, id: id, checkingCopy: true) }
             return try create(entry)
         }
         _ = try Self.entryObject(entry)
@@ -111,7 +139,7 @@ struct EntryWriter {
             throw SmartStoreError.emptyExternalId(path: externalIdPath)
         }
         if let id = try lookupEntryId(path: externalIdPath, value: value) {
-            return try update(entry, id: id)
+            return try update(entry, id: id, checkingCopy: true)
         }
         return try create(entry)
     }

@@ -34,7 +34,15 @@ extension SmartStore {
 
     /// Replaces the entry `id` with `entry` and returns it as saved.
     ///
-    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` if there is no such entry.
+    /// A copy of the entry (it carries the entry's `_soupEntryId` and `_soupLastModifiedDate`, as
+    /// every entry the store returns does) replaces it only if nothing wrote the entry since the
+    /// copy was read: a stale copy would roll back what the other writer did (a sync's server
+    /// id, its flags, another user's change). Change the entry with ``modify(_:in:_:)-(_,_,_)``,
+    /// which reads and writes in one transaction, or save the entry this call returns, not the
+    /// copy passed to it. An entry without `_soupLastModifiedDate` replaces it as given.
+    ///
+    /// - Throws: ``SmartStoreError/entryNotFound(soup:id:)`` if there is no such entry,
+    ///   ``SmartStoreError/staleEntry(soup:id:read:current:)`` for a stale copy.
     @discardableResult
     public func update(_ entry: JSONValue, id: Int64, in soupName: String) throws -> JSONValue {
         try write(updating(entry, id: id, in: soupName))
@@ -49,7 +57,7 @@ extension SmartStore {
     func updating(_ entry: JSONValue, id: Int64, in soupName: String) -> @Sendable (Database) throws -> JSONValue {
         { db in
             var writer = EntryWriter(db: db, soup: try self.requireSoup(db, named: soupName))
-            return try writer.update(entry, id: id)
+            return try writer.update(entry, id: id, checkingCopy: true)
         }
     }
 
@@ -104,9 +112,11 @@ extension SmartStore {
     ///
     /// With the default `externalIdPath` (`_soupEntryId`), an entry carrying `_soupEntryId`
     /// updates that entry and one without it is created. With another path, the entry whose
-    /// indexed value at that path equals the entry's is updated, else a new one is created.
+    /// indexed value at that path equals the entry's is updated, else a new one is created. A
+    /// stale copy of the entry it updates is refused, as by ``update(_:id:in:)``.
     ///
-    /// - Throws: ``SmartStoreError/emptyExternalId(path:)`` when an entry has no value at the path,
+    /// - Throws: ``SmartStoreError/staleEntry(soup:id:read:current:)`` for a stale copy,
+    ///   ``SmartStoreError/emptyExternalId(path:)`` when an entry has no value at the path,
     ///   ``SmartStoreError/noIndexForPath(soup:path:)`` when the path is not indexed,
     ///   ``SmartStoreError/duplicateExternalId(soup:path:value:)`` when several entries match.
     @discardableResult

@@ -43,7 +43,7 @@ extension SmartStore {
         try Self.validateField(field)
         return { db in
             let soup = try self.requireSoup(db, named: soupName)
-            let now = Self.now()
+            let now = try Self.stamp(db)
             if let capture = soup.capture, capture.flagPath == field, !Self.isIndexed(field, in: soup) {
                 for setting in [true, false] {
                     let ids = values.filter { ShadowSchema.isSet($0.value) == setting }.map(\.key)
@@ -84,7 +84,7 @@ extension SmartStore {
         return { db in
             let soup = try self.requireSoup(db, named: soupName)
             let indexed = Self.isIndexed(field, in: soup)
-            let now = Self.now()
+            let now = try Self.stamp(db)
             var changed = 0
             for (value, entryIds) in groups {
                 if let capture = soup.capture, capture.flagPath == field, !indexed {
@@ -119,7 +119,7 @@ extension SmartStore {
     private static func setIndexedField(_ field: String, to value: JSONValue?, entryIds: [Int64], soup: Soup, db: Database, now: Int64)
         throws -> Int
     {
-        var writer = EntryWriter(db: db, soup: soup, now: now)
+        var writer = EntryWriter(db: db, soup: soup, stamp: now)
         var changed = 0
         for chunk in entryIds.chunked(by: 500) {
             for (id, entry) in try entries(Array(chunk), soup: soup, db: db) {

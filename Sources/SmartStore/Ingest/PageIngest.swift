@@ -43,7 +43,7 @@ struct PageIngest {
             soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
             skipUnchangedField: skipUnchangedField, deduplicate: summary.hasDuplicateIds, timestampPath: timestampPath,
             setFields: setFields, removeFields: removeFields)
-        let now = SmartStore.now()
+        let now = try SmartStore.stamp(db)
         try db.execute(sql: plan.upsertSQL, arguments: plan.arguments(text: text, now: now, base: try sequenceBase()))
         let written = db.changesCount
         if let ftsSQL = plan.fullTextSQL {

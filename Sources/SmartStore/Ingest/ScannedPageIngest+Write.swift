@@ -13,7 +13,7 @@ extension ScannedPageIngest {
     }
 
     private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws -> PageIngestResult {
-        let now = SmartStore.now()
+        let now = try SmartStore.stamp(ingest.db)
         let statements = try Statements(ingest: ingest, columns: layout.columns, bytes: bytes, now: now, suffix: suffix(now: now))
         var written: [Int64] = []
         written.reserveCapacity(found.count)

@@ -11,6 +11,8 @@ enum StoreSchema {
                 CREATE INDEX IF NOT EXISTS soup_attrs_0 ON soup_attrs (soupName);
                 CREATE TABLE IF NOT EXISTS long_operations_status (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT,
                     details TEXT, status TEXT, created INTEGER, lastModified INTEGER);
+                CREATE TABLE IF NOT EXISTS store_clock (stamp INTEGER NOT NULL);
+                INSERT INTO store_clock (stamp) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM store_clock);
                 """)
     }
 

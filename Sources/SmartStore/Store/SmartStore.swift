@@ -327,4 +327,18 @@ public final class SmartStore: Sendable {
     static func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
+
+    /// The `_soupLastModifiedDate` of what a write transaction writes: the clock in
+    /// milliseconds, but later than every stamp the store gave before, from any process (the
+    /// last one is kept in the store, written under the write lock). So every write of an entry
+    /// changes its stamp, even two in one millisecond, and a copy's stamp tells whether the
+    /// entry changed since it was read. In a burst of more than one write transaction per
+    /// millisecond the stamps run ahead of the clock by the excess, until the clock catches up.
+    static func stamp(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "UPDATE store_clock SET stamp = max(stamp + 1, ?)", arguments: [now()])
+        guard let stamp = try Int64.fetchOne(db, sql: "SELECT stamp FROM store_clock") else {
+            throw SmartStoreError.database("The store's clock (store_clock) has no row")
+        }
+        return stamp
+    }
 }

@@ -28,6 +28,11 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case duplicateExternalId(soup: String, path: String, value: String)
     /// Update of an entry id that does not exist.
     case entryNotFound(soup: String, id: Int64)
+    /// A whole-entry update or upsert of a copy read before the entry's last write: the copy's
+    /// `_soupLastModifiedDate` is `read`, the entry's is `current` (nil: the copy's is not a
+    /// number). Nothing was written. Read the entry again and apply the change to it, or use
+    /// `modify`, which does both in one transaction.
+    case staleEntry(soup: String, id: Int64, read: Int64?, current: Int64)
     /// A store configuration file that cannot be used.
     case invalidConfig(String)
     /// A failure of the underlying database.
@@ -69,6 +74,8 @@ public enum SmartStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .duplicateExternalId(_, let path, let value):
             "There are more than one soup elements where \(path) is \(value)"
         case .entryNotFound(let soup, let id): "Entry \(id) does not exist in soup \(soup)"
+        case .staleEntry(let soup, let id, let read, let current):
+            "Entry \(id) of soup \(soup) changed since this copy was read (_soupLastModifiedDate \(read.map(String.init) ?? "not a number"), now \(current)): read it again"
         case .invalidConfig(let message): message
         case .database(let message): message
         case .invalidKey(let message): message
