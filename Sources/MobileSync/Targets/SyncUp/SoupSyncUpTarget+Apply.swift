@@ -133,7 +133,7 @@ extension SoupSyncUpTarget {
         in store: SmartStore
     ) async throws -> (failed: Int, conflicts: [SyncConflict]) {
         let (idField, dateField, list) = (idFieldName, modificationDateFieldName, updateFields(options: options) ?? [])
-        let tally = Locked((failed: 0, conflicts: [SyncConflict]()))
+        let tally = Locked((failed: 0, conflicts: [SyncConflict](), created: [(entryId: Int64, serverId: String)]()))
         // Read, merged and written in one transaction with their shadows: an edit landing meanwhile is not lost.
         try await store.modify(settlements.keys.sorted(), in: soup, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
             guard let now = edit.entry, let entryId = now["_soupEntryId"]?.int64Value, let (read, _, settlement) = settlements[entryId]
@@ -154,6 +154,9 @@ extension SoupSyncUpTarget {
                 }
                 edit.shadows[ConflictShadows.conflict] = nil // sent whatever the server held: settled
                 if case .settled = settlement { edit.entry?[LocalFields.updateAttempt] = nil } // nothing was sent
+                if LocalFields.isLocalId(read[idField]?.stringValue), let id = kept[idField]?.stringValue, !LocalFields.isLocalId(id) {
+                    tally.withLock { $0.created.append((entryId, id)) }
+                }
             case .deleted:
                 edit.entry = nil
             case .failed(let error):
@@ -169,7 +172,38 @@ extension SoupSyncUpTarget {
                 }
             }
         }
-        return tally.current
+        let (failed, conflicts, created) = tally.current
+        try await foldCopies(of: created, soup: soup, in: store)
+        return (failed, conflicts)
+    }
+
+    /// Entries another writer made of records this batch created, before the outcome gave the
+    /// original entry its server id (a live sync's CREATE event, another process's sync down),
+    /// so that each record is held once: a clean copy is deleted; a copy the app edited
+    /// meanwhile is kept, with the edit, in place of the original if that is clean. Both
+    /// edited: both are kept. Without an index on the id field nothing can have matched.
+    private func foldCopies(of created: [(entryId: Int64, serverId: String)], soup: String, in store: SmartStore) async throws {
+        let idField = idFieldName
+        guard !created.isEmpty, try store.hasIndex(forPath: idField, inSoup: soup) else { return }
+        try await store.inTransaction { tx in
+            var removed: [Int64] = []
+            for (entryId, serverId) in created {
+                let holders = try tx.query(.exact(soup: soup, path: idField, key: .string(serverId), pageSize: 10))
+                guard holders.count > 1, let original = holders.first(where: { $0["_soupEntryId"]?.int64Value == entryId }) else {
+                    continue
+                }
+                for copy in holders where copy["_soupEntryId"]?.int64Value != entryId {
+                    guard let copyId = copy["_soupEntryId"]?.int64Value else { continue }
+                    if !LocalFields.isDirty(copy) {
+                        removed.append(copyId)
+                    } else if !LocalFields.isDirty(original) {
+                        removed.append(entryId)
+                        break
+                    }
+                }
+            }
+            try tx.delete(removed, from: soup)
+        }
     }
 
     /// Counts a batch as done and saves progress, unless it was the last batch or the sync is
