@@ -32,11 +32,17 @@ public struct LiveSyncInfo: Sendable, Equatable {
     /// Changes not applied because the local record has changes of its own (the next sync up
     /// sends those; a sync down then brings the server's state).
     public var skippedDirty: Int
+    /// A full resync the live sync owes (its replay id fell out of the server's retention
+    /// window, so events were lost): kept until one succeeds, through failures and restarts.
+    public var owesFullResync: Bool
+    /// A ghost cleanup the live sync owes (deletes may have reached no event: a replay id out of
+    /// the retention window, a gap or overflow event): kept until one succeeds.
+    public var owesGhostCleanup: Bool
 
     /// A new live sync's state.
     public init(
         status: LiveStatus = .stopped, replayId: Int64? = nil, note: String = "", appliedChanges: Int = 0, resyncs: Int = 0,
-        skippedDirty: Int = 0
+        skippedDirty: Int = 0, owesFullResync: Bool = false, owesGhostCleanup: Bool = false
     ) {
         self.status = status
         self.replayId = replayId
@@ -44,13 +50,16 @@ public struct LiveSyncInfo: Sendable, Equatable {
         self.appliedChanges = appliedChanges
         self.resyncs = resyncs
         self.skippedDirty = skippedDirty
+        self.owesFullResync = owesFullResync
+        self.owesGhostCleanup = owesGhostCleanup
     }
 
     init(json: JSONValue) {
         self.init(
             status: json["status"]?.stringValue.flatMap(LiveStatus.init(rawValue:)) ?? .stopped, replayId: json["replayId"]?.int64Value,
             note: json["note"]?.stringValue ?? "", appliedChanges: Int(clamping: json["appliedChanges"]?.int64Value ?? 0),
-            resyncs: Int(clamping: json["resyncs"]?.int64Value ?? 0), skippedDirty: Int(clamping: json["skippedDirty"]?.int64Value ?? 0))
+            resyncs: Int(clamping: json["resyncs"]?.int64Value ?? 0), skippedDirty: Int(clamping: json["skippedDirty"]?.int64Value ?? 0),
+            owesFullResync: json["owesFullResync"] == true, owesGhostCleanup: json["owesGhostCleanup"] == true)
     }
 
     var json: JSONValue {
@@ -59,6 +68,8 @@ public struct LiveSyncInfo: Sendable, Equatable {
             "resyncs": .int(Int64(resyncs)), "skippedDirty": .int(Int64(skippedDirty)),
         ]
         if let replayId { json["replayId"] = .int(replayId) }
+        if owesFullResync { json["owesFullResync"] = true }
+        if owesGhostCleanup { json["owesGhostCleanup"] = true }
         return .object(json)
     }
 }

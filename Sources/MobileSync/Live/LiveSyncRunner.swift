@@ -60,26 +60,27 @@ struct LiveSyncRunner: Sendable {
         defer { Task { await streaming.disconnect() } }
         await update { $0.status = .connecting }
         try await streaming.handshake()
-        let (fallback, catchUp) = try await subscribe(streaming, to: channel, after: sync.live?.replayId)
+        let (fallback, subscribedFresh) = try await subscribe(streaming, to: channel, after: sync.live?.replayId)
         // Connects start now and never pause: a client that does not connect for 40 s is
         // forgotten by the server with its subscription, and a catch-up or a resync may take
         // longer. What arrives meanwhile waits in `batches`, in order.
         let (batches, pump) = Self.pump(streaming)
         defer { pump.cancel() }
-        if catchUp {
+        let owed = try await manager.syncStatus(id: syncId)?.live
+        let duties = [owed?.owesFullResync == true ? "a full resync" : nil, owed?.owesGhostCleanup == true ? "a ghost cleanup" : nil]
+            .compactMap { $0 }
+        let note = fallback.isEmpty && !duties.isEmpty ? "Done what lost events left owed: \(duties.joined(separator: " and "))" : fallback
+        if subscribedFresh || !duties.isEmpty {
             await update {
                 $0.status = .catchingUp
-                $0.note = fallback
+                $0.note = note
                 $0.replayId = nil
             }
-            try await resync()
-            // Deletes outside the retention window reach no event: the records the server no
-            // longer has go now.
-            if !fallback.isEmpty { _ = try await manager.cleanResyncGhosts(id: syncId) }
+            try await catchUp(owing: owed)
         }
         await update {
             $0.status = .live
-            $0.note = fallback
+            $0.note = note
         }
         resetBackoff()
         let applier = LiveEventApplier(
@@ -91,22 +92,42 @@ struct LiveSyncRunner: Sendable {
     }
 
     /// Subscribes to `channel` from after `replayId` (new events only without one); returns the
-    /// note to show and whether to catch up with a resync. A replay id outside the server's
-    /// retention window falls back to new events, a reset boundary and a full resync.
+    /// note to show and whether it subscribed to new events only (a catch-up resync is due). A
+    /// replay id outside the server's retention window falls back to new events, and the live
+    /// sync owes a full resync (its boundary reset) and a ghost cleanup, recorded in its state
+    /// before anything else, so that a failure or a restart does not forget them.
     private func subscribe(_ streaming: StreamingClient, to channel: String, after replayId: Int64?) async throws
-        -> (note: String, catchUp: Bool)
+        -> (note: String, fresh: Bool)
     {
-        var note = ""
-        var catchUp = replayId == nil
         do {
             try await streaming.subscribe(channel, from: replayId.map(ReplayFrom.after) ?? .newEvents)
+            return ("", replayId == nil)
         } catch StreamingError.invalidReplayId(let id) {
+            try await manager.updateLive(syncId, run: run) {
+                $0.owesFullResync = true
+                $0.owesGhostCleanup = true
+                $0.replayId = nil
+            }
             try await streaming.subscribe(channel, from: .newEvents)
-            note = "Replay id \(id) is outside the server's retention window: full resync"
-            try await manager.resetBoundary(syncId)
-            catchUp = true
+            return ("Replay id \(id) is outside the server's retention window: full resync", true)
         }
-        return (note, catchUp)
+    }
+
+    /// Catches up: the full resync and the ghost cleanup owed (each forgotten only once it
+    /// succeeded), else a resync from the boundary.
+    private func catchUp(owing owed: LiveSyncInfo?) async throws {
+        if owed?.owesFullResync == true {
+            try await manager.resetBoundary(syncId)
+            try await resync()
+            try await manager.updateLive(syncId, run: run) { $0.owesFullResync = false }
+        } else {
+            try await resync()
+        }
+        // Deletes no event reached: the records the server no longer has go now.
+        if owed?.owesGhostCleanup == true {
+            _ = try await manager.cleanResyncGhosts(id: syncId)
+            try await manager.updateLive(syncId, run: run) { $0.owesGhostCleanup = false }
+        }
     }
 
     /// Applies each batch of events as it arrives, records the progress and announces the
@@ -120,7 +141,11 @@ struct LiveSyncRunner: Sendable {
             guard let last = events.last else { continue }
             var outcome = try await applier.apply(events, context: context)
             if outcome.needsResync { try await resync() }
-            if outcome.needsGhostCleanup { _ = try await manager.cleanResyncGhosts(id: syncId) }
+            if outcome.needsGhostCleanup {
+                try await manager.updateLive(syncId, run: run) { $0.owesGhostCleanup = true }
+                _ = try await manager.cleanResyncGhosts(id: syncId)
+                try await manager.updateLive(syncId, run: run) { $0.owesGhostCleanup = false }
+            }
             // Recorded even when a stop came meanwhile: these events are in the store, and the
             // next run must start after them.
             try? await manager.recordLiveProgress(
