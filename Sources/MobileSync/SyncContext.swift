@@ -85,7 +85,7 @@ public struct SyncContext: Sendable {
         guard !records.isEmpty else { return nil }
         let result = try await store.ingestPage(
             JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: idFieldName, timestampPath: modificationDateFieldName,
-            skipDirty: sync.options.mergeMode.keepsLocalChanges, setFields: LocalFields.clean(syncId: sync.id),
+            skipDirty: sync.options.mergeMode.keepsLocalChanges, keepNewer: true, setFields: LocalFields.clean(syncId: sync.id),
             removeFields: [LocalFields.lastError])
         if sync.options.mergeMode == .mergeFields {
             let conflicts = try await SyncDownMerge(
@@ -121,6 +121,7 @@ public struct SyncContext: Sendable {
             """
         // `+`: the entry id (the rowid) drives the range and the order, not the sync id's index
         // (see deleteGhostsByMerge).
+        let start = try await store.takeStamp()
         var removed = 0
         var after: Int64 = 0
         while true {
@@ -135,15 +136,17 @@ public struct SyncContext: Sendable {
             }
             let existing = try await remote(Array(local.keys))
             let ghosts = local.filter { !existing.contains($0.key) }.map(\.value)
-            removed += try await deleteStillClean(ghosts, soup: soup, syncId: syncId)
+            removed += try await deleteStillClean(ghosts, soup: soup, syncId: syncId, writtenBefore: start)
         }
         return removed
     }
 
-    /// Deletes those of `ids` that are still the sync's clean records, checked in the deleting
-    /// transaction: an entry edited (dirty) or taken by another sync since the cleanup read it
-    /// stays. Returns how many were deleted.
-    func deleteStillClean(_ ids: [Int64], soup: String, syncId: Int64) async throws -> Int {
+    /// Deletes those of `ids` that are still the sync's clean records, not written since the
+    /// cleanup began (stamp `since`), checked in the deleting transaction: an entry edited
+    /// (dirty), taken by another sync, or written by a live sync or another sync since the
+    /// cleanup started (it may hold a record the server's ids, read before, did not) stays.
+    /// Returns how many were deleted.
+    func deleteStillClean(_ ids: [Int64], soup: String, syncId: Int64, writtenBefore since: Int64) async throws -> Int {
         var removed = 0
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = Array(ids[start..<min(ids.count, start + 500)])
@@ -151,8 +154,9 @@ public struct SyncContext: Sendable {
                 select {\(soup):_soupEntryId} from {\(soup)}
                 where {\(soup):_soupEntryId} in (\(Array(repeating: "?", count: slice.count).joined(separator: ",")))
                 and +{\(soup):\(LocalFields.syncId)} = ? and \(LocalFields.cleanPredicate(soup: soup))
+                and {\(soup):_soupLastModifiedDate} <= ?
                 """
-            let arguments = slice.map(JSONValue.int) + [.int(syncId)]
+            let arguments = slice.map(JSONValue.int) + [.int(syncId), .int(since)]
             removed += try await store.inTransaction { transaction in
                 let rows = try transaction.query(.smart(sql, pageSize: slice.count), arguments: arguments)
                 let clean = rows.compactMap { $0.arrayValue?.first?.int64Value }
@@ -187,6 +191,7 @@ public struct SyncContext: Sendable {
         // `+` keeps SQLite off the sync id's index: every entry of a one-sync soup matches it,
         // and walking it would sort the soup for each page (100k entries: 3.4 s instead of
         // 0.16 s). The id's index serves the range and the order.
+        let start = try await store.takeStamp()
         var ghosts: [Int64] = []
         var cursor = ServerCursor()
         var after = ""
@@ -208,7 +213,7 @@ public struct SyncContext: Sendable {
         // The rest of the server's ids are read too: a decision above holds only if the whole
         // stream is ascending, and an id out of order can come after the soup's last one.
         guard try await drain(&cursor, nextServerPage: nextServerPage) else { return nil }
-        return try await deleteStillClean(ghosts, soup: soup, syncId: syncId)
+        return try await deleteStillClean(ghosts, soup: soup, syncId: syncId, writtenBefore: start)
     }
 
     /// Where ``deleteGhostsByMerge(soup:idFieldName:syncId:nextServerPage:)`` is in the server's ids.

@@ -93,6 +93,34 @@ import Testing
         #expect(try store.query(.exact(soup: "accounts", path: "Id", key: "001A", pageSize: 1))[0]["Name"] == "Acme server")
     }
 
+    /// `keepNewer`: a record older than the entry it would update is skipped, on the scanned
+    /// path and on SQL's (pretty-printed records decline the scan); an equal or later one, or a
+    /// new one, is written.
+    @Test(arguments: [false, true]) func keepNewerSkipsOlderRecords(pretty: Bool) throws {
+        func page(_ records: [JSONValue]) -> [UInt8] {
+            guard pretty else { return JSONValue.array(records).jsonBytes }
+            let spaced = records.map { $0.jsonString.replacingOccurrences(of: ",\"", with: ", \"") }
+            return Array(("[\n  " + spaced.joined(separator: ",\n  ") + "\n]").utf8)
+        }
+        try store.ingestPage(
+            page([
+                Self.account("001A", "Newer", "2026-02-01T00:00:00.000+0000"), Self.account("001B", "Same", "2026-02-01T00:00:00.000+0000"),
+            ]),
+            into: "accounts", recordsPath: "", setFields: Self.bookkeeping)
+        let older = try store.ingestPage(
+            page([
+                Self.account("001A", "Older", "2026-01-01T00:00:00.000+0000"),
+                Self.account("001B", "Same again", "2026-02-01T00:00:00.000+0000"),
+                Self.account("001C", "New", "2025-01-01T00:00:00.000+0000"),
+            ]), into: "accounts", recordsPath: "", keepNewer: true, setFields: Self.bookkeeping)
+        #expect(older.written == 2 && older.skipped == 1)
+        let names = try store.query(.all(soup: "accounts", orderPath: "Id", pageSize: 10)).map { $0["Name"] }
+        #expect(names == ["Newer", "Same again", "New"])
+        #expect(throws: SmartStoreError.self) {
+            try store.ingestPage(page([]), into: "accounts", recordsPath: "", timestampPath: nil, keepNewer: true)
+        }
+    }
+
     @Test func maxTimestampFollowsSQLiteOrder() throws {
         let numbers: JSONValue = ["records": [["Id": "n1", "Version": 9], ["Id": "n2", "Version": 10], ["Id": "n3", "Version": 2.5]]]
         #expect(try store.ingestPage(numbers.jsonBytes, into: "accounts", timestampPath: "Version").maxTimestamp == "10")

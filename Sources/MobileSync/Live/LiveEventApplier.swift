@@ -21,6 +21,8 @@ struct LiveEventApplier: Sendable {
         var needsGhostCleanup = false
         var applied: Int { changes.filter { $0.outcome == .applied }.count }
         var skippedDirty: Int { changes.filter { $0.outcome == .skippedDirty }.count }
+        /// The records whose changes were skipped because they were dirty.
+        var skippedIds: [String] { changes.filter { $0.outcome == .skippedDirty }.flatMap(\.recordIds) }
     }
 
     private enum Pending {
@@ -156,7 +158,7 @@ struct LiveEventApplier: Sendable {
         } else {
             _ = try await store.ingestPage(
                 JSONValue.array(upserts).jsonBytes, into: sync.soupName, recordsPath: "", idPath: idField,
-                timestampPath: modificationDateField, skipDirty: true, setFields: LocalFields.clean(syncId: sync.id),
+                timestampPath: modificationDateField, skipDirty: true, keepNewer: true, setFields: LocalFields.clean(syncId: sync.id),
                 removeFields: [LocalFields.lastError])
         }
     }

@@ -38,11 +38,17 @@ public struct LiveSyncInfo: Sendable, Equatable {
     /// A ghost cleanup the live sync owes (deletes may have reached no event: a replay id out of
     /// the retention window, a gap or overflow event): kept until one succeeds.
     public var owesGhostCleanup: Bool
+    /// The ids of records whose changes were skipped while they were dirty: each is read again
+    /// from the server once a sync up has cleaned it (its change may not have reached it), and
+    /// leaves this set then. More than ``maximumRereads`` become a full resync.
+    public var pendingRereads: Set<String>
+    /// The most ids ``pendingRereads`` keeps.
+    public static let maximumRereads = 10_000
 
     /// A new live sync's state.
     public init(
         status: LiveStatus = .stopped, replayId: Int64? = nil, note: String = "", appliedChanges: Int = 0, resyncs: Int = 0,
-        skippedDirty: Int = 0, owesFullResync: Bool = false, owesGhostCleanup: Bool = false
+        skippedDirty: Int = 0, owesFullResync: Bool = false, owesGhostCleanup: Bool = false, pendingRereads: Set<String> = []
     ) {
         self.status = status
         self.replayId = replayId
@@ -52,6 +58,7 @@ public struct LiveSyncInfo: Sendable, Equatable {
         self.skippedDirty = skippedDirty
         self.owesFullResync = owesFullResync
         self.owesGhostCleanup = owesGhostCleanup
+        self.pendingRereads = pendingRereads
     }
 
     init(json: JSONValue) {
@@ -59,7 +66,8 @@ public struct LiveSyncInfo: Sendable, Equatable {
             status: json["status"]?.stringValue.flatMap(LiveStatus.init(rawValue:)) ?? .stopped, replayId: json["replayId"]?.int64Value,
             note: json["note"]?.stringValue ?? "", appliedChanges: Int(clamping: json["appliedChanges"]?.int64Value ?? 0),
             resyncs: Int(clamping: json["resyncs"]?.int64Value ?? 0), skippedDirty: Int(clamping: json["skippedDirty"]?.int64Value ?? 0),
-            owesFullResync: json["owesFullResync"] == true, owesGhostCleanup: json["owesGhostCleanup"] == true)
+            owesFullResync: json["owesFullResync"] == true, owesGhostCleanup: json["owesGhostCleanup"] == true,
+            pendingRereads: Set((json["pendingRereads"]?.arrayValue ?? []).prefix(Self.maximumRereads).compactMap(\.stringValue)))
     }
 
     var json: JSONValue {
@@ -70,6 +78,7 @@ public struct LiveSyncInfo: Sendable, Equatable {
         if let replayId { json["replayId"] = .int(replayId) }
         if owesFullResync { json["owesFullResync"] = true }
         if owesGhostCleanup { json["owesGhostCleanup"] = true }
+        if !pendingRereads.isEmpty { json["pendingRereads"] = .array(pendingRereads.sorted().map(JSONValue.string)) }
         return .object(json)
     }
 }

@@ -148,8 +148,9 @@ struct LiveSyncRunner: Sendable {
             }
             // Recorded even when a stop came meanwhile: these events are in the store, and the
             // next run must start after them.
-            try? await manager.recordLiveProgress(
-                syncId, replayId: last.replayId, applied: outcome.applied, skippedDirty: outcome.skippedDirty)
+            try? await manager.recordLiveProgress(syncId, replayId: last.replayId, applied: outcome.applied, skipped: outcome.skippedIds)
+            // Records a sync up (of any process) cleaned since their changes were skipped.
+            try await manager.rereadSkipped(syncId)
             try Task.checkCancellation()
             outcome.changes.removeAll { $0.recordIds.isEmpty && $0.outcome == .applied }
             await manager.announce(outcome.changes)

@@ -125,7 +125,7 @@ extension SyncManager {
         try updateLiveNow(id, change)
     }
 
-    private func updateLiveNow(_ id: Int64, _ change: (inout LiveSyncInfo) -> Void) throws {
+    func updateLiveNow(_ id: Int64, _ change: (inout LiveSyncInfo) -> Void) throws {
         guard var sync = try syncStatus(id: id) else { return }
         var info = sync.live ?? LiveSyncInfo()
         change(&info)
@@ -138,11 +138,16 @@ extension SyncManager {
 
     /// Records what a live run applied: the last replay id and the counters, whatever the
     /// run's status (a stopped run's last batch is in the store too).
-    func recordLiveProgress(_ id: Int64, replayId: Int64, applied: Int, skippedDirty: Int) throws {
+    func recordLiveProgress(_ id: Int64, replayId: Int64, applied: Int, skipped: [String]) throws {
         try updateLiveNow(id) { info in
             info.replayId = replayId
             info.appliedChanges += applied
-            info.skippedDirty += skippedDirty
+            info.skippedDirty += skipped.count
+            info.pendingRereads.formUnion(skipped)
+            if info.pendingRereads.count > LiveSyncInfo.maximumRereads {
+                info.pendingRereads = []
+                info.owesFullResync = true
+            }
         }
     }
 

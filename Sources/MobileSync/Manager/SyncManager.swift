@@ -376,9 +376,19 @@ public actor SyncManager {
             sync.status = .failed
             sync.error = "\(error)"
         }
+        return try await ended(sync, context: context, soups: soups, onUpdate: onUpdate)
+    }
+
+    /// Saves a run's final state. After a sync up, the live syncs of its soups read again the
+    /// records whose changes they skipped while those were dirty (``LiveSyncInfo/pendingRereads``).
+    private func ended(_ sync: SyncState, context: SyncContext, soups: [String], onUpdate: (@Sendable (SyncState) -> Void)?)
+        async throws -> SyncState
+    {
+        var sync = sync
         sync.conflictCount += context.conflictTally.current
         sync.endTime = Self.now()
         try await save(&sync, onUpdate: onUpdate)
+        if sync.kind == .syncUp { await rereadForLiveSyncs(of: soups) }
         return sync
     }
 

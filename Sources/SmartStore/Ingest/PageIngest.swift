@@ -16,6 +16,8 @@ struct PageIngest {
     let removeFields: [String]
     var skipDirty = false
     var skipUnchangedField: String? = nil
+    /// Skip records older (by `timestampPath`) than the entry they would update.
+    var keepNewer = false
 
     /// Writes the page; entries it made clean (it overwrote their local changes) lose their shadows.
     func write() throws -> PageIngestResult {
@@ -41,7 +43,8 @@ struct PageIngest {
         }
         let plan = PageUpsertPlan(
             soup: soup, idColumn: idColumn, idPath: idPath, arrayPath: arrayPath, skipDirty: skipDirty,
-            skipUnchangedField: skipUnchangedField, deduplicate: summary.hasDuplicateIds, timestampPath: timestampPath,
+            skipUnchangedField: skipUnchangedField, keepNewer: keepNewer, deduplicate: summary.hasDuplicateIds,
+            timestampPath: timestampPath,
             setFields: setFields, removeFields: removeFields)
         let now = try SmartStore.stamp(db)
         try db.execute(sql: plan.upsertSQL, arguments: plan.arguments(text: text, now: now, base: try sequenceBase()))

@@ -10,6 +10,8 @@ struct PageUpsertPlan {
     /// Skip records whose `timestampPath` value equals the existing entry's when that entry's
     /// field of this name (one of `setFields`) already holds the value set, or it is dirty.
     let skipUnchangedField: String?
+    /// Skip records whose `timestampPath` value is before the existing entry's.
+    let keepNewer: Bool
     let deduplicate: Bool
     let timestampPath: String?
     let setFields: [(key: String, value: JSONValue)]
@@ -17,9 +19,10 @@ struct PageUpsertPlan {
 
     init(
         soup: Soup, idColumn: String, idPath: String, arrayPath: String, skipDirty: Bool, skipUnchangedField: String? = nil,
-        deduplicate: Bool, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]
+        keepNewer: Bool = false, deduplicate: Bool, timestampPath: String? = nil, setFields: [String: JSONValue], removeFields: [String]
     ) {
         self.skipUnchangedField = skipUnchangedField
+        self.keepNewer = keepNewer
         self.deduplicate = deduplicate
         self.timestampPath = timestampPath
         self.soup = soup
@@ -87,6 +90,9 @@ struct PageUpsertPlan {
             let sameStamp = "coalesce(json_extract(e.soup, '$.\(timestampPath)') = json_extract(value, '$.\(timestampPath)'), 0)"
             let sameMark = "coalesce(json_extract(e.soup, '$.\(field)') = json_extract(\(parameter), '$'), 0)"
             skipped.append("(\(sameStamp) AND (\(sameMark) OR \(dirty)))")
+        }
+        if keepNewer, let timestampPath {
+            skipped.append("coalesce(json_extract(e.soup, '$.\(timestampPath)') > json_extract(value, '$.\(timestampPath)'), 0)")
         }
         let dirtyFilter = skipped.isEmpty ? "" : "WHERE NOT (e.id IS NOT NULL AND (\(skipped.joined(separator: " OR "))))"
         // Only when two records share an id: keep the last occurrence.

@@ -27,7 +27,7 @@ extension ScannedPageIngest {
                 maxTimestamp = record.timestamp
             }
             if let match = existing[position] {
-                if ingest.skipDirty, match.dirty {
+                if ingest.skipDirty && match.dirty || ingest.keepNewer && SQLiteOrder.isGreater(match.timestamp, than: record.timestamp) {
                     skipped += 1
                     continue
                 }

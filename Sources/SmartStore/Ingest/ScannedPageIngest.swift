@@ -15,8 +15,10 @@ struct ScannedPageIngest {
     let ingest: PageIngest
     let layout: Layout
     let found: [Found]
-    /// The entry already holding each record's id (and whether it is dirty), by position.
-    let existing: [Int: (id: Int64, dirty: Bool)]
+    /// The entry already holding each record's id, whether it is dirty and, for `keepNewer`,
+    /// its timestamp, by position.
+    let existing: [Int: Existing]
+    typealias Existing = (id: Int64, dirty: Bool, timestamp: DatabaseValue)
     /// The soup's sequence: a new record's entry id is `base + position + 1`.
     let base: Int64
 
@@ -191,7 +193,7 @@ struct ScannedPageIngest {
     /// SQL path matches them (the id column's affinity applies to the record's value).
     /// - Throws: ``PageIngestDecline/idHeldBySeveralEntries`` (the SQL path counts those its own way).
     private static func existingEntries(of found: [Found], in bytes: UnsafeBufferPointer<UInt8>, ingest: PageIngest) throws
-        -> [Int: (id: Int64, dirty: Bool)]
+        -> [Int: Existing]
     {
         var array: [UInt8] = [UInt8(ascii: "[")]
         for (position, record) in found.enumerated() {
@@ -201,13 +203,17 @@ struct ScannedPageIngest {
         array.append(UInt8(ascii: "]"))
         let idExpression = PageUpsertPlan.existingIdExpression(idColumn: ingest.idColumn, idPath: ingest.idPath)
         let dirty = ingest.skipDirty ? PageUpsertPlan.existingIsDirty : "0"
+        let stamp = ingest.keepNewer ? ingest.timestampPath.map { Soup.jsonExtract($0, column: "e.soup") } ?? "NULL" : "NULL"
         let rows = try Row.fetchCursor(
             ingest.db,
-            sql: "SELECT j.key, e.id, \(dirty) FROM json_each(?) AS j JOIN \(ingest.soup.tableName) AS e ON \(idExpression) = j.value",
+            sql:
+                "SELECT j.key, e.id, \(dirty), \(stamp) FROM json_each(?) AS j JOIN \(ingest.soup.tableName) AS e ON \(idExpression) = j.value",
             arguments: [String(decoding: array, as: UTF8.self)])
-        var existing: [Int: (id: Int64, dirty: Bool)] = [:]
+        var existing: [Int: Existing] = [:]
         while let row = try rows.next() {
-            guard existing.updateValue((row[1], row[2]), forKey: row[0]) == nil else { throw PageIngestDecline.idHeldBySeveralEntries }
+            guard existing.updateValue((row[1], row[2], row[3]), forKey: row[0]) == nil else {
+                throw PageIngestDecline.idHeldBySeveralEntries
+            }
         }
         return existing
     }

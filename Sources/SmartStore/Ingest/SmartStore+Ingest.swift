@@ -28,6 +28,10 @@ extension SmartStore {
     ///     `timestampPath` and whose field of this name (a key of `setFields`) already holds the
     ///     value set, or which are dirty: a record read again, unchanged since it was written
     ///     (a resync's overlap), never overwrites local edits.
+    ///   - keepNewer: leave untouched the entries whose value at `timestampPath` is later than
+    ///     the record's (compared as SQLite compares them: ISO 8601 text in one format, as
+    ///     Salesforce writes dates): a page read before a newer version was stored (by a live
+    ///     event, another sync) does not put the older one back.
     ///   - setFields: top-level fields written into every record (bookkeeping such as `__local__: false`).
     ///   - removeFields: top-level fields removed from every record (e.g. `__last_error__`).
     /// - Throws: ``SmartStoreError/malformedJSON(_:)`` for invalid JSON or a missing records
@@ -38,33 +42,34 @@ extension SmartStore {
     public func ingestPage(
         _ page: some Collection<UInt8> & Sendable, into soupName: String, recordsPath: String = "records", idPath: String = "Id",
         timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false, skipUnchangedField: String? = nil,
-        setFields: [String: JSONValue] = [:], removeFields: [String] = []
+        keepNewer: Bool = false, setFields: [String: JSONValue] = [:], removeFields: [String] = []
     ) throws -> PageIngestResult {
         try write(
             try ingesting(
                 page, into: soupName, recordsPath: recordsPath, idPath: idPath, timestampPath: timestampPath, skipDirty: skipDirty,
-                skipUnchangedField: skipUnchangedField, setFields: setFields, removeFields: removeFields))
+                skipUnchangedField: skipUnchangedField, keepNewer: keepNewer, setFields: setFields, removeFields: removeFields))
     }
 
     /// Ingests a page without blocking the caller's thread; see
-    /// ``ingestPage(_:into:recordsPath:idPath:timestampPath:skipDirty:skipUnchangedField:setFields:removeFields:)``.
+    /// ``ingestPage(_:into:recordsPath:idPath:timestampPath:skipDirty:skipUnchangedField:keepNewer:setFields:removeFields:)``.
     @discardableResult
     public func ingestPage(
         _ page: some Collection<UInt8> & Sendable, into soupName: String, recordsPath: String = "records", idPath: String = "Id",
         timestampPath: String? = "LastModifiedDate", skipDirty: Bool = false, skipUnchangedField: String? = nil,
-        setFields: [String: JSONValue] = [:], removeFields: [String] = []
+        keepNewer: Bool = false, setFields: [String: JSONValue] = [:], removeFields: [String] = []
     ) async throws -> PageIngestResult {
         try await write(
             try ingesting(
                 page, into: soupName, recordsPath: recordsPath, idPath: idPath, timestampPath: timestampPath, skipDirty: skipDirty,
-                skipUnchangedField: skipUnchangedField, setFields: setFields, removeFields: removeFields))
+                skipUnchangedField: skipUnchangedField, keepNewer: keepNewer, setFields: setFields, removeFields: removeFields))
     }
 
     /// Validates the arguments and returns the transaction's work.
     private func ingesting(
         _ page: some Collection<UInt8>, into soupName: String, recordsPath: String, idPath: String, timestampPath: String?,
-        skipDirty: Bool, skipUnchangedField: String?, setFields: [String: JSONValue], removeFields: [String]
+        skipDirty: Bool, skipUnchangedField: String?, keepNewer: Bool, setFields: [String: JSONValue], removeFields: [String]
     ) throws -> @Sendable (Database) throws -> PageIngestResult {
+        if keepNewer, timestampPath == nil { throw SmartStoreError.invalidPath("keepNewer needs a timestampPath") }
         if let field = skipUnchangedField, setFields[field] == nil || timestampPath == nil {
             throw SmartStoreError.invalidPath("skipUnchangedField \(field) needs a timestampPath and a value in setFields")
         }
@@ -82,7 +87,7 @@ extension SmartStore {
             let ingest = PageIngest(
                 db: db, soup: soup, idColumn: idColumn, text: text, arrayPath: arrayPath, idPath: idPath,
                 timestampPath: timestampPath, setFields: setFields, removeFields: removeFields, skipDirty: skipDirty,
-                skipUnchangedField: skipUnchangedField)
+                skipUnchangedField: skipUnchangedField, keepNewer: keepNewer)
             return try ingest.write()
         }
     }

@@ -334,6 +334,12 @@ public final class SmartStore: Sendable {
     /// changes its stamp, even two in one millisecond, and a copy's stamp tells whether the
     /// entry changed since it was read. In a burst of more than one write transaction per
     /// millisecond the stamps run ahead of the clock by the excess, until the clock catches up.
+    /// Takes a stamp in a write transaction of its own: every entry written after this call
+    /// has a later `_soupLastModifiedDate` (a ghost cleanup tells what appeared meanwhile).
+    package func takeStamp() async throws -> Int64 {
+        try await write { db in try Self.stamp(db) }
+    }
+
     static func stamp(_ db: Database) throws -> Int64 {
         try db.execute(sql: "UPDATE store_clock SET stamp = max(stamp + 1, ?)", arguments: [now()])
         guard let stamp = try Int64.fetchOne(db, sql: "SELECT stamp FROM store_clock") else {

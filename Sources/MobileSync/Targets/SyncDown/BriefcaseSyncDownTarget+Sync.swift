@@ -27,7 +27,7 @@ extension BriefcaseSyncDownTarget {
                 let records = try await self.records(ids, of: info, client: client)
                 let result = try await context.store.ingestPage(
                     JSONValue.array(records).jsonBytes, into: info.soupName, recordsPath: "", idPath: info.idFieldName,
-                    timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges,
+                    timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges, keepNewer: true,
                     setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
                 sync.recordsFetched += result.received
                 if sync.options.mergeMode == .mergeFields {

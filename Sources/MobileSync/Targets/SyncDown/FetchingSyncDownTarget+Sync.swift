@@ -71,7 +71,7 @@ extension FetchingSyncDownTarget {
         let result = try await context.store.ingestPage(
             page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: idFieldName,
             timestampPath: modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges,
-            skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil,
+            skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil, keepNewer: true,
             setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
         sync.pagesFetched += 1
         sync.recordsFetched += result.received

@@ -150,6 +150,15 @@ public struct SoqlSyncDownTarget: FetchingSyncDownTarget {
         return SyncDownPage(body: page.body, totalSize: page.totalSize, next: page.done ? nil : page.nextRecordsURL)
     }
 
+    /// The records among `ids` that the query returns now, every page: the query restricted to
+    /// those ids.
+    func records(ids: [String], client: RestClient) async throws -> [JSONValue] {
+        var query = parsed
+        let filter = Condition.inList(FieldPath([idFieldName]), negated: false, values: ids.map { Literal.string($0) })
+        query.condition = query.condition.map { .and([filter, .group($0)]) } ?? filter
+        return try await client.allRecords(query.description)
+    }
+
     /// Which of `localIds` the query still returns: the query with `SELECT Id` and no ORDER BY,
     /// restricted to those ids — unless it has a LIMIT or OFFSET, which are kept, and the whole
     /// result is read.
