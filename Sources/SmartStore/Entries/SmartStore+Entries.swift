@@ -37,7 +37,7 @@ extension SmartStore {
     /// A copy of the entry (it carries the entry's `_soupEntryId` and `_soupLastModifiedDate`, as
     /// every entry the store returns does) replaces it only if nothing wrote the entry since the
     /// copy was read: a stale copy would roll back what the other writer did (a sync's server
-    /// id, its flags, another user's change). Change the entry with ``modify(_:in:_:)-(_,_,_)``,
+    /// id, its flags, another user's change). Change the entry with `modify(_:in:_:)`,
     /// which reads and writes in one transaction, or save the entry this call returns, not the
     /// copy passed to it. An entry without `_soupLastModifiedDate` replaces it as given.
     ///
@@ -113,7 +113,7 @@ extension SmartStore {
     /// With the default `externalIdPath` (`_soupEntryId`), an entry carrying `_soupEntryId`
     /// updates that entry and one without it is created. With another path, the entry whose
     /// indexed value at that path equals the entry's is updated, else a new one is created. A
-    /// stale copy of the entry it updates is refused, as by ``update(_:id:in:)``.
+    /// stale copy of the entry it updates is refused, as by ``update(_:id:in:)-9gitk``.
     ///
     /// - Throws: ``SmartStoreError/staleEntry(soup:id:read:current:)`` for a stale copy,
     ///   ``SmartStoreError/emptyExternalId(path:)`` when an entry has no value at the path,
