@@ -57,6 +57,11 @@ public actor FaultInjection {
         scheduled.append((kind, predicate, count))
     }
 
+    /// Forgets the faults scheduled and not used yet.
+    public func cancelScheduled() {
+        scheduled = []
+    }
+
     /// Makes the next `count` requests matching `predicate` commit late, as a long transaction
     /// on a real org does: their writes are stamped (`CreatedDate`, `LastModifiedDate`,
     /// `SystemModstamp`) with the time the request arrived, but nothing they write is visible,
