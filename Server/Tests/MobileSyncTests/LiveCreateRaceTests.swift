@@ -16,10 +16,11 @@ import Testing
         try await harness.store.query(.exact(soup: "accounts", path: "Name", key: .string(name), pageSize: 10))
     }
 
-    /// The copy folds into the entry; one the app edited meanwhile (it showed in a list) is
-    /// kept in its place, with the edit, for the next sync up.
-    @Test(arguments: [false, true])
-    func theEventsCopyOfACreateInFlightIsFoldedIntoTheEntry(editingTheCopy: Bool) async throws {
+    /// The copy folds into the entry; the app's edits of the copy (it showed in a list) are
+    /// carried onto the entry, with the edits made to the entry itself meanwhile, for the next
+    /// sync up.
+    @Test(arguments: ["none", "copy", "both"])
+    func theEventsCopyOfACreateInFlightIsFoldedIntoTheEntry(editing: String) async throws {
         try await withHarness { harness in
             try await LiveSyncTests.goLive(harness)
             let mine = try await harness.store.createLocally(["Name": "Mine"], objectType: "Account", in: "accounts")
@@ -29,10 +30,14 @@ import Testing
                 guard moment == .processed, LostCreateTests.isCollectionCreate(request), copied.claim() else { return }
                 // The server committed; its answer waits until the live sync stored the event's record.
                 _ = try? await LiveSyncTests.eventually(within: .seconds(30)) { try await Self.entries(named: "Mine", harness).count == 2 }
-                guard editingTheCopy, let copy = try? await Self.entries(named: "Mine", harness).first(where: { $0["Id"] != mine["Id"] }),
+                guard editing != "none",
+                    let copy = try? await Self.entries(named: "Mine", harness).first(where: { $0["Id"] != mine["Id"] }),
                     let copyId = copy["_soupEntryId"]?.int64Value
                 else { return }
                 _ = try? await store.updateLocally(["Industry": "Edited copy"], entryId: copyId, in: "accounts")
+                if editing == "both", let entryId = mine["_soupEntryId"]?.int64Value {
+                    _ = try? await store.updateLocally(["Description": "Edited entry"], entryId: entryId, in: "accounts")
+                }
             }
             let sync = try await harness.manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts")
             await harness.localForce.faults.observe(nil)
@@ -41,8 +46,10 @@ import Testing
             #expect(held.count == 1, "\(held)")
             let id = try #require(held.first?["Id"]?.stringValue)
             #expect(try await harness.client.allRecords("SELECT Id FROM Account WHERE Name = 'Mine'").count == 1)
-            if editingTheCopy {
+            if editing != "none" {
+                #expect(held.first?["_soupEntryId"] == mine["_soupEntryId"])
                 #expect(held.first?["Industry"] == "Edited copy" && held.first?["__local__"] == true)
+                #expect(editing == "copy" || held.first?["Description"] == "Edited entry", "\(held)")
                 return try await harness.manager.stopLiveSync(named: "accounts")
             }
             #expect(held.first?["_soupEntryId"] == mine["_soupEntryId"] && held.first?["__local__"] == false)

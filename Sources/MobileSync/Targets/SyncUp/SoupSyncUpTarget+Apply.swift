@@ -178,32 +178,12 @@ extension SoupSyncUpTarget {
     }
 
     /// Entries another writer made of records this batch created, before the outcome gave the
-    /// original entry its server id (a live sync's CREATE event, another process's sync down),
-    /// so that each record is held once: a clean copy is deleted; a copy the app edited
-    /// meanwhile is kept, with the edit, in place of the original if that is clean. Both
-    /// edited: both are kept. Without an index on the id field nothing can have matched.
+    /// original entry its server id (a live sync's CREATE event, another process's sync down):
+    /// folded into the original (see ``DuplicateFold``), so that each record is held once.
     private func foldCopies(of created: [(entryId: Int64, serverId: String)], soup: String, in store: SmartStore) async throws {
-        let idField = idFieldName
-        guard !created.isEmpty, try store.hasIndex(forPath: idField, inSoup: soup) else { return }
-        try await store.inTransaction { tx in
-            var removed: [Int64] = []
-            for (entryId, serverId) in created {
-                let holders = try tx.query(.exact(soup: soup, path: idField, key: .string(serverId), pageSize: 10))
-                guard holders.count > 1, let original = holders.first(where: { $0["_soupEntryId"]?.int64Value == entryId }) else {
-                    continue
-                }
-                for copy in holders where copy["_soupEntryId"]?.int64Value != entryId {
-                    guard let copyId = copy["_soupEntryId"]?.int64Value else { continue }
-                    if !LocalFields.isDirty(copy) {
-                        removed.append(copyId)
-                    } else if !LocalFields.isDirty(original) {
-                        removed.append(entryId)
-                        break
-                    }
-                }
-            }
-            try tx.delete(removed, from: soup)
-        }
+        guard !created.isEmpty, try store.hasIndex(forPath: idFieldName, inSoup: soup) else { return }
+        let fold = DuplicateFold(store: store, soup: soup, idField: idFieldName)
+        for (_, serverId) in created { _ = try await fold.fold(serverId) }
     }
 
     /// Counts a batch as done and saves progress, unless it was the last batch or the sync is

@@ -11,8 +11,7 @@ extension SoupSyncUpTarget {
     /// are applied in order, and a batch in flight is always applied before the sync ends,
     /// stops or fails.
     public func syncUp(_ sync: inout SyncState, context: SyncContext) async throws {
-        let (store, client) = (context.store, context.client)
-        let soup = sync.soupName
+        let (store, client, soup) = (context.store, context.client, sync.soupName)
         let ids = try await entryIdsToSyncUp(soupName: soup, context: context)
         let batchSize = max(1, maxBatchSize)
         sync.totalSize = ids.count
@@ -64,6 +63,7 @@ extension SoupSyncUpTarget {
                 inFlight = nil
                 try await apply(last, to: &sync, done: &done, of: ids.count, context: context)
             }
+            _ = try await DuplicateFold(store: store, soup: soup, idField: idFieldName).foldAll() // each record once
         } catch {
             // Whatever ended the sync, what the server already did is recorded locally.
             if let sent = inFlight { try? await apply(sent, to: &sync, done: &done, of: ids.count, context: nil, store: store) }
