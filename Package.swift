@@ -113,7 +113,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Child processes for the tests (also the Server package's, through a symbolic link).
+        // Child processes and a seeded generator for the tests (also the Server package's, through a symbolic link).
         .target(
             name: "TestSupport",
             dependencies: ["Locking"],
@@ -132,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SalesforceWireTests",
-            dependencies: ["SalesforceWire", "FastJSON"],
+            dependencies: ["SalesforceWire", "FastJSON", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

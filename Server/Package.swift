@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "TestLocking", "AccountsListExample",
+                "msync", "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "TestLocking", "AccountsListExample",
                 "sdk-template-app",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),

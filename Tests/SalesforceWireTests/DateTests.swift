@@ -1,5 +1,6 @@
 import Foundation
 import SalesforceWire
+import TestSupport
 import Testing
 
 /// The wire's dates agree with Foundation's formatters where both apply (the behaviour the
@@ -7,7 +8,7 @@ import Testing
 @Suite struct DateTests {
     /// Random instants between 1900 and 2200, the same on every run.
     static let instants: [Int64] = {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         return (0..<2_000).map { _ in Int64(generator.next() % 9_467_280_000_000) - 2_208_988_800_000 }
     }()
 
@@ -81,18 +82,5 @@ import Testing
     ])
     func salesforceTimesThatAreNot(_ text: String) {
         #expect(SalesforceTime.parse(text) == nil)
-    }
-}
-
-/// A small deterministic generator (the test data is the same on every run).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

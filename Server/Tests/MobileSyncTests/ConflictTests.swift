@@ -143,6 +143,28 @@ import Testing
         }
     }
 
+    /// A conflict settled as the user saw it: an app edit made after the conflict was read
+    /// makes keeping the server refuse (the edit is not discarded unseen); read again, it settles.
+    @Test func aConflictSettledAsSeenRefusesAfterANewerEdit() async throws {
+        try await withHarness { harness in
+            let ids = try await Self.world(harness, accounts: 1)
+            let entry = try harness.localEntryId(ids[0])
+            try await harness.store.updateLocally(["Name": "local"], entryId: entry, in: "accounts")
+            try await harness.client.update("Account", id: ids[0], fields: ["Name": "server"])
+            #expect(try await harness.manager.syncUp(options: Self.leave, soupName: "accounts", name: "up").conflictCount == 1)
+            let seen = try #require(try await harness.manager.conflicts(soup: "accounts").first)
+            try await harness.store.updateLocally(
+                ["Description": "typed after the screen showed the conflict"], entryId: entry, in: "accounts")
+            await #expect(throws: SmartStoreError.self) { try await harness.manager.resolveConflict(seen, keeping: .server) }
+            #expect(try harness.localRecords()[ids[0]]?["Description"] == "typed after the screen showed the conflict")
+            let now = try #require(try await harness.manager.conflicts(soup: "accounts").first)
+            try await harness.manager.resolveConflict(now, keeping: .local)
+            #expect(try await harness.manager.reSync(named: "up").conflictCount == 0)
+            let server = try await harness.client.retrieve("Account", id: ids[0], fields: ["Name", "Description"])
+            #expect(server["Name"] == "local" && server["Description"] == "typed after the screen showed the conflict")
+        }
+    }
+
     /// An OVERWRITE sync up sends records in conflict (local wins) and clears the conflict.
     @Test func anOverwriteSyncUpSettlesConflicts() async throws {
         try await withHarness { harness in

@@ -95,6 +95,35 @@ extension SyncManager {
         entryId: Int64, soup soupName: String, keeping resolution: ConflictResolution, idFieldName: String = "Id",
         modificationDateFieldName: String = "LastModifiedDate"
     ) async throws {
+        try await settle(
+            entryId: entryId, soup: soupName, keeping: resolution, seen: nil,
+            fields: ConflictResolver(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName))
+    }
+
+    /// Settles `conflict` as the user saw it: like
+    /// ``resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)``, but
+    /// only while the entry is still the ``SyncConflict/local`` it shows (checked in the writing
+    /// transaction). An app edit or a sync that wrote the entry since makes it throw
+    /// `SmartStoreError.staleEntry`, writing nothing: read the conflicts again and decide
+    /// on what they show now. This is the call for a screen that shows a conflict and asks which
+    /// side to keep, so a choice never discards an edit the user did not see.
+    ///
+    /// - Throws: as ``resolveConflict(entryId:soup:keeping:idFieldName:modificationDateFieldName:)``,
+    ///   and `SmartStoreError.staleEntry` when the entry changed since the conflict was read.
+    public func resolveConflict(
+        _ conflict: SyncConflict, keeping resolution: ConflictResolution, idFieldName: String = "Id",
+        modificationDateFieldName: String = "LastModifiedDate"
+    ) async throws {
+        try await settle(
+            entryId: conflict.entryId, soup: conflict.soupName, keeping: resolution,
+            seen: conflict.local["_soupLastModifiedDate"]?.int64Value,
+            fields: ConflictResolver(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName))
+    }
+
+    /// Settles the conflict of `entryId`; with `seen`, only while the entry's stamp is still it.
+    private func settle(
+        entryId: Int64, soup soupName: String, keeping resolution: ConflictResolution, seen: Int64?, fields resolver: ConflictResolver
+    ) async throws {
         if case .merged(let record) = resolution {
             guard record.objectValue != nil else { throw SyncError.invalidMergedRecord("a merged record is a JSON object of fields") }
             if let id = record["_soupEntryId"], id != .int(entryId) { throw SyncError.noConflict(soup: soupName, entryId: entryId) }
@@ -108,16 +137,19 @@ extension SyncManager {
         defer { lock.release() }
         let exists = try await !store.retrieve([entryId], from: soupName).isEmpty
         guard exists else { throw SyncError.entryNotFound(soup: soupName, entryId: entryId) }
+        let idFieldName = resolver.idFieldName
         try await store.modify([entryId], in: soupName, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
             guard let local = edit.entry,
                 let conflict = ConflictShadows.conflict(soupName: soupName, entryId: entryId, local: local, shadows: edit.shadows)
             else { throw SyncError.noConflict(soup: soupName, entryId: entryId) }
+            if let seen, let current = local["_soupLastModifiedDate"]?.int64Value, current != seen {
+                throw SmartStoreError.staleEntry(soup: soupName, id: entryId, read: seen, current: current)
+            }
             if case .merged(let record) = resolution, let given = record[idFieldName], given != .null, given != local[idFieldName] {
                 throw SyncError.invalidMergedRecord(
                     "the merged record's \(idFieldName) \(given) is not the conflicting record's \(local[idFieldName] ?? .null)")
             }
-            edit = ConflictResolver(idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
-                .resolved(conflict, keeping: resolution, shadows: edit.shadows)
+            edit = resolver.resolved(conflict, keeping: resolution, shadows: edit.shadows)
         }
     }
 }

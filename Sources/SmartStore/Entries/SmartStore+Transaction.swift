@@ -31,6 +31,12 @@ public struct StoreTransaction: ~Copyable {
         try store.retrieving(ids, from: soupName)(db)
     }
 
+    /// The `kind` shadows of these entries, as this transaction sees them (as
+    /// `SmartStore.shadows(_:of:in:)`).
+    public func shadows(_ kind: String, of entryIds: [Int64], in soupName: String) throws -> [Int64: JSONValue] {
+        try store.readingShadows([kind], of: entryIds, in: soupName)(db).mapValues { $0[kind] ?? .null }
+    }
+
     /// Deletes entries by id.
     public func delete(_ ids: [Int64], from soupName: String) throws {
         try store.deleting(ids, from: soupName)(db)

@@ -71,7 +71,7 @@ extension SmartStore {
     }
 
     /// The shadows of `kinds` of these entries, by entry id, then kind.
-    private func readingShadows(_ kinds: Set<String>, of entryIds: [Int64], in soupName: String)
+    func readingShadows(_ kinds: Set<String>, of entryIds: [Int64], in soupName: String)
         -> @Sendable (Database) throws -> [Int64: [String: JSONValue]]
     {
         { db in

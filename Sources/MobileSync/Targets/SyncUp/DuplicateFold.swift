@@ -32,11 +32,11 @@ struct DuplicateFold {
         let holders = try await store.query(.exact(soup: soup, path: idField, key: .string(id), pageSize: 50))
         let entryIds = holders.compactMap { $0["_soupEntryId"]?.int64Value }.sorted()
         guard entryIds.count > 1 else { return 0 }
-        let bases = try await store.shadows(ConflictShadows.base, of: entryIds, in: soup)
         let (soup, idField) = (self.soup, self.idField)
         return try await store.inTransaction { tx in
             let now = try tx.retrieve(entryIds, from: soup).filter { $0[idField]?.stringValue == id }
             guard now.count > 1, var kept = now.first, let keptId = kept["_soupEntryId"]?.int64Value else { return 0 }
+            let bases = try tx.shadows(ConflictShadows.base, of: entryIds, in: soup)
             var removed: [Int64] = []
             for other in now.dropFirst() {
                 guard let otherId = other["_soupEntryId"]?.int64Value else { continue }
