@@ -21,9 +21,32 @@ struct DuplicateFold {
     func foldAll() async throws -> Int {
         guard try store.hasIndex(forPath: idField, inSoup: soup) else { return 0 }
         let sql = "select {\(soup):\(idField)} from {\(soup)} group by {\(soup):\(idField)} having count(*) > 1"
-        let ids = try await store.query(.smart(sql, pageSize: 10_000)).compactMap { $0.arrayValue?.first?.stringValue }
+        return try await foldEach(try await store.query(.smart(sql, pageSize: 10_000)))
+    }
+
+    /// Folds those of `ids` held more than once (one indexed query per 500 ids, then a
+    /// transaction per id held twice); returns how many entries went.
+    func fold(_ ids: [String]) async throws -> Int {
+        guard try store.hasIndex(forPath: idField, inSoup: soup) else { return 0 }
         var folded = 0
-        for id in ids where !LocalFields.isLocalId(id) { folded += try await fold(id) }
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let slice = Array(ids[start..<min(ids.count, start + 500)])
+            let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+            let sql = """
+                select {\(soup):\(idField)} from {\(soup)} where {\(soup):\(idField)} in (\(marks)) \
+                group by {\(soup):\(idField)} having count(*) > 1
+                """
+            folded += try await foldEach(
+                try await store.query(.smart(sql, pageSize: slice.count), arguments: slice.map { .string($0) }))
+        }
+        return folded
+    }
+
+    private func foldEach(_ rows: [JSONValue]) async throws -> Int {
+        var folded = 0
+        for id in rows.compactMap({ $0.arrayValue?.first?.stringValue }) where !LocalFields.isLocalId(id) {
+            folded += try await fold(id)
+        }
         return folded
     }
 

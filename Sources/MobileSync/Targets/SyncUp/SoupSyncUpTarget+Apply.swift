@@ -182,8 +182,7 @@ extension SoupSyncUpTarget {
     /// folded into the original (see ``DuplicateFold``), so that each record is held once.
     private func foldCopies(of created: [(entryId: Int64, serverId: String)], soup: String, in store: SmartStore) async throws {
         guard !created.isEmpty, try store.hasIndex(forPath: idFieldName, inSoup: soup) else { return }
-        let fold = DuplicateFold(store: store, soup: soup, idField: idFieldName)
-        for (_, serverId) in created { _ = try await fold.fold(serverId) }
+        _ = try await DuplicateFold(store: store, soup: soup, idField: idFieldName).fold(created.map(\.serverId))
     }
 
     /// Counts a batch as done and saves progress, unless it was the last batch or the sync is
