@@ -86,7 +86,7 @@ public struct SyncContext: Sendable {
         let result = try await store.ingestPage(
             JSONValue.array(records).jsonBytes, into: soup, recordsPath: "", idPath: idFieldName, timestampPath: modificationDateFieldName,
             skipDirty: sync.options.mergeMode.keepsLocalChanges, keepNewer: true, setFields: LocalFields.clean(syncId: sync.id),
-            removeFields: [LocalFields.lastError])
+            removeFields: LocalFields.ownedFields)
         if sync.options.mergeMode == .mergeFields {
             let conflicts = try await SyncDownMerge(
                 store: store, soup: soup, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName, syncId: sync.id

@@ -55,7 +55,9 @@ public final class LocalForceServer: Sendable {
             configuration: ServerConfiguration(address: .hostname(host, port: port), serverName: nil),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger,
-            responder: { request, writer, _ in
+            responder: { request, writer, channel in
+                var source = source
+                source.channel = channel
                 let response = await answer(request, router: router, source: source, localForce: localForce)
                 // After an answer given before the whole body was read (`Connection: close`),
                 // Hummingbird reads and drops what is left of it; a body that stalled has been
@@ -96,7 +98,7 @@ public final class LocalForceServer: Sendable {
     /// The HTTP/1.1 channel: its parse-error answers, idle timeout and header limits.
     private static func channel(_ limits: Limits) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ParseErrorResponder(limits: limits)],
+            additionalChannelHandlers: [ParseErrorResponder(limits: limits), ConnectionWatcher()],
             // A connection that sends nothing for a minute is closed; a body that arrives too
             // slowly is refused sooner (``Limits/minimumBodyRate``).
             idleTimeout: .seconds(60),
@@ -144,6 +146,7 @@ public final class LocalForceServer: Sendable {
 
     /// Stops the server gracefully (in-flight requests finish) and waits for it.
     public func stop() async {
+        localForce.endLongPolls() // or the graceful shutdown would wait for each one's timeout
         await services.triggerGracefulShutdown()
         _ = try? await task.value
         await localForce.database.close()

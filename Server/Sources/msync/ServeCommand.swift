@@ -25,7 +25,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Bearer token clients must send (one is generated and printed when omitted).")
     var token: String?
 
-    @Option(help: "The org's data: a SQLite file, :memory:, or postgres://user:password@host:5432/database[?schema=name].")
+    @Option(
+        help: """
+            The org's data: a SQLite file, :memory:, or postgres://user:password@host:5432/database[?schema=name]. \
+            A :memory: org lives in a private folder $TMPDIR/localforce-<uuid> while the server runs: removed when it \
+            stops, or by the next LocalForce that starts if it was killed.
+            """)
     var database = ":memory:"
 
     @Option(help: "JSON schema file adding custom objects and fields.")
@@ -129,6 +134,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// Warns on standard error when others than the owner may read the file at `path`.
+    static func warnIfOthersCanRead(_ path: String, holding what: String) {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 else {
+            return
+        }
+        FileHandle.standardError.write(Data("warning: \(path) holds \(what) but others can read it (chmod 600 it)\n".utf8))
+    }
+
     func run() async throws {
         let schemaDefinition = try schema.map { try SchemaFile.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .standard
         let generated = token == nil
@@ -138,10 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
             rate: faultRate, kinds: faultKindList.compactMap(FaultInjection.Kind.init(rawValue:)),
             latency: .milliseconds(faultLatencyMs))
         let authConfiguration = try auth.map { try AuthConfiguration.load(contentsOf: URL(fileURLWithPath: $0)) } ?? .none
-        if let auth, let mode = (try? FileManager.default.attributesOfItem(atPath: auth))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
-            FileHandle.standardError.write(
-                Data("warning: \(auth) holds passwords and secrets but others can read it (chmod 600 it)\n".utf8))
-        }
+        if let auth { Self.warnIfOthersCanRead(auth, holding: "passwords and secrets") }
         let store = try await DatabaseLocation.open(database)
         await faults.configureLateCommits(rate: lateCommitRate, delay: .milliseconds(lateCommitDelayMs))
         let localForce = try await LocalForce(
@@ -149,6 +159,11 @@ struct ServeCommand: AsyncParsableCommand {
             clockOffset: .seconds(clockOffset), auth: authConfiguration, accessTokenLifetime: .seconds(tokenLifetime),
             streaming: StreamingOptions(retentionAge: .seconds(eventRetentionHours * 3600), retentionCount: eventRetentionCount))
         let tls = try loadTLS()
+        if let tls, !tls.created, let directory = tlsSelfSigned {
+            Self.warnIfOthersCanRead(
+                URL(fileURLWithPath: directory).appendingPathComponent(LocalForceServer.TLS.keyFileName).path,
+                holding: "the server's private key")
+        }
         let server: LocalForceServer
         do {
             server = try await LocalForceServer.start(localForce, host: host, port: port, tls: tls?.tls)

@@ -1,4 +1,5 @@
 import Foundation
+import LocalForceHTTP
 import SalesforceREST
 import SmartStore
 import TestSupport
@@ -6,6 +7,22 @@ import Testing
 
 /// The command line fails loudly and changes nothing it was only asked to read.
 @Suite struct CommandLineHardeningTests {
+    /// A self-signed set reused with a key others can read: the server says so, as it does for
+    /// an `--auth` file.
+    @Test func serveWarnsWhenTheReusedTLSKeyIsReadable() async throws {
+        let folder = try Msync.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try LocalForceServer.TLS.selfSigned(in: folder)
+        let key = folder.appendingPathComponent(LocalForceServer.TLS.keyFileName).path
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key)
+        let (serving, banner) = try await LoginCommandTests.serve(["--tls-self-signed", folder.path])
+        defer {
+            serving.terminate()
+            serving.waitUntilExit()
+        }
+        #expect(banner.contains("\(key) holds the server's private key but others can read it (chmod 600 it)"), "\(banner)")
+    }
+
     @Test func serveOnATakenPortExitsWithAMessage() async throws {
         let harness = try await CommandLineOrg()
         defer { Task { await harness.stop() } }

@@ -216,6 +216,45 @@ import Testing
         #expect(try await server.allRecords("SELECT Id FROM Account").count == 3)
     }
 
+    /// A job and its data are deleted seven days after it was created, as on Salesforce (here
+    /// by the next job created: a server whose clock is eight days on, on the same file).
+    @Test func jobsExpireAfterSevenDays() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-expiry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("org.sqlite").path
+        let today = TestServer(
+            server: try await LocalForceServer.start(
+                try await LocalForce(database: try SQLiteDatabase(path: path), token: TestServer.token)))
+        let old = try await BulkClient(server: today).createIngest("Account", "insert")
+        _ = try await BulkClient(server: today).upload(old, "Name\nKept a week\n")
+        await today.stop()
+        let later = TestServer(
+            server: try await LocalForceServer.start(
+                try await LocalForce(
+                    database: try SQLiteDatabase(path: path), token: TestServer.token, clockOffset: .seconds(8 * 86_400))))
+        defer { Task { await later.stop() } }
+        #expect(try await later.send("GET", "jobs/ingest/\(old)").status == 200)
+        _ = try await BulkClient(server: later).createIngest("Account", "insert")
+        #expect(try await later.send("GET", "jobs/ingest/\(old)").status == 404)
+    }
+
+    /// Bytes that are no UTF-8 (32 MB of continuation bytes after the header) are refused at the
+    /// first chunk that holds them: the upload costs time linear in its size (each byte was
+    /// rescanned on every piece before: tens of seconds for this one).
+    @Test func anUploadThatIsNotUTF8IsRefusedAtOnce() async throws {
+        try await withServer { server in
+            let bulk = BulkClient(server: server)
+            let job = try await bulk.createIngest("Account", "insert")
+            let started = ContinuousClock.now
+            let refused = try await server.send(
+                "PUT", "jobs/ingest/\(job)/batches", rawBody: Data("Name\n".utf8) + Data(repeating: 0x80, count: 32 << 20),
+                headers: ["Content-Type": "text/csv"])
+            #expect(refused.status == 400 && refused.errorCode == "INVALIDBATCH", "\(refused.status)")
+            #expect(ContinuousClock.now - started < .seconds(10))
+        }
+    }
+
     /// Bulk writes publish change events as REST writes do, and go through fault injection:
     /// an injected fault rolls a transaction back and retries it (`retries`).
     @Test func changeEventsAndInjectedFaults() async throws {

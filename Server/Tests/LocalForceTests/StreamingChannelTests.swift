@@ -22,6 +22,12 @@ import Testing
             #expect(refused.status == 400, "\(query)")
             #expect(refused.json?.arrayValue?.first?["fields"] == [.string(field)])
         }
+        // Field names are case-insensitive in SOQL: ID and id select the Id.
+        for (name, query) in [("Upper", "SELECT ID FROM Account"), ("Lower", "SELECT id, Name FROM Account")] {
+            let accepted = try await server.send(
+                "POST", "sobjects/PushTopic", json: ["Name": .string(name), "Query": .string(query), "ApiVersion": 59.0])
+            #expect(accepted.status == 201, "\(query): \(String(decoding: accepted.body, as: UTF8.self))")
+        }
         let client = BayeuxClient(server.server)
         try await client.handshake()
         #expect(try await client.subscribe("/topic/EnergyAccounts")["successful"] == true)
@@ -63,6 +69,26 @@ import Testing
         #expect(try await client.connect().events.isEmpty)
     }
 
+    /// An org holds 100 PushTopics at most, as a Salesforce org does: every write evaluates them.
+    @Test func anOrgHoldsAHundredPushTopicsAtMost() async throws {
+        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(1)))
+        defer { Task { await server.stop() } }
+        var ids: [String] = []
+        for index in 0..<PushTopics.maximumTopics {
+            let made = try await server.send(
+                "POST", "sobjects/PushTopic", json: ["Name": .string("T\(index)"), "Query": "SELECT Id FROM Account", "ApiVersion": 59.0])
+            #expect(made.status == 201)
+            ids += made.json?["id"]?.stringValue.map { [$0] } ?? []
+        }
+        let over = try await server.send(
+            "POST", "sobjects/PushTopic", json: ["Name": "Over", "Query": "SELECT Id FROM Account", "ApiVersion": 59.0])
+        #expect(over.status == 400 && over.errorCode == "LIMIT_EXCEEDED")
+        _ = try await server.send("DELETE", "sobjects/PushTopic/\(ids[0])")
+        let room = try await server.send(
+            "POST", "sobjects/PushTopic", json: ["Name": "Over", "Query": "SELECT Id FROM Account", "ApiVersion": 59.0])
+        #expect(room.status == 201)
+    }
+
     @Test func platformEventsArePublishedNotStored() async throws {
         let schema = try SchemaFile.load(
             Data(
@@ -90,6 +116,13 @@ import Testing
             "POST", "composite/sobjects",
             json: ["records": [["attributes": ["type": "Low_Ink__e"], "Printer_Model__c": "AB-1"]]])
         #expect(try await client.events(1).first?["data"]?["payload"]?["Printer_Model__c"] == "AB-1")
+        // Described as Salesforce does (published only, not queryable), and refused by SOQL.
+        let describe = try await server.send("GET", "sobjects/Low_Ink__e/describe").json
+        for flag in ["updateable", "deletable", "undeletable", "queryable"] { #expect(describe?[flag] == false, "\(flag)") }
+        #expect(describe?["createable"] == true && describe?["custom"] == true)
+        #expect(describe?["label"] == "Low Ink" && describe?["labelPlural"] == "Low Inks", "\(describe?["labelPlural"] ?? nil)")
+        let query = try await server.send("GET", "query?q=SELECT+Id+FROM+Low_Ink__e")
+        #expect(query.status == 400 && query.errorCode == "INVALID_TYPE", "\(String(decoding: query.body, as: UTF8.self))")
     }
 
     @Test func fiftySubscribersAndOneThatNeverReturns() async throws {

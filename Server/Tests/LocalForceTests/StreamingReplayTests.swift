@@ -65,6 +65,39 @@ import Testing
             ["channel": "/data/AccountChangeEvent", "clientId": .string(errors.clientId ?? ""), "data": ["x": 1]]
         ])
         #expect(publish.replies.first?["error"] == "403::Publish denied")
+        // A replay id that is not whole names no event: refused, not truncated.
+        let fraction = try await errors.subscribe(
+            "/data/AccountChangeEvent", map: ["/data/AccountChangeEvent": .double(Double(ids[1]) + 0.5)])
+        #expect(fraction["error"]?.stringValue?.hasPrefix("400::The replayId {") == true, "\(fraction)")
+        // A second connect in one batch is refused as such; the first is answered.
+        let connect: JSONValue = ["channel": "/meta/connect", "connectionType": "long-polling", "clientId": .string(errors.clientId ?? "")]
+        let twice = try await errors.post([connect, connect])
+        #expect(twice.replies.first?["error"] == "400::One /meta/connect per request", "\(twice.replies)")
+        #expect(twice.replies.last?["successful"] == true, "\(twice.replies)")
+    }
+
+    /// A replay of large events comes in answers bounded in bytes (the rest on the next
+    /// connect), every event once and in order.
+    @Test func connectAnswersAreBoundedInBytes() async throws {
+        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(1)))
+        defer { Task { await server.stop() } }
+        let text = String(repeating: "x", count: 30_000)
+        for index in 0..<200 { _ = try await server.create("Account", ["Name": .string("A\(index)"), "Description": .string(text)]) }
+        let client = BayeuxClient(server.server)
+        try await client.handshake()
+        try await client.subscribe("/data/AccountChangeEvent", replay: -2)
+        var names: [String] = []
+        var answers: [Int] = []
+        while names.count < 200 {
+            let (events, reply) = try await client.connect(timeout: 0)
+            #expect(reply["successful"] == true)
+            names += events.compactMap { $0["data"]?["payload"]?["Name"]?.stringValue }
+            answers.append(events.count)
+            if answers.count > 20 { break }
+        }
+        #expect(names == (0..<200).map { "A\($0)" })
+        let most = LocalForce.maximumBytesPerConnect / 30_000 + 1
+        #expect(answers.allSatisfy { $0 <= most } && answers.count > 1, "\(answers)")
     }
 
     @Test func retentionByCountAndAge() async throws {
@@ -94,6 +127,77 @@ import Testing
         #expect(try await empty.connect(timeout: 0).events.isEmpty)
     }
 
+    /// Retention by size: the newest events whose bodies fit are kept.
+    @Test func retentionBySize() async throws {
+        let server = try await TestServer(streaming: StreamingOptions(retentionBytes: 100_000, longPollTimeout: .seconds(1)))
+        defer { Task { await server.stop() } }
+        let text = String(repeating: "x", count: 30_000)
+        for index in 0..<6 { _ = try await server.create("Account", ["Name": .string("A\(index)"), "Description": .string(text)]) }
+        try await server.server.localForce.streaming.applyRetention(now: server.server.localForce.currentTime())
+        let client = BayeuxClient(server.server)
+        try await client.handshake()
+        try await client.subscribe("/data/AccountChangeEvent", replay: -2)
+        let kept = try await client.events(3)
+        #expect(kept.compactMap { $0["data"]?["payload"]?["Name"]?.stringValue } == ["A3", "A4", "A5"])
+    }
+
+    /// The first connect after a handshake answers at once with the advice (CometD clients
+    /// wait for it to count as open); a stopping server ends a pending long poll at once.
+    @Test func theFirstConnectAnswersAtOnceAndStoppingEndsLongPolls() async throws {
+        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(90)))
+        let client = BayeuxClient(server.server)
+        try await client.handshake()
+        try await client.subscribe("/data/AccountChangeEvent")
+        let opening = ContinuousClock.now
+        let first = try await client.connect().reply
+        #expect(ContinuousClock.now - opening < .seconds(10) && first["advice"]?["timeout"] == 90_000, "\(first)")
+        let pending = Task { try await client.connect() }
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = ContinuousClock.now
+        await server.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(10))
+        _ = try? await pending.value
+    }
+
+    /// Long polls whose client closed its socket end at once (they gave their descriptor back),
+    /// and a client has one pending connect: a newer one answers the older now.
+    @Test func abandonedLongPollsEndAtOnce() async throws {
+        let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(90)))
+        defer { Task { await server.stop() } }
+        let hub = server.server.localForce.streaming
+        let port = try #require(server.server.baseURL.port)
+        for _ in 0..<20 {
+            let client = BayeuxClient(server.server)
+            try await client.handshake()
+            _ = try await client.connect() // the first answers at once
+            let body = #"[{"channel":"/meta/connect","connectionType":"long-polling","clientId":"\#(client.clientId ?? "")"}]"#
+            let request =
+                "POST /cometd/66.0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestServer.token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            let socket = try RawSocket.connected(port: port)
+            try RawSocket.write(socket, Array(request.utf8))
+            try await Task.sleep(for: .milliseconds(20))
+            close(socket)
+        }
+        var waiting = hub.waitingLongPolls
+        for _ in 0..<100 where waiting > 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            waiting = hub.waitingLongPolls
+        }
+        #expect(waiting == 0, "\(waiting) abandoned long polls still wait")
+        // A second connect of one client answers the first at once.
+        let client = BayeuxClient(server.server)
+        try await client.handshake()
+        _ = try await client.connect()
+        let older = Task { try await client.connect() }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        let newer = Task { try await client.connect(timeout: 0) }
+        _ = try await older.value
+        #expect(ContinuousClock.now - started < .seconds(10))
+        _ = try await newer.value
+    }
+
     @Test func aLongPollWakesWhenTheEventCommits() async throws {
         let server = try await TestServer(streaming: StreamingOptions(longPollTimeout: .seconds(90)))
         defer { Task { await server.stop() } }
@@ -116,6 +220,7 @@ import Testing
         let idle = BayeuxClient(quiet.server)
         try await idle.handshake()
         try await idle.subscribe("/data/AccountChangeEvent")
+        _ = try await idle.connect() // the first connect answers at once
         let started = ContinuousClock.now
         let empty = try await idle.connect()
         #expect(empty.events.isEmpty && empty.reply["successful"] == true)

@@ -11,6 +11,7 @@ their `_token_url` property, which a two-line subclass points at LocalForce. Eve
 the CometD client included, is the library's own code.
 """
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -62,10 +63,21 @@ async def receive(client, count, timeout=120):
     return messages
 
 
+@contextlib.asynccontextmanager
+async def opened(client, within=10):
+    """The client, open: a CometD server answers the first connect after a handshake at once,
+    so opening takes seconds at most (a server that held it for its long poll took 110 s)."""
+    await asyncio.wait_for(client.open(), within)
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
 async def main():
     markers = {}  # the replay storage a restarted client resumes from
     auth = authenticator()
-    async with Client(auth, replay=markers, connection_timeout=120) as client:
+    async with opened(Client(auth, replay=markers, connection_timeout=120)) as client:
         check(auth.instance_url == os.environ["LOCALFORCE_URL"], "password login through aiosfstream-ng's authenticator")
         topic = await rest(auth, "POST", "sobjects/PushTopic", {
             "Name": "ScriptAccounts", "Query": "SELECT Id, Name FROM Account", "ApiVersion": 45.0})
@@ -86,7 +98,7 @@ async def main():
     # Changes made while no client listens reach a restarted client from its stored marker.
     for name in ("While away 1", "While away 2"):
         await rest(auth, "POST", "sobjects/Account", {"Name": name})
-    async with Client(authenticator(), replay=markers, connection_timeout=120) as client:
+    async with opened(Client(authenticator(), replay=markers, connection_timeout=120)) as client:
         await client.subscribe("/data/AccountChangeEvent")
         missed = await receive(client, 2)
         check([m["data"]["payload"]["Name"] for m in missed] == ["While away 1", "While away 2"],
@@ -94,7 +106,7 @@ async def main():
 
     # A marker outside the retention window: the server refuses it, the client falls back to all events.
     stale = {"/data/AccountChangeEvent": markers["/data/AccountChangeEvent"]._replace(replay_id=10**9)}
-    async with Client(authenticator(), replay=stale, replay_fallback=ReplayOption.ALL_EVENTS, connection_timeout=120) as client:
+    async with opened(Client(authenticator(), replay=stale, replay_fallback=ReplayOption.ALL_EVENTS, connection_timeout=120)) as client:
         await client.subscribe("/data/AccountChangeEvent")
         everything = await receive(client, 3)
         check([m["data"]["payload"]["Name"] for m in everything] == ["Streamed", "While away 1", "While away 2"],

@@ -28,7 +28,7 @@ struct SyncDownMerge {
             guard let id = record[idFieldName]?.stringValue, dirty.contains(id),
                 let entryId = try await store.lookupSoupEntryId(soup: soup, path: idFieldName, value: .string(id))
             else { continue }
-            servers[entryId] = record
+            servers[entryId] = record.objectValue.map { .object(LocalFields.serverFields(of: $0)) } ?? record
         }
         guard !servers.isEmpty else { return [] }
         let (soup, idField, dateField, syncId, found) = (soup, idFieldName, modificationDateFieldName, syncId, servers)

@@ -159,7 +159,7 @@ struct LiveEventApplier: Sendable {
             _ = try await store.ingestPage(
                 JSONValue.array(upserts).jsonBytes, into: sync.soupName, recordsPath: "", idPath: idField,
                 timestampPath: modificationDateField, skipDirty: true, keepNewer: true, setFields: LocalFields.clean(syncId: sync.id),
-                removeFields: [LocalFields.lastError])
+                removeFields: LocalFields.ownedFields)
         }
     }
 

@@ -33,7 +33,7 @@ extension SyncManager {
             try await store.ingestPage(
                 JSONValue.array(records).jsonBytes, into: sync.soupName, recordsPath: "", idPath: target.idFieldName,
                 timestampPath: target.modificationDateFieldName, skipDirty: true, keepNewer: true,
-                setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+                setFields: LocalFields.clean(syncId: sync.id), removeFields: LocalFields.ownedFields)
             let returned = Set(records.compactMap { $0[target.idFieldName]?.stringValue })
             let gone = clean.filter { !returned.contains($0.key) }.compactMap { $0.value["_soupEntryId"]?.int64Value }
             _ = try await SyncContext(manager: self, onUpdate: nil).deleteStillClean(

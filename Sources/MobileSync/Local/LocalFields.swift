@@ -22,6 +22,23 @@ public enum LocalFields {
     /// (`{"sent": {…}}`); see <doc:ConflictsAndProcesses>.
     public static let updateAttempt = "__update_attempt__"
 
+    /// The fields a record from the server never sets that a page ingest would otherwise keep:
+    /// the engine's bookkeeping a sync down does not set itself (it sets the flags and the sync
+    /// id; the ingest sets `_soupEntryId` and `_soupLastModifiedDate`), and the SDK's
+    /// `_soupCreatedDate`. Every sync down removes them from what the server sent, so that a
+    /// hostile or broken server's `__create_attempt__` or `__last_error__` is never read back
+    /// as bookkeeping.
+    static let ownedFields = [lastError, createAttempt, updateAttempt, "_soupCreatedDate"]
+
+    /// `record`'s members without any field the engine or the store owns (`_soup…`, the flags,
+    /// the sync id and ``ownedFields``): a record from the server as it may be written.
+    static func serverFields(of record: [String: JSONValue]) -> [String: JSONValue] {
+        record.filter { key, _ in
+            !key.hasPrefix("_soup") && !ownedFields.contains(key)
+                && ![local, locallyCreated, locallyUpdated, locallyDeleted, syncId].contains(key)
+        }
+    }
+
     /// Fields written into every record a sync down saves (clean), plus its sync id.
     static func clean(syncId: Int64) -> [String: JSONValue] {
         [local: false, locallyCreated: false, locallyUpdated: false, locallyDeleted: false, LocalFields.syncId: .int(syncId)]

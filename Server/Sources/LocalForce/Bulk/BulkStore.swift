@@ -46,7 +46,23 @@ enum BulkStore {
             """, [])
     }
 
+    /// How long a job and its data are kept after it was created (Salesforce deletes Bulk jobs
+    /// seven days after): each new job removes the expired ones first.
+    static let retentionMilliseconds: Int64 = 7 * 86_400_000
+
+    /// Removes the jobs created before `cutoff` (ms), with their batches and data; returns how many.
+    @discardableResult
+    static func expire(createdBefore cutoff: Int64, on db: any SQLConnection) throws -> Int {
+        let p = db.dialect.placeholder
+        let expired = "SELECT id FROM lf_bulk_jobs WHERE created < \(p(1))"
+        try db.execute("DELETE FROM lf_bulk_data WHERE job_id IN (\(expired))", [.integer(cutoff)])
+        try db.execute("DELETE FROM lf_bulk_batches WHERE job_id IN (\(expired))", [.integer(cutoff)])
+        return try db.execute("DELETE FROM lf_bulk_jobs WHERE created < \(p(1))", [.integer(cutoff)])
+    }
+
+    /// Saves a new job, after removing the expired ones (see ``retentionMilliseconds``).
     static func insert(_ job: BulkJob, on db: any SQLConnection) throws {
+        try expire(createdBefore: job.created - retentionMilliseconds, on: db)
         let arguments = SQLArguments(dialect: db.dialect)
         let values: [SQLValue] = [
             .text(job.id), .text(job.kind.rawValue), .text(job.operation), .text(job.object),

@@ -56,14 +56,21 @@ extension LocalForce {
     }
 
     /// Writes what is pending, up to its last whole UTF-8 character (all of it when `final`),
-    /// as the next staged chunk.
+    /// as the next staged chunk; bytes that are not UTF-8 are refused as soon as a chunk holds
+    /// them (each chunk is checked once, so an upload costs time linear in its size).
     private func stage(_ pending: inout [UInt8], job: String, staging: String, first: Bool, final: Bool) async throws {
         guard !pending.isEmpty else { return }
         var end = pending.count
         if !final {
-            // Back off to the start of a character: continuation bytes are 10xxxxxx.
-            while end > 0, pending[end - 1] & 0xC0 == 0x80 { end -= 1 }
-            if end > 0, pending[end - 1] >= 0xC0 { end -= 1 }
+            // Back off to the start of a character cut at the end: continuation bytes are
+            // 10xxxxxx, and a character has three at most. Without a lead byte within reach the
+            // bytes are no character at all, and the check below refuses them now.
+            var back = 0
+            while back < 3, end > 0, pending[end - 1] & 0xC0 == 0x80 {
+                end -= 1
+                back += 1
+            }
+            if end > 0, pending[end - 1] >= 0xC0 { end -= 1 } else { end = pending.count }
         }
         guard let text = String(validating: pending[..<end], as: UTF8.self), !text.utf8.contains(0) else {
             throw APIError(400, "INVALIDBATCH", "InvalidBatch : The upload is not UTF-8 text (or holds a NUL character)")

@@ -100,10 +100,11 @@ enum EventLog {
         }
     }
 
-    /// Removes events older than `maximumAge` ms or beyond the newest `maximumCount`, and
-    /// remembers the newest id removed. Returns how many went.
+    /// Removes events older than `maximumAge` ms, beyond the newest `maximumCount`, or beyond
+    /// the newest whose bodies hold `maximumBytes` characters, and remembers the newest id
+    /// removed. Returns how many went.
     @discardableResult
-    static func purge(now: Int64, maximumAge: Int64, maximumCount: Int, on db: any SQLConnection) throws -> Int {
+    static func purge(now: Int64, maximumAge: Int64, maximumCount: Int, maximumBytes: Int, on db: any SQLConnection) throws -> Int {
         let p = db.dialect.placeholder
         let bounds = try bounds(on: db)
         var cutoff = bounds.upperBound - Int64(maximumCount)
@@ -113,6 +114,12 @@ enum EventLog {
         {
             cutoff = max(cutoff, aged)
         }
+        // By size: the newest events whose bodies (in characters) fit are kept.
+        let oversize = """
+            SELECT max(replay_id) FROM (SELECT replay_id, sum(length(body)) OVER (ORDER BY replay_id DESC) AS kept FROM lf_events) \
+            AS newest WHERE kept > \(p(1))
+            """
+        if let over = try db.scalar(oversize, [.integer(Int64(maximumBytes))])?.integer { cutoff = max(cutoff, over) }
         guard cutoff > bounds.lowerBound else { return 0 }
         let removed = try db.execute("DELETE FROM lf_events WHERE replay_id <= \(p(1))", [.integer(cutoff)])
         // Never backwards: two processes may purge at once, and the lower cutoff may commit last.

@@ -8,6 +8,18 @@ extension LocalForce {
     static let maximumBayeuxMessages = 100
     /// Events one connect answer carries at most; the rest follow on the next connect at once.
     static let maximumEventsPerConnect = 1_000
+    /// Bytes of events one connect answer carries at most (one event more when a single event
+    /// is larger); the rest follow on the next connect at once.
+    static let maximumBytesPerConnect = 4 << 20
+    /// Events read from the log at a time while an answer is filled.
+    static let eventsPerRead = 100
+
+    /// Ends every pending Streaming API long poll at once (each answers with the events it has)
+    /// and keeps new ones from waiting: call it when the server stops, so that stopping does not
+    /// wait out the long polls' timeouts. `LocalForceServer.stop()` calls it.
+    public func endLongPolls() {
+        streaming.close()
+    }
 
     /// `POST /cometd/<version>`: a batch of Bayeux messages, answered in one array.
     func streamingRoute(_ request: APIRequest, user: String) async throws -> APIResponse {
@@ -29,13 +41,19 @@ extension LocalForce {
         var connect: JSONValue?
         for message in messages {
             // A connect waits: it is answered last, after the batch's other messages.
-            if message["channel"]?.stringValue == "/meta/connect", connect == nil {
-                connect = message
+            if message["channel"]?.stringValue == "/meta/connect" {
+                guard connect != nil else {
+                    connect = message
+                    continue
+                }
+                // One pending connect per client: a second in the same batch is refused, not held.
+                let refused = Self.failed(Self.reply(to: message, channel: "/meta/connect"), "400::One /meta/connect per request")
+                replies.append(refused.jsonBytes)
                 continue
             }
             replies.append(try await bayeux(message, user: user).jsonBytes)
         }
-        if let connect { replies += try await connectReply(connect, user: user) }
+        if let connect { replies += try await connectReply(connect, user: user, connection: request.connection) }
         var writer = JSONWriter(reservingCapacity: 256 + replies.reduce(0) { $0 + $1.count })
         writer.write(punctuation: "[")
         for (index, reply) in replies.enumerated() {
@@ -105,7 +123,10 @@ extension LocalForce {
                 return
                     "400::The replayId for channel {\(name)} wasn't found using the provided replay ID map {\(replay.jsonString)}. Ensure that the channel name you provided in the replay map is valid and matches the channel name used for subscribing."
             }
-            guard let id = value.int64Value else { return Self.invalidReplay(value.jsonString) }
+            // A whole number only: 1.5 names no event (it is not truncated to 1).
+            guard let id = value.int64Value, value.doubleValue.map({ $0.rounded(.towardZero) == $0 }) ?? true else {
+                return Self.invalidReplay(value.jsonString)
+            }
             requested = id
         }
         let topicName = channel.kind == .pushTopic ? String(name.dropFirst("/topic/".count)) : nil
@@ -145,40 +166,45 @@ extension LocalForce {
     }
 
     /// A connect: the events its subscriptions have, at once or when some arrive within the
-    /// long poll timeout (at once for `advice.timeout` 0), then the connect's reply. A connect
+    /// long poll timeout (at once for a client's first connect and for `advice.timeout` 0),
+    /// then the connect's reply. A connect
     /// a newer one of the same client replaced answers empty when it next wakes.
-    private func connectReply(_ message: JSONValue, user: String) async throws -> [[UInt8]] {
+    private func connectReply(_ message: JSONValue, user: String, connection: ClientConnection?) async throws -> [[UInt8]] {
         var reply = Self.reply(to: message, channel: "/meta/connect")
         streaming.clients.sweep(now: currentTime(), timeout: streaming.options.clientTimeout.wholeMilliseconds)
         guard let clientId = knownClient(message, user: user) else { return [Self.unknownClient(reply).jsonBytes] }
         reply["clientId"] = .string(clientId)
         var generation: UInt64 = 0
         var first = false
+        var replacing = false
         streaming.clients.update(clientId) { client in
             client.connectGeneration &+= 1
             generation = client.connectGeneration
+            replacing = client.lastSeen == nil && client.connected
             client.lastSeen = nil
             first = !client.connected
             client.connected = true
         }
+        // One pending connect per client: the one this replaces answers now, not at its timeout.
+        if replacing { streaming.signal.wake() }
         defer {
             let now = currentTime()
             streaming.clients.update(clientId) { client in if client.connectGeneration == generation { client.lastSeen = now } }
         }
-        let immediate = message["advice"]?["timeout"]?.int64Value == 0
-        let deadline = ContinuousClock.now + (immediate ? .zero : streaming.options.longPollTimeout)
-        var events: [[UInt8]] = []
-        loop: while true {
-            let seen = streaming.signal.generation
-            switch try await deliver(clientId, generation: generation) {
-            case .gone: return [Self.unknownClient(reply).jsonBytes]
-            case .superseded: break loop
-            case .events(let delivered): events = delivered
-            }
-            let remaining = deadline - ContinuousClock.now
-            if !events.isEmpty || remaining <= .zero { break }
-            await streaming.waiting { await streaming.signal.wait(since: seen, timeout: remaining) }
-            if Task.isCancelled { break }
+        // The first connect after a handshake answers at once with the advice, as CometD servers
+        // (Salesforce's among them) do: clients wait for it before they count as open.
+        let immediate = first || message["advice"]?["timeout"]?.int64Value == 0
+        let waits = !immediate && streaming.beginLongPoll(user: user)
+        defer { if waits { streaming.endLongPoll(user: user) } }
+        let deadline = ContinuousClock.now + (waits ? streaming.options.longPollTimeout : .zero)
+        guard let events = try await poll(clientId, generation: generation, until: deadline, connection: waits ? connection : nil) else {
+            return [Self.unknownClient(reply).jsonBytes]
+        }
+        if !immediate, !waits, events.isEmpty {
+            // Over the long-poll bounds: nothing to wait with; the client retries a second later.
+            let refused = Self.failed(
+                reply, "403::Organization concurrent user limit exceeded", advice: ["reconnect": "retry", "interval": 1000])
+            return [refused.jsonBytes]
         }
         reply["successful"] = true
         if first {
@@ -187,6 +213,28 @@ extension LocalForce {
             ]
         }
         return events + [JSONValue.object(reply).jsonBytes]
+    }
+
+    /// The events due to a connect, at once or when some arrive before `deadline`; nil when the
+    /// client is gone. It ends sooner when a newer connect of the client takes over, the server
+    /// stops, or `connection` closes (an abandoned poll gives its socket back at once).
+    private func poll(_ clientId: String, generation: UInt64, until deadline: ContinuousClock.Instant, connection: ClientConnection?)
+        async throws -> [[UInt8]]?
+    {
+        if let connection { connection.onClose { [streaming] in streaming.signal.wake() } }
+        while true {
+            let seen = streaming.signal.generation
+            let events: [[UInt8]]
+            switch try await deliver(clientId, generation: generation) {
+            case .gone: return nil
+            case .superseded: return []
+            case .events(let delivered): events = delivered
+            }
+            let remaining = deadline - ContinuousClock.now
+            if !events.isEmpty || remaining <= .zero || streaming.isClosing || connection?.isOpen() == false { return events }
+            await streaming.waiting { await streaming.signal.wait(since: seen, timeout: remaining) }
+            if Task.isCancelled { return events }
+        }
     }
 
     private enum Delivery {
@@ -198,31 +246,13 @@ extension LocalForce {
     }
 
     /// The events due to a client's subscriptions, oldest first (at most
-    /// ``maximumEventsPerConnect``, read in one query), moving its cursors past them.
+    /// ``maximumEventsPerConnect`` and ``maximumBytesPerConnect``), moving its cursors past them.
     private func deliver(_ clientId: String, generation: UInt64) async throws -> Delivery {
         guard let client = streaming.clients.client(clientId) else { return .gone }
         guard client.connectGeneration == generation else { return .superseded }
         let subscriptions = client.subscriptions
         guard let lowest = subscriptions.values.map(\.cursor).min() else { return .events([]) }
-        let limit = Self.maximumEventsPerConnect
-        let channels = subscriptions.values.map(\.channel)
-        let (latest, rows) = try await database.read { db -> (Int64, [EventLog.Event]) in
-            let latest = try EventLog.bounds(on: db).upperBound
-            guard lowest < latest else { return (latest, []) }
-            return (latest, try EventLog.events(channels, after: lowest, limit: limit, on: db))
-        }
-        // The rows are every event of these channels in (lowest, covered]: each subscription
-        // gets those past its own cursor, and has seen everything up to `covered` after.
-        let covered = rows.count < limit ? latest : (rows.last?.replayId ?? lowest)
-        var messages: [[UInt8]] = []
-        for event in rows {
-            for (name, subscription) in subscriptions where event.replayId > subscription.cursor {
-                let matches =
-                    subscription.channel.isAllChangeEvents
-                    ? event.channel.hasPrefix("/data/") : event.channel == subscription.channel.name
-                if matches { messages.append(Self.message(event, on: name)) }
-            }
-        }
+        let (messages, covered) = try await due(subscriptions, after: lowest)
         var current = true
         streaming.clients.update(clientId) { client in
             guard client.connectGeneration == generation else {
@@ -236,6 +266,46 @@ extension LocalForce {
             }
         }
         return current ? .events(messages) : .superseded
+    }
+
+    /// The messages of the events after `lowest` due to `subscriptions`, read
+    /// ``eventsPerRead`` at a time until an answer's bounds are reached, and the replay id up to
+    /// which every event of their channels was seen (each subscription's cursor moves there).
+    private func due(_ subscriptions: [String: StreamingClients.Subscription], after lowest: Int64) async throws -> (
+        messages: [[UInt8]], covered: Int64
+    ) {
+        let channels = subscriptions.values.map(\.channel)
+        var (messages, bytes, read, after) = ([[UInt8]](), 0, 0, lowest)
+        while read < Self.maximumEventsPerConnect {
+            let (chunk, from) = (min(Self.eventsPerRead, Self.maximumEventsPerConnect - read), after)
+            let (latest, rows) = try await database.read { db -> (Int64, [EventLog.Event]) in
+                let latest = try EventLog.bounds(on: db).upperBound
+                guard from < latest else { return (latest, []) }
+                return (latest, try EventLog.events(channels, after: from, limit: chunk, on: db))
+            }
+            for event in rows {
+                let batch = Self.messages(of: event, for: subscriptions)
+                let size = batch.reduce(0) { $0 + $1.count }
+                // Every event before this one was seen; it opens the next answer.
+                if !messages.isEmpty, bytes + size > Self.maximumBytesPerConnect { return (messages, event.replayId - 1) }
+                messages += batch
+                bytes += size
+            }
+            read += rows.count
+            guard rows.count == chunk, let last = rows.last?.replayId else { return (messages, latest) }
+            after = last
+        }
+        return (messages, after)
+    }
+
+    /// An event's messages, one per subscription it is due to (past its cursor, on its channel).
+    private static func messages(of event: EventLog.Event, for subscriptions: [String: StreamingClients.Subscription]) -> [[UInt8]] {
+        subscriptions.compactMap { name, subscription in
+            guard event.replayId > subscription.cursor else { return nil }
+            let matches =
+                subscription.channel.isAllChangeEvents ? event.channel.hasPrefix("/data/") : event.channel == subscription.channel.name
+            return matches ? message(event, on: name) : nil
+        }
     }
 
     /// `{"data": …, "channel": …}`: the stored body completed with its replay id.

@@ -55,6 +55,18 @@ enum PushTopics {
         ],
         mruEnabled: false)
 
+    /// PushTopics an org holds at most (Salesforce: 100 in Performance and Unlimited Edition, 50
+    /// in Enterprise, 40 in the others): every write evaluates every active topic of its object.
+    static let maximumTopics = 100
+
+    /// Refuses a new topic once the org holds ``maximumTopics``.
+    static func checkRoom(db: any SQLConnection) throws {
+        let count = try db.scalar("SELECT count(*) FROM \"PushTopic\" WHERE \"IsDeleted\" = 0", [])?.integer ?? 0
+        guard count < Int64(maximumTopics) else {
+            throw APIError(400, "LIMIT_EXCEEDED", "The org has \(maximumTopics) PushTopics, the most it may have: delete one first")
+        }
+    }
+
     /// Checks a topic's name and query as Salesforce does on save: a simple query on one object
     /// that selects `Id`, without aggregates, subqueries, ORDER BY, LIMIT or OFFSET.
     static func validate(_ values: [(FieldDefinition, SQLValue)], schema: Schema, db: any SQLConnection) throws(APIError) {
@@ -86,7 +98,10 @@ enum PushTopics {
                 "A PushTopic query selects fields of its object only: no relationships, aggregates, subqueries, ORDER BY, LIMIT or OFFSET",
                 fields: ["Query"])
         }
-        guard query.selectItems.contains(where: { $0 == .field(FieldPath(["Id"])) || $0 == .field(FieldPath(["id"])) }) else {
+        let selectsId = query.selectItems.contains { item in
+            if case .field(let path) = item { path.components.count == 1 && path.components[0].lowercased() == "id" } else { false }
+        }
+        guard selectsId else {
             throw APIError(400, "INVALID_FIELD", "A PushTopic query must select Id", fields: ["Query"])
         }
         do {

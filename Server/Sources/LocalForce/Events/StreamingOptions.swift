@@ -15,6 +15,9 @@ public struct StreamingOptions: Sendable {
     public var retentionAge: Duration
     /// How many events stay available for replay at most, all channels together.
     public var retentionCount: Int
+    /// How large the events kept for replay may be at most, all together (their bodies'
+    /// characters): the oldest go first.
+    public var retentionBytes: Int
     /// How long a `/meta/connect` waits for events before answering empty (Salesforce: 110 s).
     public var longPollTimeout: Duration
     /// How long a client may go without a `/meta/connect` before it is forgotten (Salesforce:
@@ -25,22 +28,30 @@ public struct StreamingOptions: Sendable {
     /// How often a waiting long poll looks for events another process committed (a shared
     /// database: a file, PostgreSQL). Events of this process wake it at once.
     public var pollInterval: Duration
+    /// Long polls waiting at once at most, all users together; one user holds a quarter of
+    /// them at most, and never more than half the process's open-file limit wait, so that
+    /// ordinary requests always find a descriptor. A connect beyond answers at once: with the
+    /// events due, or with `403::Organization concurrent user limit exceeded` and advice to
+    /// retry a second later.
+    public var maximumLongPolls: Int
 
     /// Options; the defaults follow Salesforce (three days of events, 110 s long polls).
     public init(
         servesStreamingAPI: Bool = true, capturesChanges: Bool = true, retentionAge: Duration = .seconds(72 * 3600),
-        retentionCount: Int = 100_000,
+        retentionCount: Int = 100_000, retentionBytes: Int = 512 << 20,
         longPollTimeout: Duration = .seconds(110), clientTimeout: Duration = .seconds(40), maximumClients: Int = 10_000,
-        pollInterval: Duration = .milliseconds(200)
+        pollInterval: Duration = .milliseconds(200), maximumLongPolls: Int = 1_000
     ) {
         self.servesStreamingAPI = servesStreamingAPI
         self.capturesChanges = capturesChanges
         self.retentionAge = max(.seconds(1), retentionAge)
         self.retentionCount = max(1, retentionCount)
+        self.retentionBytes = max(1, retentionBytes)
         self.longPollTimeout = max(.milliseconds(10), longPollTimeout)
         self.clientTimeout = max(.seconds(1), clientTimeout)
         self.maximumClients = max(1, maximumClients)
         self.pollInterval = max(.milliseconds(10), pollInterval)
+        self.maximumLongPolls = max(1, maximumLongPolls)
     }
 }
 

@@ -16,6 +16,9 @@ public struct APIRequest: Sendable {
     /// The body as it arrives, for the requests LocalForce reads a piece at a time
     /// (a Bulk upload, streamed by `LocalForceServer`); nil when ``body`` holds it.
     public var bodyStream: BodyStream?
+    /// The client's connection, for a request that waits for events: `LocalForceServer` sets
+    /// it; nil for a request handled in process.
+    public var connection: ClientConnection?
 
     /// A request from its raw parts: `path` is split into segments, `query` (without `?`) into parameters.
     public init(method: String, path: String, query: String?, headers: [String: String], body: [UInt8]) {

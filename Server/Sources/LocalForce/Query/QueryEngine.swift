@@ -45,6 +45,8 @@ struct QueryEngine {
         guard let object = schema.object(named: query.object) else {
             throw ConditionCompiler.unknownObject(query.object, nil)
         }
+        // Platform events are published, never stored: Salesforce refuses to query them.
+        guard !object.isPlatformEvent else { throw SOQLError(.invalidType, "entity type \(object.name) does not support query") }
         return object
     }
 

@@ -73,7 +73,10 @@ struct RecordWriter {
             throw APIError(400, "REQUIRED_FIELD_MISSING", "Required fields are missing: [\(names.joined(separator: ", "))]", fields: names)
         }
         try checkReferencesAndUniqueness(object, values, excluding: nil)
-        if object.name == PushTopics.objectName { try PushTopics.validate(values, schema: schema, db: db) }
+        if object.name == PushTopics.objectName {
+            try PushTopics.validate(values, schema: schema, db: db)
+            try PushTopics.checkRoom(db: db)
+        }
         if object.isPlatformEvent { return try PlatformEvents.publish(object, values: values, userId: userId, now: clock.now, on: db) }
         let sequence = try counters?.nextRecordNumber(object, on: db) ?? StorageSchema.nextRecordNumber(object, on: db)
         // A counter is positive unless the database was tampered with; clamping keeps that an odd id, not a trap.

@@ -2,6 +2,12 @@ import Foundation
 import GRDB
 import NIOConcurrencyHelpers
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
 /// LocalForce's embedded backend: SQLite through GRDB, in a WAL pool (reads run beside each
 /// other and beside the one writer).
 ///
@@ -18,6 +24,9 @@ public final class SQLiteDatabase: SQLDatabase {
     public let isShared: Bool
     /// The private folder behind `:memory:`, removed on close or deinit.
     let temporaryFolder: String?
+    /// The one closing of `:memory:`: a second ``close()`` (a server's `stop()` and `wait()`)
+    /// waits for the first instead of racing it over the folder's files.
+    private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// Opens `path`, or an in-memory database for `:memory:`.
     ///
@@ -76,34 +85,68 @@ public final class SQLiteDatabase: SQLDatabase {
     public func close() async {
         guard let temporaryFolder else { return }
         let pool = writer as? DatabasePool
-        // Closing waits for the pool's readers. An async read gives its reader back on Swift's
-        // cooperative threads, so waiting on one of them can block every thread that would let
-        // a reader go (two closes on a 2-core machine did, while a background read was in
-        // flight): the wait happens on a Dispatch thread instead.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                try? pool?.close()
-                continuation.resume()
+        let task = closing.withLockedValue { existing -> Task<Void, Never> in
+            if let existing { return existing }
+            let made = Task {
+                // Closing waits for the pool's readers. An async read gives its reader back on
+                // Swift's cooperative threads, so waiting on one of them can block every thread
+                // that would let a reader go (two closes on a 2-core machine did, while a
+                // background read was in flight): the wait happens on a Dispatch thread instead.
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        try? pool?.close()
+                        continuation.resume()
+                    }
+                }
+                Self.remove(temporaryFolder)
             }
+            existing = made
+            return made
         }
-        Self.remove(temporaryFolder)
+        await task.value
     }
 
-    /// A new folder only this user can enter, in the temporary directory; `nil` when none can be made.
+    /// A new folder only this user can enter, in the temporary directory, holding this
+    /// process's id (`owner.pid`) so that a later process removes it if this one is killed;
+    /// `nil` when none can be made.
     private static func makePrivateFolder() -> String? {
+        _ = sweptOnce
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localforce-\(UUID().uuidString)").path
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data("\(ProcessInfo.processInfo.processIdentifier)".utf8).write(to: URL(fileURLWithPath: folder + "/owner.pid"))
             return folder
         } catch {
+            remove(folder)
             return nil
         }
     }
 
+    private static let sweptOnce: Void = removeAbandonedFolders()
+
+    /// Removes the `:memory:` folders of processes that no longer run (killed before they could
+    /// remove their own); done once per process, before its first. A folder without an owner
+    /// is left alone.
+    static func removeAbandonedFolders() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("localforce-") {
+            let folder = temporary.appendingPathComponent(name).path
+            guard let text = try? String(contentsOfFile: folder + "/owner.pid", encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            remove(folder)
+        }
+    }
+
+    /// Removes a folder, again if files vanished under the first walk (SQLite deletes its log
+    /// files as it closes the last connection).
     private static func remove(_ folder: String?) {
         guard let folder else { return }
-        try? FileManager.default.removeItem(atPath: folder)
+        for _ in 0..<3 where FileManager.default.fileExists(atPath: folder) {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// Runs `body` in a write transaction (rolled back if it throws); writes are serialized.

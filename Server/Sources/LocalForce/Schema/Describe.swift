@@ -7,14 +7,18 @@ enum Describe {
         return ["sobject": .string(base), "describe": .string(base + "/describe"), "rowTemplate": .string(base + "/{ID}")]
     }
 
-    /// A describeGlobal entry (also `objectDescribe` of the basic-info resource).
+    /// A describeGlobal entry (also `objectDescribe` of the basic-info resource). A platform
+    /// event is custom, can only be published (created), and is not queryable, as Salesforce
+    /// describes one.
     static func summary(_ object: ObjectDefinition, version: String) -> JSONValue {
-        [
-            "activateable": false, "createable": true, "custom": .bool(object.custom), "customSetting": false, "deletable": true,
-            "deprecatedAndHidden": false, "feedEnabled": false, "keyPrefix": .string(object.keyPrefix), "label": .string(object.label),
-            "labelPlural": .string(object.labelPlural), "layoutable": true, "mergeable": false, "mruEnabled": .bool(object.mruEnabled),
-            "name": .string(object.name), "queryable": true, "replicateable": true, "retrieveable": true, "searchable": true,
-            "triggerable": true, "undeletable": true, "updateable": true, "urls": urls(object, version),
+        let stored = JSONValue.bool(!object.isPlatformEvent)
+        return [
+            "activateable": false, "createable": true, "custom": .bool(object.custom || object.isPlatformEvent), "customSetting": false,
+            "deletable": stored, "deprecatedAndHidden": false, "feedEnabled": false, "keyPrefix": .string(object.keyPrefix),
+            "label": .string(object.label), "labelPlural": .string(object.labelPlural), "layoutable": stored, "mergeable": false,
+            "mruEnabled": .bool(object.mruEnabled), "name": .string(object.name), "queryable": stored, "replicateable": stored,
+            "retrieveable": stored, "searchable": stored, "triggerable": true, "undeletable": stored, "updateable": stored,
+            "urls": urls(object, version),
         ]
     }
 

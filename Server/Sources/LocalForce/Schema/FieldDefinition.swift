@@ -76,7 +76,7 @@ public struct FieldDefinition: Sendable, Hashable {
 
     /// `BillingCity` → `Billing City`, `Amount__c` → `Amount`.
     static func label(for name: String) -> String {
-        var base = name.hasSuffix("__c") ? String(name.dropLast(3)) : name
+        var base = name.hasSuffix("__c") || name.hasSuffix("__e") ? String(name.dropLast(3)) : name
         if base.hasSuffix("Id"), base.count > 2 { base = String(base.dropLast(2)) }
         var label = ""
         for character in base {

@@ -1,3 +1,4 @@
+import FastJSON
 import Foundation
 
 /// Opt-in faults for reliability testing: a share of requests fail, are delayed, or lose their
@@ -37,6 +38,8 @@ public actor FaultInjection {
     /// How late the writes ``lateCommitRate`` picks commit.
     public private(set) var lateCommitDelay: Duration = .seconds(2)
     private var scheduledLateCommits: [(release: @Sendable () async -> Void, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
+    /// Answers to rewrite (``scheduleTamper(count:matching:_:)``).
+    var scheduledTampers: [(transform: @Sendable (JSONValue) -> JSONValue, matches: @Sendable (APIRequest) -> Bool, remaining: Int)] = []
     private var generator: SystemRandomNumberGenerator = SystemRandomNumberGenerator()
     /// When an observer sees a request.
     public enum Moment: Sendable { case received, processed }
@@ -57,9 +60,10 @@ public actor FaultInjection {
         scheduled.append((kind, predicate, count))
     }
 
-    /// Forgets the faults scheduled and not used yet.
+    /// Forgets the faults and answer rewrites scheduled and not used yet.
     public func cancelScheduled() {
         scheduled = []
+        scheduledTampers = []
     }
 
     /// Makes the next `count` requests matching `predicate` commit late, as a long transaction

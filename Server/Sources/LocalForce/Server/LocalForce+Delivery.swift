@@ -11,7 +11,7 @@ package enum FaultOutcome<Answer: Sendable>: Sendable {
 extension LocalForce {
     /// Runs `handle`, the request's work, inside the configured fault injection: observer
     /// calls, latency, injected errors, connections dropped before or after the work, and late
-    /// commits (the work runs after a delay with the request's arrival as its clock), and a
+    /// commits (the work runs after a delay with the request's arrival as its clock), a
     /// gateway's 504 before or after the work. The
     /// versions list and anything outside the API are never faulted, so clients can always
     /// discover the server.

@@ -183,13 +183,16 @@ public final class LocalForce: Sendable {
                 streaming.afterWrite(now: currentTime())
             }
         }
+        let response: APIResponse
         do {
-            return try await route(request)
+            response = try await route(request)
         } catch let error as APIError {
-            return .error(error)
+            response = .error(error)
         } catch {
-            return .error(Self.unexpected(error))
+            response = .error(Self.unexpected(error))
         }
+        guard let transform = await faults.tamper(for: request) else { return response }
+        return await FaultInjection.tampered(response, by: transform)
     }
 
     private static let logger = Logger(label: "LocalForce")

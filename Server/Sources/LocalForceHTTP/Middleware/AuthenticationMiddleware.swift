@@ -16,7 +16,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // HTTP/1's Host header arrives as the `:authority` pseudo-header; LocalForce builds its
         // instance URL (in OAuth answers) from it.
         if let authority = request.head.authority { headers["host"] = authority }
-        let head = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: [])
+        var head = APIRequest(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: [])
+        head.connection = context.connection
         // LocalForce's own answer: 401 here, or 404 for a path it does not serve.
         guard localForce.admits(head) else { return Responses.response(await localForce.handle(head)) }
         var context = context

@@ -28,7 +28,7 @@ extension BriefcaseSyncDownTarget {
                 let result = try await context.store.ingestPage(
                     JSONValue.array(records).jsonBytes, into: info.soupName, recordsPath: "", idPath: info.idFieldName,
                     timestampPath: info.modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges, keepNewer: true,
-                    setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+                    setFields: LocalFields.clean(syncId: sync.id), removeFields: LocalFields.ownedFields)
                 sync.recordsFetched += result.received
                 if sync.options.mergeMode == .mergeFields {
                     let conflicts = try await SyncDownMerge(

@@ -72,7 +72,7 @@ extension FetchingSyncDownTarget {
             page.body, into: sync.soupName, recordsPath: page.recordsPath, idPath: idFieldName,
             timestampPath: modificationDateFieldName, skipDirty: sync.options.mergeMode.keepsLocalChanges,
             skipUnchangedField: skipUnchanged ? LocalFields.syncId : nil, keepNewer: true,
-            setFields: LocalFields.clean(syncId: sync.id), removeFields: [LocalFields.lastError])
+            setFields: LocalFields.clean(syncId: sync.id), removeFields: LocalFields.ownedFields)
         sync.pagesFetched += 1
         sync.recordsFetched += result.received
         if sync.options.mergeMode == .mergeFields {

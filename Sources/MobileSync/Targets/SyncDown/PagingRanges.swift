@@ -33,15 +33,16 @@ struct PagingRanges {
         try await !keys(from: lower, inclusive: false, to: upper.map { ($0, false) }, limit: 1).isEmpty
     }
 
-    /// Local entries (any owner) by key, for these keys; several entries of one key in entry-id order.
-    func entries(withKeys keys: [PagingKey]) async throws -> [PagingKey: [JSONValue]] {
+    /// Local entries (any owner) by key, for these keys, as `tx` sees them; several entries of
+    /// one key in entry-id order.
+    func entries(withKeys keys: [PagingKey], in tx: borrowing StoreTransaction) throws -> [PagingKey: [JSONValue]] {
         guard !keys.isEmpty else { return [:] }
         let type: PagingSyncDownTarget.KeyType = if case .integer = keys[0] { .integer } else { .string }
         // No ORDER BY: sorting by entry id would tempt SQLite into a table scan instead of the key index.
         let sql =
             "select {\(soup):_soup} from {\(soup)} where {\(soup):\(keyField)} in (" + keys.map { _ in "?" }.joined(separator: ",") + ")"
         var result: [PagingKey: [JSONValue]] = [:]
-        for row in try await store.query(.smart(sql, pageSize: keys.count * 2 + 10), arguments: keys.map(\.json)) {
+        for row in try tx.query(.smart(sql, pageSize: keys.count * 2 + 10), arguments: keys.map(\.json)) {
             guard let entry = row.arrayValue?.first, let key = PagingKey(entry[keyField], type: type) else { continue }
             result[key, default: []].append(entry)
         }

@@ -94,33 +94,42 @@ extension PagingSyncDownTarget {
     }
 
     /// Creates the page's records that are missing locally and updates those whose content
-    /// changed, after one lookup by key. A page with no local match at all (a first sync) goes
-    /// to the store's bulk ingest as received.
+    /// changed, after one lookup by key, in one transaction: an entry edited meanwhile is seen
+    /// as it is (and kept, in LEAVE_IF_CHANGED). A page with no local match at all (a first
+    /// sync) goes to the store's bulk ingest as received, leaving alone any dirty entry that
+    /// appeared since in LEAVE_IF_CHANGED. Fields the engine owns are never taken from the page.
     private func findOrCreate(_ page: Page, ranges: PagingRanges, sync: SyncState, store: SmartStore) async throws {
         let records = page.records
-        let local = try await ranges.entries(withKeys: records.map(\.key))
         let clean = LocalFields.clean(syncId: sync.id)
-        if local.isEmpty {
+        let keepDirty = sync.options.mergeMode.keepsLocalChanges
+        let none = try await store.inTransaction { tx in try ranges.entries(withKeys: records.map(\.key), in: tx).isEmpty }
+        if none {
             try await store.ingestPage(
-                page.body, into: sync.soupName, recordsPath: recordsPath ?? "", idPath: keyField, timestampPath: nil, setFields: clean)
+                page.body, into: sync.soupName, recordsPath: recordsPath ?? "", idPath: keyField, timestampPath: nil, skipDirty: keepDirty,
+                setFields: clean, removeFields: LocalFields.ownedFields)
             return
         }
-        var writes: [JSONValue] = []
-        var duplicates: [Int64] = []
-        for (key, record) in records {
-            guard case .object(var members) = record else { continue }
-            let matches = local[key] ?? []
-            duplicates += matches.dropFirst().compactMap { $0["_soupEntryId"]?.int64Value }
-            if let existing = matches.first {
-                if existing[LocalFields.local]?.boolValue == true && sync.options.mergeMode.keepsLocalChanges { continue }
-                let unchanged = members.allSatisfy { existing[$0.key] == $0.value } && clean.allSatisfy { existing[$0.key] == $0.value }
-                if unchanged { continue }
-                members["_soupEntryId"] = existing["_soupEntryId"]
+        let soup = sync.soupName
+        try await store.inTransaction { tx in
+            let local = try ranges.entries(withKeys: records.map(\.key), in: tx)
+            var writes: [JSONValue] = []
+            var duplicates: [Int64] = []
+            for (key, record) in records {
+                guard case .object(let sent) = record else { continue }
+                var members = LocalFields.serverFields(of: sent) // never the server's _soupEntryId or bookkeeping
+                let matches = local[key] ?? []
+                duplicates += matches.dropFirst().compactMap { $0["_soupEntryId"]?.int64Value }
+                if let existing = matches.first {
+                    if existing[LocalFields.local]?.boolValue == true && keepDirty { continue }
+                    let unchanged = members.allSatisfy { existing[$0.key] == $0.value } && clean.allSatisfy { existing[$0.key] == $0.value }
+                    if unchanged { continue }
+                    members["_soupEntryId"] = existing["_soupEntryId"]
+                }
+                members.merge(clean) { $1 }
+                writes.append(.object(members))
             }
-            members.merge(clean) { $1 }
-            writes.append(.object(members))
+            if !writes.isEmpty { _ = try tx.upsert(writes, in: soup) }
+            if !duplicates.isEmpty { try tx.delete(duplicates, from: soup) }
         }
-        if !writes.isEmpty { try await store.upsert(writes, in: sync.soupName) }
-        if !duplicates.isEmpty { try await store.delete(duplicates, from: sync.soupName) }
     }
 }
