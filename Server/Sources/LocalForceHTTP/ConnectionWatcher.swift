@@ -11,7 +11,8 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler, S
 
     private struct State {
         var closed = false
-        var calls: [@Sendable () -> Void] = []
+        var calls: [UInt64: @Sendable () -> Void] = [:]
+        var next: UInt64 = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -24,12 +25,17 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler, S
         return ClientConnection(
             isOpen: { [weak watcher] in watcher?.state.withLockedValue { !$0.closed } ?? false },
             onClose: { [weak watcher] call in
-                let now = watcher?.state.withLockedValue { state -> Bool in
-                    guard !state.closed else { return true }
-                    state.calls.append(call)
-                    return false
+                let key = watcher?.state.withLockedValue { state -> UInt64? in
+                    guard !state.closed else { return nil }
+                    state.next &+= 1
+                    state.calls[state.next] = call
+                    return state.next
                 }
-                if now ?? true { call() }
+                guard let key, let watcher else {
+                    call()
+                    return {}
+                }
+                return { [weak watcher] in watcher?.state.withLockedValue { _ = $0.calls.removeValue(forKey: key) } }
             })
     }
 
@@ -61,8 +67,8 @@ final class ConnectionWatcher: ChannelInboundHandler, RemovableChannelHandler, S
         let calls = state.withLockedValue { state -> [@Sendable () -> Void] in
             guard !state.closed else { return [] }
             state.closed = true
-            defer { state.calls = [] }
-            return state.calls
+            defer { state.calls = [:] }
+            return Array(state.calls.values)
         }
         for call in calls { call() }
     }

@@ -55,6 +55,9 @@ enum BulkStore {
     static func expire(createdBefore cutoff: Int64, on db: any SQLConnection) throws -> Int {
         let p = db.dialect.placeholder
         let expired = "SELECT id FROM lf_bulk_jobs WHERE created < \(p(1))"
+        // A Bulk 1.0 batch keeps its request and results under its own id.
+        try db.execute(
+            "DELETE FROM lf_bulk_data WHERE job_id IN (SELECT id FROM lf_bulk_batches WHERE job_id IN (\(expired)))", [.integer(cutoff)])
         try db.execute("DELETE FROM lf_bulk_data WHERE job_id IN (\(expired))", [.integer(cutoff)])
         try db.execute("DELETE FROM lf_bulk_batches WHERE job_id IN (\(expired))", [.integer(cutoff)])
         return try db.execute("DELETE FROM lf_bulk_jobs WHERE created < \(p(1))", [.integer(cutoff)])

@@ -114,12 +114,13 @@ enum EventLog {
         {
             cutoff = max(cutoff, aged)
         }
-        // By size: the newest events whose bodies (in characters) fit are kept.
+        // By size: the newest events whose bodies (in characters) fit are kept; only those the
+        // count and age keep are read (a window function: SQLite 3.25 or later, PostgreSQL).
         let oversize = """
-            SELECT max(replay_id) FROM (SELECT replay_id, sum(length(body)) OVER (ORDER BY replay_id DESC) AS kept FROM lf_events) \
-            AS newest WHERE kept > \(p(1))
+            SELECT max(replay_id) FROM (SELECT replay_id, sum(length(body)) OVER (ORDER BY replay_id DESC) AS kept FROM lf_events \
+            WHERE replay_id > \(p(1))) AS newest WHERE kept > \(p(2))
             """
-        if let over = try db.scalar(oversize, [.integer(Int64(maximumBytes))])?.integer { cutoff = max(cutoff, over) }
+        if let over = try db.scalar(oversize, [.integer(cutoff), .integer(Int64(maximumBytes))])?.integer { cutoff = max(cutoff, over) }
         guard cutoff > bounds.lowerBound else { return 0 }
         let removed = try db.execute("DELETE FROM lf_events WHERE replay_id <= \(p(1))", [.integer(cutoff)])
         // Never backwards: two processes may purge at once, and the lower cutoff may commit last.

@@ -221,9 +221,12 @@ extension LocalForce {
     private func poll(_ clientId: String, generation: UInt64, until deadline: ContinuousClock.Instant, connection: ClientConnection?)
         async throws -> [[UInt8]]?
     {
-        if let connection { connection.onClose { [streaming] in streaming.signal.wake() } }
+        let unregister = connection?.onClose { [streaming] in streaming.signal.wake() }
+        defer { unregister?() }
         while true {
             let seen = streaming.signal.generation
+            // A client that left gets nothing: its cursors stay, for its next connect.
+            if connection?.isOpen() == false { return [] }
             let events: [[UInt8]]
             switch try await deliver(clientId, generation: generation) {
             case .gone: return nil
@@ -231,7 +234,7 @@ extension LocalForce {
             case .events(let delivered): events = delivered
             }
             let remaining = deadline - ContinuousClock.now
-            if !events.isEmpty || remaining <= .zero || streaming.isClosing || connection?.isOpen() == false { return events }
+            if !events.isEmpty || remaining <= .zero || streaming.isClosing { return events }
             await streaming.waiting { await streaming.signal.wait(since: seen, timeout: remaining) }
             if Task.isCancelled { return events }
         }

@@ -4,11 +4,15 @@
 public struct ClientConnection: Sendable {
     /// Whether the connection is still open.
     public var isOpen: @Sendable () -> Bool
-    /// Registers a call made once the connection closes (at once if it has).
-    public var onClose: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Registers a call made once the connection closes (at once if it has); returns what
+    /// unregisters it (a request that stops waiting calls it, so that a long-lived connection
+    /// does not collect its requests' calls).
+    public var onClose: @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void
 
     /// A connection seen through these two calls.
-    public init(isOpen: @escaping @Sendable () -> Bool, onClose: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    public init(
+        isOpen: @escaping @Sendable () -> Bool, onClose: @escaping @Sendable (@escaping @Sendable () -> Void) -> @Sendable () -> Void
+    ) {
         self.isOpen = isOpen
         self.onClose = onClose
     }

@@ -109,7 +109,7 @@ extension PagingSyncDownTarget {
                 setFields: clean, removeFields: LocalFields.ownedFields)
             return
         }
-        let soup = sync.soupName
+        let (soup, syncId) = (sync.soupName, sync.id)
         try await store.inTransaction { tx in
             let local = try ranges.entries(withKeys: records.map(\.key), in: tx)
             var writes: [JSONValue] = []
@@ -118,7 +118,10 @@ extension PagingSyncDownTarget {
                 guard case .object(let sent) = record else { continue }
                 var members = LocalFields.serverFields(of: sent) // never the server's _soupEntryId or bookkeeping
                 let matches = local[key] ?? []
-                duplicates += matches.dropFirst().compactMap { $0["_soupEntryId"]?.int64Value }
+                // Copies of the record go, but never a local edit (LEAVE_IF_CHANGED) or another sync's entry.
+                duplicates += matches.dropFirst().filter { entry in
+                    !(keepDirty && LocalFields.isDirty(entry)) && entry[LocalFields.syncId] == .int(syncId)
+                }.compactMap { $0["_soupEntryId"]?.int64Value }
                 if let existing = matches.first {
                     if existing[LocalFields.local]?.boolValue == true && keepDirty { continue }
                     let unchanged = members.allSatisfy { existing[$0.key] == $0.value } && clean.allSatisfy { existing[$0.key] == $0.value }
