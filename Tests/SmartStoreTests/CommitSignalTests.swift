@@ -55,6 +55,8 @@ import Testing
         let watcher = ChangeWatcher(writer: store.writer, signal: signal)
         watcher.subscribe()
         #expect(watcher.isWatching && signal.observers == 1)
+        // The baseline is read on the watcher's queue: a commit before it is part of it, not a detection.
+        try await CrossProcessObserveTests.until { watcher.hasBaseline }
         _ = try await other.upsert(["Id": "001B"], in: "accounts", externalIdPath: "Id")
         // Not woken: nothing reads, however long (a poll would have seen it within 250 ms).
         try await Task.sleep(for: .milliseconds(800))

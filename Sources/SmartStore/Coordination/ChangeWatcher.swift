@@ -110,6 +110,9 @@ final class ChangeWatcher: Sendable {
     /// Whether it watches now (a live query runs).
     var isWatching: Bool { state.withLock { $0.watching } }
 
+    /// Whether its baseline reading is taken (commits from then on count as detections).
+    var hasBaseline: Bool { state.withLock { $0.seen != nil } }
+
     /// How many commits of other connections it has seen, and when the last one was.
     var detections: (count: Int, last: ContinuousClock.Instant?) { state.withLock { ($0.detections, $0.lastDetection) } }
 
