@@ -30,13 +30,18 @@ public enum LocalFields {
     /// as bookkeeping.
     static let ownedFields = [lastError, createAttempt, updateAttempt, "_soupCreatedDate"]
 
-    /// `record`'s members without any field the engine or the store owns (`_soup…`, the flags,
-    /// the sync id and ``ownedFields``): a record from the server as it may be written.
+    /// The engine's bookkeeping fields: the flags, the sync id, the last error and the attempts.
+    static let bookkeeping: Set<String> = [
+        local, locallyCreated, locallyUpdated, locallyDeleted, syncId, lastError, createAttempt, updateAttempt,
+    ]
+
+    /// Whether `key` is a field the engine (``bookkeeping``) or the store (`_soup…`) owns.
+    static func isOwned(_ key: String) -> Bool { key.hasPrefix("_soup") || bookkeeping.contains(key) }
+
+    /// `record`'s members without any field the engine or the store owns (``isOwned(_:)``): a
+    /// record from the server as it may be written.
     static func serverFields(of record: [String: JSONValue]) -> [String: JSONValue] {
-        record.filter { key, _ in
-            !key.hasPrefix("_soup") && !ownedFields.contains(key)
-                && ![local, locallyCreated, locallyUpdated, locallyDeleted, syncId].contains(key)
-        }
+        record.filter { key, _ in !isOwned(key) }
     }
 
     /// Fields written into every record a sync down saves (clean), plus its sync id.

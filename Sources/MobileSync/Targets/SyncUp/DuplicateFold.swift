@@ -11,12 +11,6 @@ struct DuplicateFold {
     let soup: String
     let idField: String
 
-    /// The engine's and the store's fields: never carried from a duplicate as data.
-    private static let bookkeeping: Set<String> = [
-        "_soupEntryId", "_soupLastModifiedDate", LocalFields.local, LocalFields.locallyCreated, LocalFields.locallyUpdated,
-        LocalFields.locallyDeleted, LocalFields.lastError, LocalFields.createAttempt, LocalFields.updateAttempt, LocalFields.syncId,
-    ]
-
     /// Folds every server id held more than once; returns how many entries went.
     func foldAll() async throws -> Int {
         guard try store.hasIndex(forPath: idField, inSoup: soup) else { return 0 }
@@ -77,7 +71,7 @@ struct DuplicateFold {
     static func carry(_ other: JSONValue, base: JSONValue?, onto kept: JSONValue) -> JSONValue {
         guard case .object(let fields) = other else { return kept }
         var merged = kept
-        for (key, value) in fields where !bookkeeping.contains(key) {
+        for (key, value) in fields where !LocalFields.isOwned(key) { // never the engine's or the store's fields
             let changed = base.map { ($0[key] ?? .null) != value } ?? ((kept[key] ?? .null) != value)
             if changed { merged[key] = value }
         }
