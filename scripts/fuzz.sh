@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer) of the FastJSON parser, the SOQL/SOSL parsers with
 # LocalForce's compilation, the Smart SQL translator, LocalForce's request handler, the
-# encrypting VFS reading altered store files (cipherstore), and the Bulk APIs' CSV reader.
+# encrypting VFS reading altered store files (cipherstore), the Bulk APIs' CSV reader, and the
+# Bulk API 1.0's XML reader.
 #
 #   scripts/fuzz.sh [seconds per target] [target…]     (default: 60 s, every target)
 #
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json soql smartsql request cipherstore csv)
+[ ${#targets[@]} -gt 0 ] || targets=(json soql smartsql request cipherstore csv xml)
 
 configuration="${MSYNC_FUZZ_CONFIGURATION:-debug}"
 build=(swift build --package-path Server --scratch-path .build-fuzz --sanitize fuzzer -c "$configuration")

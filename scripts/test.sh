@@ -34,6 +34,12 @@ if ! python3 -c "import simple_salesforce" >/dev/null 2>&1; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages simple-salesforce==1.12.10
 fi
 
+# A Bulk API 1.0 client that speaks XML (salesforce-bulk, PyPI; it brings unicodecsv).
+if ! python3 -c "import salesforce_bulk" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check salesforce-bulk==2.2.0 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages salesforce-bulk==2.2.0
+fi
+
 # The Streaming API's real client: aiosfstream-ng (PyPI, the maintained fork of aiosfstream).
 if ! python3 -c "import aiosfstream_ng" >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check aiosfstream-ng==0.7.5 2>/dev/null \

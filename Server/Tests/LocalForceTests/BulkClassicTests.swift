@@ -9,21 +9,29 @@ import Testing
 @Suite struct BulkClassicTests {
     static let session = ["X-SFDC-Session": TestServer.token]
 
-    static func send(_ server: TestServer, _ method: String, _ path: String, json: JSONValue? = nil, raw: String? = nil) async throws
-        -> TestServer.Reply
-    {
+    static func send(
+        _ server: TestServer, _ method: String, _ path: String, json: JSONValue? = nil, raw: String? = nil, contentType: String? = nil
+    ) async throws -> TestServer.Reply {
         var headers = session
         if raw != nil { headers["Content-Type"] = "text/csv" }
+        if let contentType { headers["Content-Type"] = contentType }
         return try await server.send(
             method, "/services/async/59.0/" + path, json: json, rawBody: raw.map { Data($0.utf8) }, headers: headers, authorized: false)
     }
 
+    /// An answer in XML, read.
+    static func xml(_ reply: TestServer.Reply) throws -> BulkXMLElement {
+        #expect(reply.headers["content-type"] == "application/xml", "\(reply.headers)")
+        return try BulkXMLReader.parse(Array(reply.body))
+    }
+
     /// Polls a batch until it is done (three minutes at most: a batch is one transaction, so
-    /// it shows no progress before it ends, and a loaded machine runs it slowly).
+    /// it shows no progress before it ends, and a loaded machine runs it slowly), asking for
+    /// its info in JSON whatever the job's content type.
     static func batchDone(_ server: TestServer, job: String, batch: String) async throws -> JSONValue {
         let deadline = ContinuousClock.now + .seconds(180)
         while ContinuousClock.now < deadline {
-            let info = try await send(server, "GET", "job/\(job)/batch/\(batch)").json
+            let info = try await send(server, "GET", "job/\(job)/batch/\(batch)", contentType: "application/json").json
             if let state = info?["state"]?.stringValue, ["Completed", "Failed", "NotProcessed"].contains(state), let info { return info }
             try await Task.sleep(for: .milliseconds(30))
         }
@@ -78,9 +86,11 @@ import Testing
             _ = try await server.create("Invoice__c", ["Name": "Old", "Invoice_Number__c": "INV-1"])
             let job = try await Self.createJob(
                 server, ["operation": "upsert", "object": "Invoice__c", "contentType": "CSV", "externalIdFieldName": "Invoice_Number__c"])
+            // A CSV job answers in XML (its results excepted) unless the request asks for JSON.
             let batch = try #require(
-                try await Self.send(server, "POST", "job/\(job)/batch", raw: "Invoice_Number__c,Name\nINV-1,Renamed\nINV-2,New\n")
-                    .json?["id"]?.stringValue)
+                try Self.xml(
+                    try await Self.send(server, "POST", "job/\(job)/batch", raw: "Invoice_Number__c,Name\nINV-1,Renamed\nINV-2,New\n")
+                ).childText("id"))
             #expect(try await Self.batchDone(server, job: job, batch: batch)["numberRecordsFailed"]?.int64Value == 0)
             let results = String(decoding: try await Self.send(server, "GET", "job/\(job)/batch/\(batch)/result").body, as: UTF8.self)
             #expect(results.hasPrefix("\"Id\",\"Success\",\"Created\",\"Error\"\n") && results.contains("\"true\",\"false\",\"\""))
@@ -113,17 +123,20 @@ import Testing
 
             let aborted = try await Self.send(server, "POST", "job/\(job)", json: ["state": "Aborted"])
             #expect(aborted.json?["state"] == "Aborted")
-            let noJob = try await Self.send(server, "GET", "job/750000000000999AAA")
+            // Where no job is known, the request's Content-Type decides, and XML is the default.
+            let noJob = try await Self.send(server, "GET", "job/750000000000999AAA", contentType: "application/json")
             #expect(noJob.status == 400 && noJob.json?["exceptionCode"] == "InvalidJob")
+            let noJobXML = try await Self.send(server, "GET", "job/750000000000999AAA")
+            #expect(try noJobXML.status == 400 && (Self.xml(noJobXML)).childText("exceptionCode") == "InvalidJob")
             let noSession = try await server.send("GET", "/services/async/59.0/job/\(job)", authorized: false)
-            #expect(noSession.status == 401 && noSession.json?["exceptionCode"] == "InvalidSessionId")
+            #expect(try noSession.status == 401 && (Self.xml(noSession)).childText("exceptionCode") == "InvalidSessionId")
             // A bearer token works too; a version that is no number is no resource.
             #expect(try await server.send("GET", "/services/async/59.0/job/\(job)").status == 200)
             for version in ["1e300", "59.x", "v59.0", "99.0"] {
                 #expect(try await server.send("GET", "/services/async/\(version)/job/\(job)").status == 404, "\(version)")
             }
             let badType = try await Self.send(
-                server, "POST", "job", json: ["operation": "insert", "object": "Account", "contentType": "XML"])
+                server, "POST", "job", json: ["operation": "insert", "object": "Account", "contentType": "ZIP_CSV"])
             #expect(badType.status == 400 && badType.json?["exceptionCode"] == "InvalidJob")
         }
     }

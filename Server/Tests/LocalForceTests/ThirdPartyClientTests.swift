@@ -9,16 +9,22 @@ import Testing
 @Suite struct ThirdPartyClientTests {
     static let checks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/checks")
-    static let script = checks.appendingPathComponent("simple_salesforce_check.py")
 
-    @Test func simpleSalesforce() async throws {
+    /// Runs a check script of `Server/scripts/checks` against a test org over HTTP.
+    static func check(_ script: String) async throws -> (status: Int32, output: String) {
         let server = try await TestServer()
         var environment = ProcessInfo.processInfo.environment
         environment["LOCALFORCE_URL"] = server.server.baseURL.absoluteString
         environment["LOCALFORCE_TOKEN"] = TestServer.token
-        let (status, text) = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path], environment: environment)
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", checks.appendingPathComponent(script).path], environment: environment,
+            timeout: .seconds(600))
         await server.stop()
+        return result
+    }
+
+    @Test func simpleSalesforce() async throws {
+        let (status, text) = try await Self.check("simple_salesforce_check.py")
         // simple-salesforce must be installed (scripts/test.sh installs it): a missing module fails here, loudly.
         #expect(status == 0, "\(text)")
         #expect(text.contains("simple-salesforce: all checks passed"))
@@ -45,6 +51,16 @@ import Testing
         #expect(server.baseURL.scheme == "https")
         #expect(status == 0, "\(text)")
         #expect(text.contains("simple-salesforce bulk: all checks passed"))
+    }
+
+    /// salesforce-bulk 2.2.0 (PyPI), unchanged: Bulk API 1.0 in XML (jobs created, closed and
+    /// aborted with `<jobInfo>`, infos, result lists and errors read as XML), CSV and XML
+    /// batches, CSV and XML query results.
+    @Test func salesforceBulkSpeaksXML() async throws {
+        let (status, text) = try await Self.check("salesforce_bulk_check.py")
+        // salesforce-bulk must be installed (scripts/test.sh installs it): a missing module fails here, loudly.
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("salesforce-bulk: all checks passed"))
     }
 
     /// aiosfstream-ng 0.7.5 (PyPI), the maintained fork of aiosfstream: OAuth login, CDC and

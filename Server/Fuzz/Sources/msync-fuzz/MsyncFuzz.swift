@@ -1,5 +1,5 @@
 // msync-fuzz: coverage-guided fuzzing of the parsers and the request handler, one target per run,
-// chosen by MSYNC_FUZZ_TARGET (json, soql, smartsql, request, cipherstore, csv). libFuzzer provides main; its
+// chosen by MSYNC_FUZZ_TARGET (json, soql, smartsql, request, cipherstore, csv, xml). libFuzzer provides main; its
 // options and corpus folders are the command's arguments. Built only by scripts/fuzz.sh
 // (MSYNC_FUZZ=1, --sanitize fuzzer).
 import Foundation
@@ -12,6 +12,7 @@ let fuzzTargets: [String: @Sendable () -> any FuzzTarget] = [
     "request": { RequestFuzzTarget() },
     "cipherstore": { CipherStoreFuzzTarget() },
     "csv": { CSVFuzzTarget() },
+    "xml": { XMLFuzzTarget() },
 ]
 
 /// The target of this run, made once before the first input (libFuzzer is single-threaded).

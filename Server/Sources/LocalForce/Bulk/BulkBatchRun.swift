@@ -4,7 +4,7 @@ import SOQL
 @_spi(MSyncInternal) import SalesforceWire
 
 /// One Bulk API 1.0 batch, run in one transaction with its results: records (a JSON array,
-/// or CSV) written through the record writer, or a query whose records are kept as result
+/// CSV, or XML `<sObjects>`) written through the record writer, or a query whose records are kept as result
 /// sets of at most 10,000.
 struct BulkBatchRun {
     let api: RecordAPI
@@ -27,7 +27,12 @@ struct BulkBatchRun {
             batch.processed = try runQuery(String(decoding: request, as: UTF8.self))
             return batch
         }
-        let records = try job.contentType == "JSON" ? jsonRecords(request, object: object) : csvRecords(request, object: object)
+        let records =
+            switch job.contentType {
+            case "JSON": try jsonRecords(request, object: object)
+            case "XML": try xmlRecords(request, object: object)
+            default: try csvRecords(request, object: object)
+            }
         guard records.count <= LocalForce.maximumBatchRecords else {
             throw BulkJobFailure("InvalidBatch : Records not processed: a batch holds at most \(LocalForce.maximumBatchRecords) records")
         }
@@ -57,7 +62,12 @@ struct BulkBatchRun {
             }
             batch.processed += 1
         }
-        let body = job.contentType == "JSON" ? JSONValue.array(results).jsonString : String(decoding: lines, as: UTF8.self)
+        let body =
+            switch job.contentType {
+            case "JSON": JSONValue.array(results).jsonString
+            case "XML": BulkXMLWriter.saveResults(results)
+            default: String(decoding: lines, as: UTF8.self)
+            }
         try BulkStore.append(batch.id, part: "result", body: body, on: db)
         return batch
     }
@@ -80,11 +90,7 @@ struct BulkBatchRun {
                 } else if let field = object.field(named: name) {
                     body[field.name] = value
                 } else if case .object(let parent) = value, parent.count == 1, let (keyName, keyValue) = parent.first,
-                    let lookup = object.fields.first(where: {
-                        $0.type == .reference && $0.relationshipName?.lowercased() == name.lowercased()
-                    }),
-                    let target = lookup.referenceTo.first.flatMap(api.schema.object(named:)), let key = target.field(named: keyName),
-                    key.externalId, let text = keyValue.stringValue
+                    let (lookup, target, key) = parentKey(object, relationship: name, key: keyName), let text = keyValue.stringValue
                 {
                     do {
                         body[lookup.name] = .string(try api.parentId(target, key: key, value: text, lookup: lookup))
@@ -93,6 +99,62 @@ struct BulkBatchRun {
                     }
                 } else {
                     throw BulkJobFailure("InvalidBatch : Field name not found : \(name)")
+                }
+            }
+            return (id, failure.map { .failure($0) } ?? .success(body))
+        }
+    }
+
+    /// The lookup a relationship name sets, with its parent object and the parent's external id
+    /// field `key` (nil when the relationship or the key is not one).
+    private func parentKey(_ object: ObjectDefinition, relationship: String, key: String) -> (
+        FieldDefinition, ObjectDefinition, FieldDefinition
+    )? {
+        guard
+            let lookup = object.fields.first(where: {
+                $0.type == .reference && $0.relationshipName?.lowercased() == relationship.lowercased()
+            }),
+            let target = lookup.referenceTo.first.flatMap(api.schema.object(named:)), let field = target.field(named: key), field.externalId
+        else { return nil }
+        return (lookup, target, field)
+    }
+
+    /// An XML batch's records: `<sObjects>` of `<sObject>`, each field an element (`xsi:nil` is
+    /// null; values read as a CSV batch's are), a parent by its external id as a nested element
+    /// (`<Account><External_Id__c>…</External_Id__c></Account>`).
+    private func xmlRecords(_ bytes: [UInt8], object: ObjectDefinition) throws -> [(String?, Result<[String: JSONValue], APIError>)] {
+        let root: BulkXMLElement
+        do {
+            root = try BulkXMLReader.parse(bytes)
+        } catch {
+            throw BulkJobFailure("InvalidBatch : \(error.message)")
+        }
+        guard root.name == "sObjects" else { throw BulkJobFailure("InvalidBatch : Expected sObjects, found \(root.name)") }
+        return try root.children.map { item in
+            guard item.name == "sObject" else { throw BulkJobFailure("InvalidBatch : Expected sObject, found \(item.name)") }
+            var id: String?
+            var body: [String: JSONValue] = [:]
+            var failure: APIError?
+            for element in item.children {
+                let keys = element.children.filter { $0.name != "type" }
+                if element.name.lowercased() == "id" {
+                    id = element.text
+                } else if keys.isEmpty, let field = object.field(named: element.name) {
+                    do {
+                        body[field.name] =
+                            element.isNil
+                            ? .null : element.text == "#N/A" ? .string(element.text) : try BulkColumn.json(element.text, for: field)
+                    } catch {
+                        failure = failure ?? (error as? APIError ?? LocalForce.unexpected(error))
+                    }
+                } else if keys.count == 1, let (lookup, target, key) = parentKey(object, relationship: element.name, key: keys[0].name) {
+                    do {
+                        body[lookup.name] = .string(try api.parentId(target, key: key, value: keys[0].text, lookup: lookup))
+                    } catch {
+                        failure = failure ?? (error as? APIError ?? LocalForce.unexpected(error))
+                    }
+                } else {
+                    throw BulkJobFailure("InvalidBatch : Field name not found : \(element.name)")
                 }
             }
             return (id, failure.map { .failure($0) } ?? .success(body))
@@ -175,6 +237,9 @@ struct BulkBatchRun {
                     lines += CSVFormat.comma.line(columns.values(of: record))
                 }
                 body = String(decoding: lines, as: UTF8.self)
+            } else if job.contentType == "XML" {
+                let records = (try JSONValue(parsing: writer.bytes)).arrayValue ?? []
+                body = BulkXMLWriter.queryResult(records, paths: columns.paths.map(\.components))
             }
             let sequence = try StorageSchema.next("bulk:results", on: api.db)
             let resultId = SalesforceId(prefix: "752", sequence: UInt64(max(0, sequence))).value

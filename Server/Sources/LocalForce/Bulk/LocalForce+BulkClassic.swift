@@ -3,21 +3,19 @@ import Foundation
 import NIOConcurrencyHelpers
 @_spi(MSyncInternal) import SalesforceWire
 
-/// Bulk API 1.0: `/services/async/XX.X/job…`, with JSON and CSV jobs, as simple-salesforce's
-/// `sf.bulk` and jsforce's `bulk` use it. Errors have its own shape:
-/// `{"exceptionCode": …, "exceptionMessage": …}`.
+/// Bulk API 1.0: `/services/async/XX.X/job…`, with JSON, CSV and XML jobs, as simple-salesforce's
+/// `sf.bulk`, salesforce-bulk and jsforce's `bulk` use it. Errors have its own shape:
+/// `{"exceptionCode": …, "exceptionMessage": …}`, or `<error>` in XML. Answers are written as
+/// ``BulkClassicFormat`` decides.
 extension LocalForce {
     /// The most records one batch may hold (Salesforce's limit).
     static let maximumBatchRecords = 10_000
 
-    private static func classicError(_ code: String, _ message: String, status: Int = 400) -> APIResponse {
-        .json(["exceptionCode": .string(code), "exceptionMessage": .string(message)], status: status)
-    }
-
     /// `/services/async/…`: answers every error in the API's own shape.
     func classicRoute(_ request: APIRequest) async -> APIResponse {
+        var format = BulkClassicFormat(request: request)
         do {
-            return try await classicResource(request)
+            return try await classicResource(request, format: &format)
         } catch let error as APIError {
             let code =
                 switch error.errorCode {
@@ -27,14 +25,15 @@ extension LocalForce {
                 case "JSON_PARSER_ERROR": "InvalidJob"
                 default: error.errorCode
                 }
-            return Self.classicError(code, error.message, status: error.status)
+            return format.error(code, error.message, status: error.status)
         } catch {
             let failure = Self.unexpected(error)
-            return Self.classicError("Unknown", failure.message, status: 500)
+            return format.error("Unknown", failure.message, status: 500)
         }
     }
 
-    private func classicResource(_ request: APIRequest) async throws -> APIResponse {
+    /// The resource; `format` becomes the job's once the job is known.
+    private func classicResource(_ request: APIRequest, format: inout BulkClassicFormat) async throws -> APIResponse {
         let segments = request.segments
         guard let user = authenticatedUser(request) else {
             throw APIError(401, "INVALID_SESSION_ID", "Invalid session id")
@@ -50,19 +49,26 @@ extension LocalForce {
         // whose process went away.
         bulkWorker.kick()
         return try await Self.$sessionUserId.withValue(user) {
+            guard let jobId = path.first else {
+                guard request.method == "POST" else { throw APIError(405, "InvalidUrl", "Unsupported request: GET job") }
+                return try await createClassicJob(request, version: version, format: format)
+            }
+            let job = try await classicJob(jobId)
+            format = BulkClassicFormat(job: job, request: request)
             switch (path.count, request.method) {
-            case (0, "POST"): return try await createClassicJob(request, version: version)
-            case (1, "GET"): return try await classicJobInfo(path[0])
-            case (1, "POST"): return try await changeClassicJob(path[0], request)
-            case (2, "POST") where path[1] == "batch": return try await addBatch(path[0], request)
+            case (1, "GET"): return try await classicJobInfo(job, format: format)
+            case (1, "POST"): return try await changeClassicJob(job, request, format: format)
+            case (2, "POST") where path[1] == "batch": return try await addBatch(job, request, format: format)
             case (2, "GET") where path[1] == "batch":
-                let job = try await classicJob(path[0])
                 let batches = try await database.read { db in try BulkBatch.batches(ofJob: job.id, on: db) }
-                return .json(["batchInfo": .array(batches.map(\.info))])
-            case (3, "GET") where path[1] == "batch": return .json(try await batch(path[0], path[2]).info)
-            case (4, "GET") where path[1] == "batch" && path[3] == "result": return try await batchResult(path[0], path[2], result: nil)
-            case (4, "GET") where path[1] == "batch" && path[3] == "request": return try await batchRequest(path[0], path[2])
-            case (5, "GET") where path[1] == "batch" && path[3] == "result": return try await batchResult(path[0], path[2], result: path[4])
+                return format.batchInfoList(batches.map(\.info))
+            case (3, "GET") where path[1] == "batch": return format.batchInfo(try await batch(job, path[2]).info)
+            case (4, "GET") where path[1] == "batch" && path[3] == "result":
+                return try await batchResult(job, try await batch(job, path[2]), result: nil)
+            case (4, "GET") where path[1] == "batch" && path[3] == "request":
+                return try await batchRequest(job, try await batch(job, path[2]))
+            case (5, "GET") where path[1] == "batch" && path[3] == "result":
+                return try await batchResult(job, try await batch(job, path[2]), result: path[4])
             default: throw APIError(405, "InvalidUrl", "Unsupported request: \(request.method) \(segments.joined(separator: "/"))")
             }
         }
@@ -76,8 +82,7 @@ extension LocalForce {
         return job
     }
 
-    private func batch(_ jobId: String, _ id: String) async throws -> BulkBatch {
-        let job = try await classicJob(jobId)
+    private func batch(_ job: BulkJob, _ id: String) async throws -> BulkBatch {
         let id = SalesforceId(id)?.value ?? id
         guard let batch = try await database.read({ db in try BulkBatch.batch(id, on: db) }), batch.jobId == job.id else {
             throw APIError(400, "InvalidBatch", "Unable to find object: \(id)")
@@ -85,14 +90,26 @@ extension LocalForce {
         return batch
     }
 
-    private func classicJobInfo(_ id: String, status: Int = 200) async throws -> APIResponse {
-        let job = try await classicJob(id)
+    private func classicJobInfo(_ job: BulkJob, format: BulkClassicFormat, status: Int = 200) async throws -> APIResponse {
         let batches = try await database.read { db in try BulkBatch.batches(ofJob: job.id, on: db) }
-        return .json(BulkBatch.jobInfo(job, batches: batches), status: status)
+        return format.jobInfo(BulkBatch.jobInfo(job, batches: batches), status: status)
     }
 
-    private func createClassicJob(_ request: APIRequest, version: String) async throws -> APIResponse {
-        let body = try request.jsonObject()
+    /// A job's info from a JSON object or an XML `<jobInfo>` (its elements as strings).
+    private static func jobBody(_ request: APIRequest) throws -> [String: JSONValue] {
+        guard BulkClassicFormat.isXML(request) else { return try request.jsonObject() }
+        let root: BulkXMLElement
+        do {
+            root = try BulkXMLReader.parse(request.body)
+        } catch {
+            throw APIError(400, "InvalidJob", error.message)
+        }
+        guard root.name == "jobInfo" else { throw APIError(400, "InvalidJob", "Expected a jobInfo element, found \(root.name)") }
+        return Dictionary(root.children.map { ($0.name, JSONValue.string($0.text)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func createClassicJob(_ request: APIRequest, version: String, format: BulkClassicFormat) async throws -> APIResponse {
+        let body = try Self.jobBody(request)
         let operation = body["operation"]?.stringValue ?? ""
         guard Self.ingestOperations.contains(operation) || operation == "query" || operation == "queryAll" else {
             throw APIError(400, "InvalidJob", "Invalid operation: \(operation)")
@@ -101,8 +118,8 @@ extension LocalForce {
             throw APIError(400, "InvalidJob", "Unable to find object: \(body["object"]?.stringValue ?? "null")")
         }
         let contentType = body["contentType"]?.stringValue ?? "CSV"
-        guard contentType == "JSON" || contentType == "CSV" else {
-            throw APIError(400, "InvalidJob", "Unsupported content type: \(contentType) (LocalForce takes JSON and CSV)")
+        guard ["JSON", "CSV", "XML"].contains(contentType) else {
+            throw APIError(400, "InvalidJob", "Unsupported content type: \(contentType) (LocalForce takes JSON, CSV and XML)")
         }
         var externalId: String?
         if operation == "upsert" {
@@ -130,13 +147,13 @@ extension LocalForce {
             try BulkStore.insert(job, on: db)
             return job
         }
-        return .json(BulkBatch.jobInfo(job, batches: []), status: 201)
+        return format.jobInfo(BulkBatch.jobInfo(job, batches: []), status: 201)
     }
 
-    /// `POST job/{id}` with `{"state": "Closed" | "Aborted"}`; an abort leaves queued batches NotProcessed.
-    private func changeClassicJob(_ id: String, _ request: APIRequest) async throws -> APIResponse {
-        let job = try await classicJob(id)
-        let wanted = try request.jsonObject()["state"]?.stringValue ?? ""
+    /// `POST job/{id}` with `{"state": "Closed" | "Aborted"}` (or its XML `<jobInfo>`); an
+    /// abort leaves queued batches NotProcessed.
+    private func changeClassicJob(_ job: BulkJob, _ request: APIRequest, format: BulkClassicFormat) async throws -> APIResponse {
+        let wanted = try Self.jobBody(request)["state"]?.stringValue ?? ""
         guard wanted == "Closed" || wanted == "Aborted" else {
             throw APIError(400, "InvalidJobState", "Invalid state: \(wanted) (use Closed or Aborted)")
         }
@@ -152,15 +169,15 @@ extension LocalForce {
             }
             return true
         }
-        guard changed else {
+        guard changed, let changedJob = try await database.read({ db in try BulkStore.job(job.id, on: db) }) else {
             throw APIError(400, "InvalidJobState", "Cannot change the state of a job that is \(job.state) to \(wanted)")
         }
-        return try await classicJobInfo(job.id)
+        return try await classicJobInfo(changedJob, format: format)
     }
 
-    /// `POST job/{id}/batch`: records (JSON array or CSV) or, for a query job, the SOQL.
-    private func addBatch(_ id: String, _ request: APIRequest) async throws -> APIResponse {
-        let job = try await classicJob(id)
+    /// `POST job/{id}/batch`: records (a JSON array, CSV or XML `<sObjects>`) or, for a query
+    /// job, the SOQL.
+    private func addBatch(_ job: BulkJob, _ request: APIRequest, format: BulkClassicFormat) async throws -> APIResponse {
         guard job.state == "Open" else {
             throw APIError(
                 400, "InvalidJobState", "Failed to create batch, since the Job is not Open. Current job state is '\(job.state)'")
@@ -177,59 +194,6 @@ extension LocalForce {
             return batch
         }
         bulkWorker.kick()
-        return .json(batch.info, status: 201)
-    }
-
-    private func batchRequest(_ jobId: String, _ id: String) async throws -> APIResponse {
-        let batch = try await batch(jobId, id)
-        let job = try await classicJob(jobId)
-        let body = try await database.read { db in try BulkStore.chunk(batch.id, part: "request", from: 0, on: db)?.body } ?? []
-        return APIResponse(
-            status: 200, headers: ["Content-Type": job.contentType == "JSON" ? APIResponse.contentType : "text/csv"], body: body)
-    }
-
-    /// A batch's results: a DML batch's save results; a query batch's list of result ids, or
-    /// (`result`) one of its result sets.
-    private func batchResult(_ jobId: String, _ id: String, result: String?) async throws -> APIResponse {
-        let batch = try await batch(jobId, id)
-        let job = try await classicJob(jobId)
-        guard batch.state == "Completed" || (batch.state == "Failed" && result == nil) else {
-            throw APIError(400, "InvalidBatch", "Batch not completed: its state is \(batch.state)")
-        }
-        let json = job.contentType == "JSON"
-        let headers = ["Content-Type": json ? APIResponse.contentType : "text/csv"]
-        let isQuery = job.operation == "query" || job.operation == "queryAll"
-        if isQuery, result == nil {
-            let ids = try await database.read { db in
-                try db.rows(
-                    "SELECT part FROM lf_bulk_data WHERE job_id = \(db.dialect.placeholder(1)) AND part LIKE 'result:%' ORDER BY part",
-                    [.text(batch.id)]
-                ).compactMap { $0.first?.text.map { String($0.dropFirst("result:".count)) } }
-            }
-            if json { return .json(.array(ids.map(JSONValue.string))) }
-            let items = ids.map { "<result>\($0)</result>" }.joined()
-            return APIResponse(
-                status: 200, headers: ["Content-Type": "application/xml"],
-                body: Array(
-                    #"<?xml version="1.0" encoding="UTF-8"?><result-list xmlns="http://www.force.com/2009/06/asyncapi/dataload">\#(items)</result-list>"#
-                        .utf8))
-        }
-        let part = isQuery ? "result:\(result ?? "")" : "result"
-        guard !isQuery || result != nil,
-            try await database.read({ db in try BulkStore.chunk(batch.id, part: part, from: 0, on: db) }) != nil
-        else {
-            throw APIError(400, "InvalidBatch", "Unable to find the result \(result ?? "")")
-        }
-        let database = self.database
-        let next = NIOLockedValueBox<Int64>(0)
-        return APIResponse(
-            status: 200, headers: headers,
-            bodyStream: BodyStream {
-                let number = next.withLockedValue { $0 }
-                guard let chunk = try await database.read({ db in try BulkStore.chunk(batch.id, part: part, from: number, on: db) })
-                else { return nil }
-                next.withLockedValue { $0 = chunk.number + 1 }
-                return chunk.body
-            })
+        return format.batchInfo(batch.info, status: 201)
     }
 }
