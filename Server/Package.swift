@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // Parse errors (a head too large) answered in LocalForce's error shape.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // HTTP/1.0 requests without Host (HTTP10Host sits before this conversion).
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -98,7 +98,7 @@ public final class LocalForceServer: Sendable {
     /// The HTTP/1.1 channel: its parse-error answers, idle timeout and header limits.
     private static func channel(_ limits: Limits) -> HTTP1Channel.Configuration {
         HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ParseErrorResponder(limits: limits), ConnectionWatcher()],
+            additionalChannelHandlers: [HTTP10Host.Installer(), ParseErrorResponder(limits: limits), ConnectionWatcher()],
             // A connection that sends nothing for a minute is closed; a body that arrives too
             // slowly is refused sooner (``Limits/minimumBodyRate``).
             idleTimeout: .seconds(60),
@@ -114,7 +114,8 @@ public final class LocalForceServer: Sendable {
     ) async -> Response {
         var response: Response
         if request.head.authority == nil {
-            // RFC 9112: a request without Host is refused.
+            // RFC 9112: an HTTP/1.1 request without Host is refused (an HTTP/1.0 one has been
+            // given the server's address by ``HTTP10Host``).
             response = Responses.closing(.error(APIError(400, "INVALID_REQUEST", "The request has no Host header")))
         } else {
             do {

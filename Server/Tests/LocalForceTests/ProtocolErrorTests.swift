@@ -66,11 +66,28 @@ import Testing
 
     @Test func aRequestWithoutHostIsRefused() async throws {
         try await withServer { server in
-            let answer = try await Self.exchange(server, "GET /services/data HTTP/1.1\r\n\r\n")
+            // (Connection: close, or the raw read would wait for the idle timeout to end the connection.)
+            let answer = try await Self.exchange(server, "GET /services/data HTTP/1.1\r\nConnection: close\r\n\r\n")
             #expect(answer.status.hasPrefix("HTTP/1.1 400"), "\(answer.status)")
             #expect(answer.body.contains("INVALID_REQUEST") && answer.body.contains("Host"), "\(answer.body)")
             let withHost = try await Self.exchange(server, "GET /services/data HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(withHost.status.hasPrefix("HTTP/1.1 200"), "\(withHost.status)")
+        }
+    }
+
+    /// Only HTTP/1.1 requires Host (RFC 9112): an HTTP/1.0 request without one (a health check)
+    /// is answered, and its connection closes after the answer, as HTTP/1.0 has it.
+    @Test func anHTTP10RequestWithoutHostIsAnswered() async throws {
+        try await withServer { server in
+            let started = ContinuousClock.now
+            let versions = try await Self.exchange(server, "GET /services/data HTTP/1.0\r\n\r\n")
+            #expect(versions.status.hasSuffix(" 200 OK"), "\(versions.status)")
+            #expect((try? JSONValue(parsing: Array(versions.body.utf8)))?.arrayValue?.isEmpty == false, "\(versions.body)")
+            let limits = try await Self.exchange(
+                server, "GET /services/data/v66.0/limits HTTP/1.0\r\nAuthorization: Bearer \(TestServer.token)\r\n\r\n")
+            #expect(limits.status.hasSuffix(" 200 OK") && limits.body.contains("DailyApiRequests"), "\(limits.status)")
+            // Both connections were closed by the server (the reads end there, not at their timeout).
+            #expect(started.duration(to: .now) < .seconds(60))
         }
     }
 
