@@ -29,6 +29,8 @@ final class ChangeCapture {
     private var schemaIds: [String: String] = [:]
     /// Events not yet in the log, in order.
     private var pending: [PendingEvent] = []
+    /// The bytes of PushTopic events taken so far (``PushTopics/maximumBytesPerTransaction``).
+    var topicBytes = 0
 
     /// An event waiting for its replay id. A change event's body holds the transaction's
     /// `commitNumber` (its first replay id), known at the flush: the body is `head`, the number
@@ -81,16 +83,18 @@ final class ChangeCapture {
     struct Mark {
         let events: Int
         let sequenceNumber: Int
+        let topicBytes: Int
     }
 
     /// The mark of the events taken so far.
-    var mark: Mark { Mark(events: pending.count, sequenceNumber: sequenceNumber) }
+    var mark: Mark { Mark(events: pending.count, sequenceNumber: sequenceNumber, topicBytes: topicBytes) }
 
     /// Drops the events taken since `mark` (their writes were rolled back); the next event
-    /// takes the sequence number the first of them had.
+    /// takes the sequence number the first of them had, and their bytes are not counted.
     func rollBack(to mark: Mark) {
         if mark.events >= 0, mark.events < pending.count { pending.removeSubrange(mark.events...) }
         sequenceNumber = mark.sequenceNumber
+        topicBytes = mark.topicBytes
     }
 
     /// Keeps an event of this transaction (a push topic's, say) for the flush; `body` is the
@@ -166,6 +170,13 @@ final class ChangeCapture {
             FieldCodec.write(value, for: object.field(named: name)?.type ?? .string, to: &writer)
         }
         writer.writeRaw(#"},"event":{"#.utf8)
+        guard head.utf8.count + writer.bytes.count <= EventLog.maximumEventBytes || fields.isEmpty else {
+            // Salesforce sends a gap event (the header alone) for a change too large to send:
+            // subscribers read the records themselves.
+            sequenceNumber -= 1
+            append(object, ids: ids, type: "GAP_" + type, changed: [], fields: [])
+            return
+        }
         pending.append(
             PendingEvent(
                 channel: StreamingChannel.changeEvents(of: object), kind: .changeEvent, head: head,

@@ -13,6 +13,10 @@ enum EventLog {
     static let replayCounter = "events:replay"
     /// The newest replay id retention removed: replay from below it is refused.
     static let purgedCounter = "events:purged"
+    /// The largest event body kept (Salesforce's maximum event message size, 1 MB): a larger
+    /// change event becomes a gap event, a larger PushTopic event carries the record's Id
+    /// alone, and a larger platform event is refused.
+    static let maximumEventBytes = 1 << 20
 
     /// One stored event.
     struct Event {

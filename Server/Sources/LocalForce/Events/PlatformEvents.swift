@@ -24,6 +24,11 @@ enum PlatformEvents {
             writer.writeKey(field.name)
             FieldCodec.write(value, for: field.type, to: &writer)
         }
+        guard writer.bytes.count <= EventLog.maximumEventBytes else {
+            throw APIError(
+                400, "LIMIT_EXCEEDED",
+                "The event message is larger than \(EventLog.maximumEventBytes) bytes (1 MB), the most an event may be")
+        }
         writer.writeRaw(#"},"event":{"EventUuid":"#.utf8)
         writer.writeString(UUID().uuidString.lowercased())
         writer.write(punctuation: ",")

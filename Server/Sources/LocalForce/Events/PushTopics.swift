@@ -7,7 +7,8 @@ import SOQL
 /// channel announces, on the operations and field changes their `NotifyFor…` fields choose.
 ///
 /// A topic is evaluated inside the writing transaction: its WHERE clause against the record as
-/// written (the same query engine as `/query`), and its event carries the selected fields.
+/// written (the same query engine as `/query`), and its event carries the selected fields, up to
+/// ``maximumBytesPerTransaction`` of them in one transaction.
 enum PushTopics {
     static let objectName = "PushTopic"
 
@@ -154,6 +155,12 @@ enum PushTopics {
         return fields
     }
 
+    /// The most bytes of topic events one transaction writes with their fields: past them, a
+    /// topic's events carry the record's Id alone (and its query selects nothing else), so that
+    /// what a write costs in topic evaluation and storage stays bounded whatever the topics
+    /// select (100 topics selecting a 131 KB field would otherwise make 13 MB of one update).
+    static let maximumBytesPerTransaction = 4 << 20
+
     /// Publishes the events of the topics on `object` that these records and this change
     /// notify: the operation is one the topic watches, an update changed a field it cares
     /// about, and the record (as written) matches its WHERE clause.
@@ -167,6 +174,7 @@ enum PushTopics {
         for topic in topics where topic.operations.contains(operation) {
             if let lowered, !notifies(topic, changed: lowered) { continue }
             var query = topic.query
+            if capture.topicBytes >= maximumBytesPerTransaction { query.selectItems = [.field(FieldPath(["Id"]))] }
             let restriction = Condition.inList(FieldPath(["Id"]), negated: false, values: ids.map { Literal.string($0) })
             query.condition = query.condition.map { .and([.group($0), restriction]) } ?? restriction
             let engine = QueryEngine(schema: capture.schema, db: db, now: .now, includeDeleted: operation == .delete)
@@ -181,17 +189,29 @@ enum PushTopics {
                 guard case .object(var fields) = record, let id = fields["Id"]?.stringValue else { continue }
                 fields["attributes"] = nil
                 if operation == .delete { fields = ["Id": .string(id)] }
-                var writer = JSONWriter(reservingCapacity: 256)
-                writer.writeRaw(#"{"sobject":"#.utf8)
-                writer.write(.object(fields))
-                writer.writeRaw(#","event":{"createdDate":"#.utf8)
-                writer.writeString(SalesforceTime.format(capture.commitTimestamp).replacingOccurrences(of: "+0000", with: "Z"))
-                writer.writeRaw(#","type":"#.utf8)
-                writer.writeString(operation.rawValue)
-                writer.write(punctuation: ",")
-                capture.add(channel: "/topic/" + topic.name, kind: .pushTopic, body: String(decoding: writer.bytes, as: UTF8.self))
+                var body = event(fields, operation: operation, at: capture.commitTimestamp)
+                // Too large to send (over 1 MB), or over the transaction's budget: the record's
+                // Id alone, for subscribers to read it.
+                if body.utf8.count > EventLog.maximumEventBytes || capture.topicBytes + body.utf8.count > maximumBytesPerTransaction {
+                    body = event(["Id": .string(id)], operation: operation, at: capture.commitTimestamp)
+                }
+                capture.topicBytes += body.utf8.count
+                capture.add(channel: "/topic/" + topic.name, kind: .pushTopic, body: body)
             }
         }
+    }
+
+    /// A topic event's body up to its `event` member's last field (see ``EventLog/Event``).
+    private static func event(_ fields: [String: JSONValue], operation: Operation, at time: Int64) -> String {
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.writeRaw(#"{"sobject":"#.utf8)
+        writer.write(.object(fields))
+        writer.writeRaw(#","event":{"createdDate":"#.utf8)
+        writer.writeString(SalesforceTime.format(time).replacingOccurrences(of: "+0000", with: "Z"))
+        writer.writeRaw(#","type":"#.utf8)
+        writer.writeString(operation.rawValue)
+        writer.write(punctuation: ",")
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private static func notifies(_ topic: Topic, changed: Set<String>) -> Bool {
