@@ -211,6 +211,7 @@ let package = Package(
                 "sdk-template-app",
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
+                .product(name: "SalesforceStreaming", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
                 .product(name: "SalesforceWire", package: "msync"),
                 .product(name: "FastJSON", package: "msync"),

@@ -23,6 +23,8 @@ public actor StreamingClient {
     public let path: String
     private var clientId: String?
     private var nextId = 0
+    /// The `/meta/disconnect` in flight: a second caller waits for it rather than return first.
+    private var disconnection: Task<Void, Never>?
     /// How long the server holds a connect (its advice; Salesforce: 110 s).
     public private(set) var longPollTimeout: Duration = .seconds(110)
 
@@ -107,11 +109,21 @@ public actor StreamingClient {
         }
     }
 
-    /// Ends the session (best effort: the server forgets silent clients anyway).
+    /// Ends the session (best effort: the server forgets silent clients anyway). Returns once
+    /// the server has answered the disconnect (or 10 s have passed): its pending connect has
+    /// then been answered too. Callers at the same time all wait for that one disconnect.
     public func disconnect() async {
+        if let disconnection {
+            await disconnection.value
+            return
+        }
         guard let clientId else { return }
         self.clientId = nil
-        _ = try? await post([["channel": "/meta/disconnect", "clientId": .string(clientId)]], timeout: .seconds(10))
+        let message: JSONValue = ["channel": "/meta/disconnect", "clientId": .string(clientId)]
+        let task = Task { _ = try? await self.post([message], timeout: .seconds(10)) }
+        disconnection = task
+        await task.value
+        disconnection = nil
     }
 
     private func requireClientId() throws -> String {

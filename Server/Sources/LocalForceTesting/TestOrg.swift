@@ -13,7 +13,7 @@ public import SalesforceREST
 /// let id = try await org.client.create("Account", fields: ["Name": "Acme"])
 /// ```
 ///
-/// ``withLocalForce(schema:transport:faults:clockOffset:briefcaseRules:_:)`` does the same for the length of
+/// ``withLocalForce(schema:transport:faults:clockOffset:briefcaseRules:streaming:_:)`` does the same for the length of
 /// a closure.
 public final class TestOrg: Sendable {
     /// How the client reaches the org.
@@ -132,10 +132,12 @@ public final class TestOrg: Sendable {
 /// ```
 public func withLocalForce<Result: Sendable>(
     schema: Schema = .standard, transport: TestOrg.Transport = .inProcess, faults: FaultInjection = FaultInjection(),
-    clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = [], _ body: (LocalForce, RestClient) async throws -> Result
+    clockOffset: Duration = .zero, briefcaseRules: [BriefcaseRule] = [], streaming: StreamingOptions = StreamingOptions(),
+    _ body: (LocalForce, RestClient) async throws -> Result
 ) async throws -> Result {
     let org = try await TestOrg.start(
-        schema: schema, transport: transport, faults: faults, clockOffset: clockOffset, briefcaseRules: briefcaseRules)
+        schema: schema, transport: transport, faults: faults, clockOffset: clockOffset, briefcaseRules: briefcaseRules,
+        streaming: streaming)
     do {
         let result = try await body(org.localForce, org.client)
         await org.stop()

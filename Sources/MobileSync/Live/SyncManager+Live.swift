@@ -63,7 +63,10 @@ extension SyncManager {
         return started
     }
 
-    /// Stops a live sync: its long poll ends, its status becomes ``LiveStatus/stopped``.
+    /// Stops a live sync: its status becomes ``LiveStatus/stopped`` and its long poll ends. It
+    /// returns once the server has answered the sync's `/meta/disconnect` (which answers its
+    /// pending connect too) or 10 s have passed, also when the sync's own loop was
+    /// disconnecting at that moment: an org stopped right after finds no connect pending.
     public func stopLiveSync(named name: String) async throws {
         guard let sync = try syncStatus(named: name) else { throw SyncError.notFound(name) }
         await stopLiveSync(id: sync.id)
