@@ -4,6 +4,7 @@ import GRDB
 import GRDBSQLite
 import LocalForceHTTP
 import TestLocking
+import TestSupport
 import Testing
 
 @testable import LocalForce

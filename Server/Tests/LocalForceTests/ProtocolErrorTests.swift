@@ -3,6 +3,7 @@ import FastJSON
 import Foundation
 import LocalForceHTTP
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import LocalForce

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NIOPosix
 import TestLocking
+import TestSupport
 import Testing
 
 /// The server answers on its own threads: a process whose cooperative pool is busy or blocked

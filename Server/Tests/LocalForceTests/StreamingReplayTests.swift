@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import LocalForceHTTP
+import TestSupport
 import Testing
 
 @testable import LocalForce
