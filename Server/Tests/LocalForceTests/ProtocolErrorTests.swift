@@ -80,15 +80,14 @@ import Testing
     /// is answered, and its connection closes after the answer, as HTTP/1.0 has it.
     @Test func anHTTP10RequestWithoutHostIsAnswered() async throws {
         try await withServer { server in
-            let started = ContinuousClock.now
             let versions = try await Self.exchange(server, "GET /services/data HTTP/1.0\r\n\r\n")
             #expect(versions.status.hasSuffix(" 200 OK"), "\(versions.status)")
             #expect((try? JSONValue(parsing: Array(versions.body.utf8)))?.arrayValue?.isEmpty == false, "\(versions.body)")
             let limits = try await Self.exchange(
                 server, "GET /services/data/v66.0/limits HTTP/1.0\r\nAuthorization: Bearer \(TestServer.token)\r\n\r\n")
             #expect(limits.status.hasSuffix(" 200 OK") && limits.body.contains("DailyApiRequests"), "\(limits.status)")
-            // Both connections were closed by the server (the reads end there, not at their timeout).
-            #expect(started.duration(to: .now) < .seconds(60))
+            // Both connections were closed by the server: the reads ended there, not at their timeout.
+            #expect(!versions.body.contains("[the read timed out") && !limits.body.contains("[the read timed out"))
         }
     }
 

@@ -20,12 +20,16 @@ import Testing
         ]
     }
 
-    /// Adds the poisoned fields to every record of an answer (a query's `records`, or a page's).
+    /// Adds the poisoned fields to every record of an answer (a query's `records`, a page's, or
+    /// a search's `searchRecords`).
     static func poison(_ victim: Int64) -> @Sendable (JSONValue) -> JSONValue {
         { answer in
-            guard case .object(var page) = answer, case .array(let records)? = page["records"] else { return answer }
-            page["records"] = .array(
-                records.map { record in (record.objectValue?.merging(poisoned(victim)) { $1 }).map(JSONValue.object) ?? record })
+            guard case .object(var page) = answer else { return answer }
+            for key in ["records", "searchRecords"] {
+                guard case .array(let records)? = page[key] else { continue }
+                page[key] = .array(
+                    records.map { record in (record.objectValue?.merging(poisoned(victim)) { $1 }).map(JSONValue.object) ?? record })
+            }
             return .object(page)
         }
     }
@@ -104,6 +108,40 @@ import Testing
                 $0["Name"]?.stringValue
             }
             #expect(names.contains("Account new") && names.contains("zz local"), "\(names)")
+        }
+    }
+
+    /// The other sync downs: SOSL, MRU, refresh, and a custom target that saves what it
+    /// fetched through `SyncContext`.
+    @Test(arguments: ["sosl", "mru", "refresh", "custom"])
+    func everyOtherSyncDownStoresNoBookkeepingFromTheServer(kind: String) async throws {
+        try await withHarness { harness in
+            let ids = try await harness.createAccounts(3, prefix: "Rocket")
+            let victim = try await Self.victim(harness)
+            let target: any SyncDownTarget
+            switch kind {
+            case "sosl":
+                target = SoslSyncDownTarget(query: "FIND {Rocket*} IN NAME FIELDS RETURNING Account(Id, Name, Industry, LastModifiedDate)")
+            case "mru":
+                _ = try await harness.client.query("SELECT Id FROM Account WHERE Id = '\(ids[0])' FOR VIEW")
+                target = MruSyncDownTarget(objectType: "Account", fieldlist: ["Name"])
+            case "refresh":
+                for id in ids {
+                    try await harness.store.create(
+                        ["Id": .string(id), "Name": "stale", "attributes": ["type": "Account"], "__local__": false], in: "accounts")
+                }
+                target = RefreshSyncDownTarget(objectType: "Account", fieldlist: ["Name"], soupName: "accounts", countIdsPerSoql: 2)
+            default:
+                try harness.store.registerSoup(
+                    "industries",
+                    indexSpecs: [IndexSpec("Id", .string), IndexSpec("__local__", .string), IndexSpec("__sync_id__", .integer)])
+                target = CustomTargetTests.AccountsAndIndustries()
+            }
+            await harness.localForce.faults.scheduleTamper(
+                count: 10, matching: { ["query", "search"].contains($0.segments.last ?? "") }, Self.poison(victim))
+            let sync = try await harness.manager.syncDown(target: target, soupName: "accounts")
+            #expect(sync.status == .done && sync.recordsFetched >= 1, "\(kind): \(sync.error)")
+            try await Self.expectClean(harness, victim: victim, edit: "typed here")
         }
     }
 }

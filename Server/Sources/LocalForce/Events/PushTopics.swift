@@ -62,6 +62,9 @@ enum PushTopics {
 
     /// Refuses a new topic once the org holds ``maximumTopics``.
     static func checkRoom(db: any SQLConnection) throws {
+        // Taking a counter row first queues concurrent creations (on PostgreSQL, whose writers
+        // do not exclude each other): each counts the topics the ones before it committed.
+        _ = try StorageSchema.next("pushtopics:room", on: db)
         let count = try db.scalar("SELECT count(*) FROM \"PushTopic\" WHERE \"IsDeleted\" = 0", [])?.integer ?? 0
         guard count < Int64(maximumTopics) else {
             throw APIError(400, "LIMIT_EXCEEDED", "The org has \(maximumTopics) PushTopics, the most it may have: delete one first")
