@@ -7,6 +7,9 @@
 public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public var bytes: [UInt8] = []
+    /// Whether objects' members are written sorted by key (for output people and diffs read;
+    /// otherwise they come in the dictionary's order, which changes from process to process).
+    public var sortsKeys = false
 
     /// An empty writer whose buffer can hold `capacity` bytes before it grows.
     public init(reservingCapacity capacity: Int = 256) {
@@ -48,15 +51,19 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in members {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key)
-                bytes.append(UInt8(ascii: ":"))
-                write(member)
-            }
+            if sortsKeys { writeMembers(members.sorted { $0.key < $1.key }) } else { writeMembers(members) }
             bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func writeMembers<Members: Sequence<(key: String, value: JSONValue)>>(_ members: Members) {
+        var first = true
+        for (key, member) in members {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(key)
+            bytes.append(UInt8(ascii: ":"))
+            write(member)
         }
     }
 
@@ -147,6 +154,20 @@ extension JSONValue {
     /// The compact JSON text of this value.
     public var jsonString: String {
         String(decoding: jsonBytes, as: UTF8.self)
+    }
+
+    /// The compact JSON text of this value with every object's members sorted by key: the same
+    /// text for the same value in every process.
+    public var sortedJSONBytes: [UInt8] {
+        var writer = JSONWriter()
+        writer.sortsKeys = true
+        writer.write(self)
+        return writer.bytes
+    }
+
+    /// ``sortedJSONBytes`` as a string.
+    public var sortedJSONString: String {
+        String(decoding: sortedJSONBytes, as: UTF8.self)
     }
 }
 

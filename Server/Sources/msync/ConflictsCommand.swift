@@ -11,7 +11,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         abstract: "List the records a sync left in conflict: kind, fields, and the local, server and base values.",
         discussion: """
             A record changed here and on the server (LEAVE_IF_CHANGED, MERGE_FIELDS) is not sent until \
-            SyncManager.resolveConflict settles it. The store is opened read-only. With --format json, \
+            msync resolve (or SyncManager.resolveConflict in an app) settles it. The store is opened read-only. With --format json, \
             each line carries the whole local, server and base records.
             """)
 
@@ -27,7 +27,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         var conflicts: [SyncConflict] = []
         for name in soups { conflicts += try await SyncManager.conflicts(in: store, soup: name) }
         if options.format == .json {
-            for conflict in conflicts { print(Self.json(conflict).jsonString) }
+            for conflict in conflicts { print(Self.json(conflict).sortedJSONString) }
             return
         }
         RowPrinter(columns: Self.columns, format: options.format).print(conflicts.map(Self.row))

@@ -44,20 +44,34 @@ struct SyncsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let smartStore = try options.open()
-        RowPrinter(columns: Self.columns, format: options.format).print(try SyncManager.syncStates(in: smartStore).map(Self.row))
+        let states = try SyncManager.syncStates(in: smartStore)
+        let open = try await Self.openConflicts(in: smartStore, of: states)
+        RowPrinter(columns: Self.columns, format: options.format).print(states.map { Self.row($0, openConflicts: open) })
     }
 
-    /// The columns of ``row(_:)``.
+    /// The columns of ``row(_:openConflicts:)``.
     static let columns = ["id", "name", "type", "target", "soup", "status", "progress", "maxTimeStamp", "failed", "conflicts", "error"]
 
-    /// A sync state as `msync syncs` and the inspector show it.
-    static func row(_ sync: SyncState) -> [JSONValue] {
-        [
+    /// How many records of each soup of `states` are in conflict now.
+    static func openConflicts(in store: SmartStore, of states: [SyncState]) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for soup in Set(states.filter { $0.conflictCount > 0 }.map(\.soupName)) where try store.hasSoup(soup) {
+            counts[soup] = try await SyncManager.conflicts(in: store, soup: soup).count
+        }
+        return counts
+    }
+
+    /// A sync state as `msync syncs` and the inspector show it. Its conflicts are those its last
+    /// run found that are still open (`openConflicts`: the records of each soup in conflict
+    /// now): one settled since, by `msync resolve` or otherwise, no longer counts.
+    static func row(_ sync: SyncState, openConflicts: [String: Int]) -> [JSONValue] {
+        let conflicts = min(sync.conflictCount, openConflicts[sync.soupName] ?? sync.conflictCount)
+        return [
             .int(sync.id), sync.name.map(JSONValue.string) ?? .null, .string(sync.kind.rawValue),
             .string(summary(of: sync.target)), .string(sync.soupName), .string(sync.status.rawValue),
             .string(sync.totalSize < 0 ? "\(sync.progress)%" : "\(sync.progress)% of \(sync.totalSize)"),
             sync.maxTimeStamp < 0 ? .null : .string(date(sync.maxTimeStamp)), .int(Int64(sync.failedRecordCount)),
-            .int(Int64(sync.conflictCount)), sync.error.isEmpty ? .null : .string(sync.error),
+            .int(Int64(conflicts)), sync.error.isEmpty ? .null : .string(sync.error),
         ]
     }
 

@@ -28,10 +28,10 @@ enum LiveOutput {
             "recordIds": .array(change.recordIds.map(JSONValue.string)),
             "changedFields": .array(change.changedFields.map(JSONValue.string)),
             "outcome": .string(change.outcome.rawValue), "replayId": .int(change.replayId),
-        ]).jsonString
+        ]).sortedJSONString
     }
 
     static func json(_ name: String, _ info: LiveSyncInfo) -> String {
-        JSONValue.object(["sync": .string(name), "liveStatus": .string(info.status.rawValue), "note": .string(info.note)]).jsonString
+        JSONValue.object(["sync": .string(name), "liveStatus": .string(info.status.rawValue), "note": .string(info.note)]).sortedJSONString
     }
 }

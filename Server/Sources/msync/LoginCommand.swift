@@ -20,8 +20,10 @@ struct LoginCommand: AsyncParsableCommand {
 
             Examples:
               msync login --instance-url https://login.salesforce.com --client-id 3MVG9...
-              msync login --instance-url http://127.0.0.1:8080 --client-id msync --no-browser
-              msync login --instance-url https://login.salesforce.com --client-id 3MVG9... --jwt-key server.key --username me@example.com
+              msync login --instance-url http://127.0.0.1:8080 --client-id msync \\
+                --no-browser
+              msync login --instance-url https://login.salesforce.com \\
+                --client-id 3MVG9... --jwt-key server.key --username me@example.com
             """
     )
 

@@ -8,7 +8,7 @@ struct MsyncCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             DemoCommand.self, LoginCommand.self, LogoutCommand.self, QueryCommand.self, SoupsCommand.self, SyncsCommand.self,
-            ConflictsCommand.self, InspectCommand.self, PutCommand.self, EditCommand.self, DeleteCommand.self,
+            ConflictsCommand.self, ResolveCommand.self, InspectCommand.self, PutCommand.self, EditCommand.self, DeleteCommand.self,
             ServeCommand.self, StoreCommand.self, SyncCommand.self,
         ]
     )

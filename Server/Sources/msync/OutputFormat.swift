@@ -56,7 +56,7 @@ struct RowPrinter {
         case .array(let items):
             return "[" + items.map { stableJSON($0) }.joined(separator: ",") + "]"
         default:
-            return value.jsonString
+            return value.sortedJSONString
         }
     }
 
@@ -126,7 +126,7 @@ struct RowPrinter {
         switch value {
         case .null: ""
         case .string(let string): string
-        default: value.jsonString
+        default: value.sortedJSONString
         }
     }
 

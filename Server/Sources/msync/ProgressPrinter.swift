@@ -11,7 +11,13 @@ final class ProgressPrinter: Sendable {
     /// Whether a bar is drawn on the terminal's current line (no newline after it yet).
     private let barOpen = NIOLockedValueBox(false)
 
-    func update(_ label: String, _ state: SyncState) {
+    /// Prints the state of the sync `label`; a WAITING one says what it waits for (`waiting`),
+    /// not the previous run's progress.
+    func update(_ label: String, _ state: SyncState, waiting: String? = nil) {
+        if state.status == .waiting, let waiting {
+            line("\(label): WAITING: \(waiting)")
+            return
+        }
         lastLine.withLockedValue { lastLine in
             let total = state.totalSize < 0 ? "?" : String(state.totalSize)
             if isTerminal {

@@ -12,7 +12,7 @@ struct QueryCommand: AsyncParsableCommand {
             "Run a Smart SQL query against a store (or SOQL against the org) and print the rows: a table on a terminal, JSON lines when piped.",
         discussion: """
             Smart SQL names soups as {soup} and their paths as {soup:path}, for example:
-              msync query --store app.sqlite "select {accounts:Name} from {accounts} order by {accounts:Name}"
+              msync query --store app.sqlite "select {accounts:Name} from {accounts}"
 
             With --org the query is SOQL, sent to the org of the saved login (msync login) or of \
             --instance-url and --token; every page of the answer is printed, one record per line:
@@ -54,6 +54,7 @@ struct QueryCommand: AsyncParsableCommand {
         let format = OutputFormat.resolved(format)
         if org {
             let client = try await server.client()
+            try await server.checkToken(client) // a refused --token said as such, not as an expired session
             var page = try await client.query(query)
             let soql = SOQLColumns(query)
             if soql.isCountOnly {
@@ -63,14 +64,11 @@ struct QueryCommand: AsyncParsableCommand {
             }
             var records: [JSONValue] = []
             while true {
-                // `attributes` (type and URL) stays in JSON lines; a table or CSV has no room for it.
-                let batch = try page.records().map { record -> JSONValue in
-                    var record = record
-                    if format != .json { record["attributes"] = nil }
-                    return record
-                }
+                // JSON lines keep records as the org sent them; a table or CSV has a column per
+                // field, parents' fields included, and no room for `attributes`.
+                let batch = try page.records().map { format == .json ? $0 : soql.flattened($0) }
                 if format == .json {
-                    RowPrinter.table(of: batch, format: format, order: soql.order).print()
+                    RowPrinter.table(of: batch, format: format, order: soql.memberOrder).print()
                 } else {
                     records += batch // a table is aligned over every row
                 }

@@ -1,12 +1,13 @@
+import FastJSON
 import SOQL
 
-/// What `msync query --org` reads in the SOQL it sends: the records' members in SELECT order,
-/// and whether the query only counts (`SELECT COUNT() FROM …`, whose answer is a total and no
+/// What `msync query --org` reads in the SOQL it sends: the columns in SELECT order, and
+/// whether the query only counts (`SELECT COUNT() FROM …`, whose answer is a total and no
 /// records).
 struct SOQLColumns {
-    /// Top-level member names in SELECT order: a field's (a relationship path's first part), an
-    /// alias, a subquery's relationship, `exprN` for an unaliased aggregate. Empty when the query
-    /// does not parse here (the org still answers it; members then come sorted).
+    /// Column names in SELECT order: a field's, a parent's field as its path (`Owner.Username`),
+    /// an alias, a subquery's relationship, `exprN` for an unaliased aggregate. Empty when the
+    /// query does not parse here (the org still answers it; members then come sorted).
     let order: [String]
     let isCountOnly: Bool
 
@@ -26,7 +27,7 @@ struct SOQLColumns {
                 let components =
                     path.components.count > 1 && path.components.first?.lowercased() == query.alias?.lowercased()
                     ? Array(path.components.dropFirst()) : path.components
-                name = components.first
+                name = components.joined(separator: ".")
             case .aliasedField(_, let alias): name = alias
             case .function(let call, let alias):
                 if let alias {
@@ -41,5 +42,46 @@ struct SOQLColumns {
             if let name, !order.contains(where: { $0.lowercased() == name.lowercased() }) { order.append(name) }
         }
         self.order = order
+    }
+
+    /// The top-level member names in SELECT order (a parent's once): JSON lines' order.
+    var memberOrder: [String] {
+        var names: [String] = []
+        for column in order {
+            let name = String(column.split(separator: ".").first ?? Substring(column))
+            if !names.contains(where: { $0.lowercased() == name.lowercased() }) { names.append(name) }
+        }
+        return names
+    }
+
+    /// A record as table and CSV rows show it: each parent's fields as columns of their own
+    /// (`Owner: {"Username": …}` becomes `Owner.Username`, a parent that is null leaves its
+    /// columns null), `attributes` left out. A subquery's records stay one JSON value.
+    func flattened(_ record: JSONValue) -> JSONValue {
+        var flat: [String: JSONValue] = [:]
+        Self.flatten(record, prefix: "", depth: 0, into: &flat)
+        for column in order where flat[column] == nil {
+            // A null parent: its selected fields are null.
+            if let parent = flat.keys.first(where: { column.lowercased().hasPrefix($0.lowercased() + ".") }), flat[parent] == .null {
+                flat[column] = .null
+            }
+        }
+        for key in Array(flat.keys) where flat[key] == .null && order.contains(where: { $0.lowercased().hasPrefix(key.lowercased() + ".") })
+        {
+            flat[key] = nil
+        }
+        return .object(flat)
+    }
+
+    /// SOQL reaches parents five levels up: deeper objects stay whole.
+    private static func flatten(_ value: JSONValue, prefix: String, depth: Int, into flat: inout [String: JSONValue]) {
+        guard case .object(let members) = value else { return }
+        for (key, member) in members where key != "attributes" {
+            if depth < 5, case .object(let inner) = member, inner["attributes"] != nil {
+                flatten(member, prefix: prefix + key + ".", depth: depth + 1, into: &flat)
+            } else {
+                flat[prefix + key] = member
+            }
+        }
     }
 }

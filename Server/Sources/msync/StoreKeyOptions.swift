@@ -59,6 +59,10 @@ extension StoreKeyOptions {
         do {
             return readOnly ? try SmartStore(readOnlyAt: path, key: key()) : try SmartStore(path: path, key: key())
         } catch SmartStoreError.keyRequired {
+            // An encrypted store's first bytes look random; a text file (JSON, a config) is no store.
+            if Self.startsWithText(path) {
+                throw CommandFailure("\(path) is a text file (JSON?), not a store: give the store's SQLite file")
+            }
             throw CommandFailure("The store at \(path) is encrypted: set \(variable) to its key (or name another variable with --key-env)")
         } catch SmartStoreError.notEncrypted {
             // Say how to encrypt it with msync, not with the Swift API the store's error names.
@@ -66,5 +70,14 @@ extension StoreKeyOptions {
                 "The store at \(path) is not encrypted, but \(variable) holds a key: encrypt it with `msync store encrypt --store \(DemoCommand.quoted(path))`, or unset \(variable) to open it as it is"
             )
         }
+    }
+
+    /// Whether the file's first bytes (up to 64) are printable text: never so for an encrypted
+    /// store, whose bytes are random (64 printable ones by chance: about one in 10^33).
+    static func startsWithText(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let bytes = try? handle.read(upToCount: 64), !bytes.isEmpty else { return false }
+        return bytes.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 }

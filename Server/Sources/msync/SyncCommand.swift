@@ -16,9 +16,15 @@ struct SyncCommand: AsyncParsableCommand {
             sync down only fetches what changed since its last run. Without --token, the login saved by \
             msync login is used (and renewed when it expires).
 
+            What a sync left unsent (records the server refused, records in conflict) is printed \
+            after it, and listed in --json's "left". Exit codes: 0 all done; 1 a sync failed, an \
+            entry of --syncs was refused, or nothing ran; 3 the syncs ran but left records unsent; \
+            130 (143) interrupted by Ctrl-C (SIGTERM).
+
             Example:
-              msync sync --instance-url http://127.0.0.1:8080 --token secret --store app.sqlite \\
-                         --store-config userstore.json --syncs usersyncs.json accounts contacts
+              msync sync --instance-url http://127.0.0.1:8080 --token secret \\
+                --store app.sqlite --store-config userstore.json \\
+                --syncs usersyncs.json accounts contacts
             """
     )
 
@@ -39,6 +45,13 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Flag(help: "Print the final sync states as JSON.")
     var json = false
+
+    @Flag(
+        help: """
+            Give existing syncs the definitions --syncs has for them (target, soup, options); a new \
+            target or soup starts the sync afresh. Without it, existing syncs keep theirs.
+            """)
+    var replaceDefinitions = false
 
     @Option(
         name: .customLong("wait"),
@@ -71,6 +84,7 @@ struct SyncCommand: AsyncParsableCommand {
         // missing login leaves no new store behind.
         let soupsConfig = try storeConfig.map { try StoreConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let syncsConfig = try syncs.map { try SyncsConfig(contentsOf: URL(fileURLWithPath: $0)) }
+        try SyncInputs.check(store: store, encryption: encryption, soups: soupsConfig, syncs: syncsConfig, names: names)
         let client = try await server.client()
         try await server.checkToken(client)
         let smartStore = try encryption.open(store, readOnly: false)
@@ -91,54 +105,95 @@ struct SyncCommand: AsyncParsableCommand {
         // next run) and no further sync starts; a second Ctrl-C ends the process at once.
         let interruption = await Interruption(printer: printer) { await manager.stop() }
         defer { interruption.cancel() }
-        var results: [SyncState] = []
-        for name in order where interruption.signal == nil {
-            let state: SyncState
-            do {
-                state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state) } }
-            } catch SyncError.managerStopped where interruption.signal != nil {
-                break // interrupted between two syncs
-            }
-            results.append(state)
-            if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
-        }
+        let results = try await runSyncs(order, manager: manager, store: smartStore, printer: printer, interruption: interruption)
         printer.endLine()
-        if live && interruption.signal == nil && !results.contains(where: { $0.status == .failed }) {
+        if live && interruption.signal == nil && !results.contains(where: { $0.state.status == .failed }) {
             try await followLive(order, manager: manager, printer: printer, interruption: interruption)
         }
-        if json { FileHandle.standardOutput.write(Data((JSONValue.array(results.map(Self.json)).jsonString + "\n").utf8)) }
+        if json {
+            let open = try await SyncsCommand.openConflicts(in: smartStore, of: results.map(\.state))
+            let states = JSONValue.array(results.map { Self.json($0, openConflicts: open) })
+            FileHandle.standardOutput.write(Data((states.sortedJSONString + "\n").utf8))
+        }
         if let code = interruption.exitCode {
             FileHandle.standardError.write(Data("interrupted: stopped; the next msync sync resumes\n".utf8))
             throw ExitCode(code)
         }
-        // Non-zero when anything asked for did not happen: a rejected config entry, a failed sync,
-        // or nothing run at all.
+        // Non-zero when anything asked for did not happen: 1 for a rejected config entry, a
+        // failed sync, or nothing run at all; 3 when the syncs ran but left records unsent.
         if results.isEmpty { FileHandle.standardError.write(Data("no sync ran\n".utf8)) }
-        if rejected > 0 || results.isEmpty || results.contains(where: { $0.status == .failed }) { throw ExitCode(1) }
+        if rejected > 0 || results.isEmpty || results.contains(where: { $0.state.status == .failed }) { throw ExitCode(1) }
+        if results.contains(where: { $0.state.failedRecordCount > 0 || $0.state.conflictCount > 0 }) {
+            throw ExitCode(SyncLeftovers.exitCode)
+        }
+    }
+
+    /// Runs the syncs in order until one is interrupted, printing each one's progress and what
+    /// it left unsent (unless --json).
+    private func runSyncs(
+        _ order: [String], manager: SyncManager, store smartStore: SmartStore, printer: ProgressPrinter, interruption: Interruption
+    ) async throws -> [(state: SyncState, left: SyncLeftovers)] {
+        var results: [(state: SyncState, left: SyncLeftovers)] = []
+        let waiting = "another process is syncing its soup; waiting up to \(waitSeconds) s (--wait)"
+        for name in order where interruption.signal == nil {
+            let state: SyncState
+            do {
+                state = try await manager.reSync(named: name) { state in if !json { printer.update(name, state, waiting: waiting) } }
+            } catch SyncError.managerStopped where interruption.signal != nil {
+                break // interrupted between two syncs
+            } catch SyncError.notFound(let unknown) {
+                let known = try SyncManager.syncStates(in: smartStore).compactMap(\.name)
+                throw CommandFailure(Suggestion.unknown("sync", unknown, known: known))
+            }
+            let left = try await SyncLeftovers.of(state, in: smartStore)
+            results.append((state, left))
+            if !json && state.status == .failed { printer.line("\(name): FAILED: \(state.error)") }
+            if !json { for line in left.lines(sync: name, store: store) { printer.line(line) } }
+        }
+        return results
     }
 
     /// The syncs to run, in order (those named, else every entry of `--syncs` created), and how
     /// many of the asked-for entries of `--syncs` were refused (each said on stderr).
     private func syncsToRun(_ manager: SyncManager, config: SyncsConfig?) async throws -> (names: [String], rejected: Int) {
         guard let config else { return (names, 0) }
-        let report = try await manager.apply(config)
-        for (name, error) in report.errors { FileHandle.standardError.write(Data("sync \(name) not created: \(error)\n".utf8)) }
+        let report = try await manager.apply(config, replacingDefinitions: replaceDefinitions)
+        for (name, error) in report.errors {
+            // A soup the store lacks: say where soups come from.
+            let hint = "\(error)".hasPrefix("Soup: ") ? " (register it with --store-config and a userstore.json)" : ""
+            FileHandle.standardError.write(Data("sync \(name) not created: \(error)\(hint)\n".utf8))
+        }
+        for name in report.replaced { FileHandle.standardError.write(Data("sync \(name): definition replaced from --syncs\n".utf8)) }
+        if !replaceDefinitions { try await noteKeptDefinitions(report.skipped, config: config, manager: manager) }
         let rejected = report.errors.filter { names.isEmpty || names.contains($0.name) }.count
         guard names.isEmpty else { return (names, rejected) }
         return (config.entries.map(\.name).filter { !report.errors.map(\.name).contains($0) }, rejected)
     }
 
-    /// A sync's state as `msync syncs` prints it: an ISO 8601 date (null before the first run),
-    /// null for no error.
-    private static func json(_ state: SyncState) -> JSONValue {
-        [
-            "id": .int(state.id), "name": state.name.map(JSONValue.string) ?? .null, "type": .string(state.kind.rawValue),
-            "status": .string(state.status.rawValue), "progress": .int(Int64(state.progress)),
-            "totalSize": .int(Int64(state.totalSize)),
-            "maxTimeStamp": state.maxTimeStamp < 0 ? .null : .string(SyncsCommand.date(state.maxTimeStamp)),
-            "failedRecordCount": .int(Int64(state.failedRecordCount)),
-            "error": state.error.isEmpty ? .null : .string(state.error),
-        ]
+    /// Says on stderr which existing syncs keep a stored definition that differs from --syncs
+    /// (a changed merge mode, say), and how to take the file's.
+    private func noteKeptDefinitions(_ names: [String], config: SyncsConfig, manager: SyncManager) async throws {
+        for name in names {
+            guard let entry = config.entries.first(where: { $0.name == name }), let stored = try await manager.syncStatus(named: name),
+                stored.options != entry.options || stored.soupName != entry.soupName || stored.kind != entry.kind
+            else { continue }
+            FileHandle.standardError.write(
+                Data(
+                    "sync \(name): the store keeps its own definition, not --syncs' (give --replace-definitions to take the file's)\n".utf8)
+            )
+        }
+    }
+
+    /// A sync's state with the keys and values `msync syncs` writes, its `totalSize`, and the
+    /// records it left unsent (`left`: entry id, server id, reason, error).
+    private static func json(_ result: (state: SyncState, left: SyncLeftovers), openConflicts: [String: Int]) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        for (column, value) in zip(SyncsCommand.columns, SyncsCommand.row(result.state, openConflicts: openConflicts)) {
+            object[column] = value
+        }
+        object["totalSize"] = .int(Int64(result.state.totalSize))
+        object["left"] = .array(result.left.records.map(\.json))
+        return .object(object)
     }
 
     /// Runs the SOQL sync downs among `names` live, printing each change and status, until a signal.

@@ -5,7 +5,8 @@ import Testing
 /// goes on to its next option.
 @Suite struct CommandLineHelpTests {
     static let commands = [
-        "demo", "login", "logout", "query", "soups", "syncs", "conflicts", "inspect", "put", "edit", "delete", "serve", "store", "sync",
+        "demo", "login", "logout", "query", "soups", "syncs", "conflicts", "resolve", "inspect", "put", "edit", "delete", "serve",
+        "store", "sync",
     ]
 
     @Test(arguments: commands) func helpHasNoStrayBackslashes(command: String) async throws {
@@ -20,6 +21,24 @@ import Testing
         #expect(stray.isEmpty, "\(command) --help: \(text)")
         // ASCII only: the manual page (scripts/man.sh) drops any other character.
         #expect(text.unicodeScalars.allSatisfy { $0.isASCII }, "\(command) --help: \(text)")
+    }
+
+    /// An example in the help is never broken mid-command at 80 columns (the width help takes
+    /// when it is piped): each example line printed at 80 columns is the line printed at 1,000.
+    @Test(arguments: commands + ["store encrypt", "store rekey", "store export"])
+    func examplesFitEightyColumns(command: String) async throws {
+        var narrow = ProcessInfo.processInfo.environment
+        narrow["COLUMNS"] = "80"
+        var wide = narrow
+        wide["COLUMNS"] = "1000"
+        let arguments = command.split(separator: " ").map(String.init) + ["--help"]
+        let (_, at80) = try await Msync.run(arguments, environment: narrow)
+        let (_, at1000) = try await Msync.run(arguments, environment: wide)
+        let wideLines = Set(at1000.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        // Examples are indented under the discussion's prose (which wraps at two spaces).
+        let examples = at80.split(separator: "\n").filter { $0.hasPrefix("    ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("msync ") || $0.hasSuffix(" \\") }
+        for line in examples { #expect(wideLines.contains(line), "\(command) --help breaks an example at 80 columns: \(line)") }
     }
 
     @Test func versionIsPrinted() async throws {

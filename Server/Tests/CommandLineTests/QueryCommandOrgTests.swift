@@ -39,6 +39,29 @@ import Testing
         #expect(csv.hasPrefix("Name,Industry,Id,LastModifiedDate\r\n"), "\(csv)")
     }
 
+    /// A parent's fields are columns of their own in a table and in CSV (`Owner.Username`), in
+    /// SELECT order; JSON lines keep the record as the org sent it.
+    @Test func parentFieldsAreColumns() async throws {
+        let harness = try await CommandLineOrg()
+        defer { Task { await harness.stop() } }
+        _ = try await harness.createAccounts(3)
+        let soql = "SELECT Name, Owner.Username, Owner.Name, Industry FROM Account ORDER BY Name"
+        let (status, csv) = try await Self.query(harness, soql, format: "csv")
+        #expect(status == 0, "\(csv)")
+        let lines = csv.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "Name,Owner.Username,Owner.Name,Industry", "\(csv)")
+        #expect(
+            lines.count == 4
+                && lines.dropFirst().allSatisfy {
+                    !$0.contains("{") && $0.split(separator: ",", omittingEmptySubsequences: false).count == 4
+                }, "\(csv)")
+        let (_, table) = try await Self.query(harness, soql, format: "table")
+        #expect(table.split(separator: "\n").first?.contains("Owner.Username") == true && !table.contains("attributes"), "\(table)")
+        let (_, json) = try await Self.query(harness, soql, format: "json")
+        let first = try #require(json.split(separator: "\n").first.map(String.init))
+        #expect(Self.memberNames(first) == ["attributes", "Name", "Owner", "Industry"], "\(first)")
+    }
+
     /// The top-level member names of a JSON object, in the order written.
     static func memberNames(_ line: String) -> [String] {
         guard let object = try? JSONValue(parsing: Array(line.utf8)).objectValue else { return [] }

@@ -1,5 +1,6 @@
 public import FastJSON
 public import Foundation
+import SmartStore
 
 /// A `usersyncs.json` / `globalsyncs.json` file: named syncs to create, in the SDK's format.
 ///
@@ -97,20 +98,35 @@ extension SyncManager {
         public var created: [String] = []
         /// Syncs skipped because one with the name exists.
         public var skipped: [String] = []
+        /// Existing syncs whose stored definition the config's replaced (``apply(_:replacingDefinitions:)``).
+        public var replaced: [String] = []
         /// Syncs refused, with why (unknown target type, missing keys…); an entry without a name
         /// is named by its position (`syncs[2]`).
         public var errors: [(name: String, error: String)] = []
     }
 
-    /// Creates the config's syncs; existing names are skipped, invalid entries and targets
+    /// Creates the config's syncs; existing names are skipped (or, with
+    /// `replacingDefinitions`, given the config's definition), invalid entries and targets
     /// reported while the others are created.
+    ///
+    /// A replaced definition keeps the sync's id and history; a new target, soup or type also
+    /// starts it afresh (its `maxTimeStamp` forgotten, so the next reSync fetches everything).
+    /// A sync that is running is not replaced (reported as an error).
     @discardableResult
-    public func apply(_ config: SyncsConfig) throws -> ConfigReport {
+    public func apply(_ config: SyncsConfig, replacingDefinitions: Bool = false) throws -> ConfigReport {
         var report = ConfigReport()
         report.errors = config.rejected.map { ($0.name ?? "syncs[\($0.position)]", $0.reason) }
         for entry in config.entries {
             if try hasSync(named: entry.name) {
-                report.skipped.append(entry.name)
+                guard replacingDefinitions else {
+                    report.skipped.append(entry.name)
+                    continue
+                }
+                do {
+                    if try replaceDefinition(with: entry) { report.replaced.append(entry.name) } else { report.skipped.append(entry.name) }
+                } catch {
+                    report.errors.append((entry.name, "\(error)"))
+                }
                 continue
             }
             do {
@@ -131,5 +147,38 @@ extension SyncManager {
             }
         }
         return report
+    }
+
+    /// Gives the named sync `entry`'s definition, checked and written in one transaction;
+    /// false when it has it already.
+    private func replaceDefinition(with entry: SyncsConfig.Entry) throws -> Bool {
+        let target: JSONValue
+        let extraSoups: [String]
+        switch entry.kind {
+        case .syncDown:
+            let down = try targets.syncDownTarget(entry.target)
+            (target, extraSoups) = (down.json, down.additionalSoupNames)
+        case .syncUp:
+            let up = try targets.syncUpTarget(entry.target)
+            (target, extraSoups) = (up.json, up.additionalSoupNames)
+        }
+        guard try store.hasSoup(entry.soupName) else { throw SmartStoreError.unknownSoup(entry.soupName) }
+        try Self.keepBases(of: [entry.soupName] + extraSoups, in: store)
+        return try store.inTransaction { tx in
+            guard let document = try tx.query(.exact(soup: Self.soupName, path: "name", key: .string(entry.name), pageSize: 1)).first
+            else { throw SyncError.notFound(entry.name) }
+            var sync = try SyncState(document: document)
+            guard sync.status != .running else {
+                throw SyncError.invalidSyncState("\(entry.name) is running: its definition is replaced once it is not")
+            }
+            guard sync.kind != entry.kind || sync.target != target || sync.soupName != entry.soupName || sync.options != entry.options
+            else { return false }
+            if sync.kind != entry.kind || sync.target != target || sync.soupName != entry.soupName {
+                (sync.maxTimeStamp, sync.totalSize, sync.progress, sync.status) = (-1, -1, 0, .new)
+            }
+            (sync.kind, sync.target, sync.soupName, sync.options) = (entry.kind, target, entry.soupName, entry.options)
+            _ = try tx.upsert([sync.document], in: Self.soupName)
+            return true
+        }
     }
 }

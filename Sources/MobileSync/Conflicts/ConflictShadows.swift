@@ -34,7 +34,8 @@ enum ConflictShadows {
             case .deletedLocally: "Deleted here, changed on the server."
             }
         let item = SalesforceErrorItem(
-            code: errorCode, message: "\(kind.rawValue): \(message) Settle it with SyncManager.resolveConflict.", fields: fields)
+            code: errorCode, message: "\(kind.rawValue): \(message) Settle it with SyncManager.resolveConflict, or msync resolve.",
+            fields: fields)
         return .string(JSONValue.array([item.json]).jsonString)
     }
 

@@ -22,8 +22,12 @@ public struct APIResponse: Sendable {
 
     package static let contentType = "application/json;charset=UTF-8"
 
+    /// A JSON answer built as a value, its objects' members sorted by key: the same bytes for the
+    /// same answer in every process. (Query answers, written by the query engine in field order,
+    /// are ``json(bytes:status:)``.)
     static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> APIResponse {
-        APIResponse(status: status, headers: headers.merging(["Content-Type": contentType]) { first, _ in first }, body: value.jsonBytes)
+        APIResponse(
+            status: status, headers: headers.merging(["Content-Type": contentType]) { first, _ in first }, body: value.sortedJSONBytes)
     }
 
     static func json(bytes: [UInt8], status: Int = 200) -> APIResponse {

@@ -19,7 +19,8 @@ struct InspectCommand: AsyncParsableCommand {
             With --org and --token, the page also shows a soup's records beside the org's.
 
             Example:
-              msync inspect --store demo-data/store.sqlite --org http://127.0.0.1:8080 --token secret
+              msync inspect --store demo-data/store.sqlite \\
+                --org http://127.0.0.1:8080 --token secret
             """)
 
     @Option(help: "Path of an existing store's SQLite file.")

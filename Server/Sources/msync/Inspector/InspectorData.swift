@@ -82,7 +82,7 @@ final class InspectorData: Sendable {
             case "soups": return try soups()
             case "query": return try await self.query(query["sql"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
             case "record": return try await record(soup: query["soup"] ?? "", id: Int64(query["id"] ?? "") ?? -1)
-            case "syncs": return try syncs()
+            case "syncs": return try await syncs()
             case "conflicts": return try await conflicts()
             case "compare": return try await compare(soup: query["soup"] ?? "", page: Int(query["page"] ?? "0") ?? -1)
             default: return .error(404, "No such endpoint: \(endpoint)")
@@ -152,8 +152,11 @@ final class InspectorData: Sendable {
         return Answer(status: 200, body: ["conflicts": .array(rows)])
     }
 
-    private func syncs() throws -> Answer {
-        let rows = try SyncManager.syncStates(in: try store()).map { JSONValue.array(SyncsCommand.row($0)) }
+    private func syncs() async throws -> Answer {
+        let smartStore = try store()
+        let states = try SyncManager.syncStates(in: smartStore)
+        let open = try await SyncsCommand.openConflicts(in: smartStore, of: states)
+        let rows = states.map { JSONValue.array(SyncsCommand.row($0, openConflicts: open)) }
         return Answer(status: 200, body: ["columns": .array(SyncsCommand.columns.map(JSONValue.string)), "rows": .array(rows)])
     }
 }

@@ -27,7 +27,7 @@ struct InspectorServer {
                 headers[.cacheControl] = "no-store"
                 return Response(
                     status: .init(code: answer.status), headers: headers,
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body.jsonBytes)))
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body.sortedJSONBytes)))
             }
         }
         return InspectorServer(address: "http://127.0.0.1:\(server.port)", server: server)

@@ -15,8 +15,10 @@ struct DeleteCommand: AsyncParsableCommand {
             Records are given by id, by _soupEntryId (--entry-id), or by a Smart SQL condition on \
             the soup (--where); every one given must exist, and all are marked in one transaction, \
             or none:
-              msync delete --store app.sqlite --soup accounts 001000000000001AAA 001000000000002AAA
-              msync delete --store app.sqlite --soup accounts --where "{accounts:Industry} = 'Shipping'"
+              msync delete --soup accounts 001000000000001AAA 001000000000002AAA \\
+                --store app.sqlite
+              msync delete --soup accounts --where "{accounts:Industry} = 'Shipping'" \\
+                --store app.sqlite
             """
     )
 

@@ -12,26 +12,24 @@ struct EditCommand: AsyncParsableCommand {
         discussion: """
             NAME=TEXT sets a field to a string; NAME:=JSON to any JSON value (a number, true, \
             null, an object). The entry is given by its _soupEntryId, or with --id by its record id:
-              msync edit --store app.sqlite --soup accounts 12 Name=Acme NumberOfEmployees:=40
-              msync edit --store app.sqlite --soup accounts --id 001000000000001AAA Industry=Shipping
+              msync edit --soup accounts 12 Name=Acme NumberOfEmployees:=40 \\
+                --store app.sqlite
+              msync edit --soup accounts --id 001000000000001AAA Industry=Shipping \\
+                --store app.sqlite
             """
     )
 
     @OptionGroup
     var options: LocalEditOptions
 
-    @Flag(help: "ENTRY is a record id (the --id-field's value), not a _soupEntryId.")
-    var id = false
-
-    @Argument(help: "The entry's _soupEntryId (a record id with --id).")
-    var entry: String
+    @OptionGroup
+    var target: EntrySelection
 
     @Argument(help: "NAME=TEXT or NAME:=JSON, one or more.")
     var fields: [String]
 
     func validate() throws {
         guard !fields.isEmpty else { throw ValidationError("give at least one field, such as Name=Acme") }
-        if !id, Int64(entry) == nil { throw ValidationError("ENTRY must be a _soupEntryId (a number); give --id for a record id") }
         _ = try Self.changes(fields)
     }
 
@@ -39,7 +37,7 @@ struct EditCommand: AsyncParsableCommand {
         let changes = try Self.changes(fields)
         let smartStore = try options.open()
         defer { try? smartStore.close() }
-        let entryId = try await id ? options.entryId(ofRecord: .string(entry), in: smartStore) : Int64(entry) ?? 0
+        let entryId = try await target.entryId(options, in: smartStore)
         let checked = try await options.changes(changes, toEntry: entryId, in: smartStore)
         let saved = try await smartStore.updateLocally(checked, entryId: entryId, in: options.soup)
         options.report([("updated", saved)])

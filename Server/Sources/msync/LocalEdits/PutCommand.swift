@@ -17,7 +17,8 @@ struct PutCommand: AsyncParsableCommand {
             creates a record with a local id, of the type in its attributes.type or --object-type. \
             Every line is read and checked before anything is written:
               echo '{"Name":"Acme","Industry":"Shipping"}' | msync put --store app.sqlite --soup accounts --object-type Account
-              msync put --store app.sqlite --soup accounts --external-id-field Name changes.jsonl
+              msync put --store app.sqlite --soup accounts \\
+                --external-id-field Name changes.jsonl
             """
     )
 
