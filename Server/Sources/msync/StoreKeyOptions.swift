@@ -64,6 +64,8 @@ extension StoreKeyOptions {
                 throw CommandFailure("\(path) is a text file (JSON?), not a store: give the store's SQLite file")
             }
             throw CommandFailure("The store at \(path) is encrypted: set \(variable) to its key (or name another variable with --key-env)")
+        } catch SmartStoreError.database(let message) where message.contains("not a database") && Self.startsWithText(path) {
+            throw CommandFailure("\(path) is a text file (JSON?), not a store: give the store's SQLite file")
         } catch SmartStoreError.notEncrypted {
             // Say how to encrypt it with msync, not with the Swift API the store's error names.
             throw CommandFailure(

@@ -79,6 +79,35 @@ import Testing
         }
     }
 
+    /// A JSON file given as the store is named as a text file, not as an encrypted store
+    /// wanting its key.
+    @Test func aTextFileGivenAsTheStoreIsNamedAsOne() async throws {
+        let folder = try Msync.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A short file SQLite calls "not a database"; a longer one it took for an encrypted store.
+        for size in [1, 100] {
+            let file = folder.appendingPathComponent("usersyncs-\(size).json")
+            let entries = (0..<size).map { #"{"syncName": "sync\#($0)", "syncType": "syncDown"}"# }.joined(separator: ", ")
+            try Data(#"{"syncs": [\#(entries)]}"#.utf8).write(to: file)
+            for arguments in [["soups"], ["syncs"], ["query", "select 1"]] {
+                let (status, text) = try await Msync.run(arguments + ["--store", file.path])
+                #expect(status == 1 && text.contains("\(file.path) is a text file (JSON?), not a store"), "\(text)")
+                #expect(!text.contains("MSYNC_STORE_KEY"), "\(text)")
+            }
+        }
+    }
+
+    /// `query --org` with a token the org refuses says so, not that a session expired.
+    @Test func queryWithARefusedTokenSaysSo() async throws {
+        let harness = try await CommandLineOrg()
+        defer { Task { await harness.stop() } }
+        let (status, text) = try await Msync.run([
+            "query", "--org", "--instance-url", harness.baseURL.absoluteString, "--token", "wrong", "SELECT Id FROM Account",
+        ])
+        #expect(status == 1 && text.contains("refused the token given with --token (INVALID_SESSION_ID)"), "\(text)")
+        #expect(!text.contains("expired"), "\(text)")
+    }
+
     @Test func queryNeverCreatesOrChangesAFile() async throws {
         let folder = try Msync.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
