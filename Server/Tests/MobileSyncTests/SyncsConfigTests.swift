@@ -108,19 +108,25 @@ import Testing
         }
         #expect(message("{}") == #"Syncs config needs a "syncs" array"#)
         #expect(message(#"{"syncs": [{"syncType": "syncDown"}]}"#) == "syncs[0]: syncName is required")
+        // Every problem of an entry is named: a missing "options" hides nothing behind it.
+        let options = #"Options not defined in config (give "options": {"mergeMode": "OVERWRITE"} or LEAVE_IF_CHANGED)"#
         #expect(
             message(#"{"syncs": [{"syncName": "a", "syncType": "sideways", "soupName": "s"}]}"#)
-                == "sync a: syncType must be syncDown or syncUp")
+                == "sync a: syncType must be syncDown or syncUp; Target not defined in config; \(options)")
         #expect(
             message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "options": {}}]}"#)
                 == "sync a: Target not defined in config")
         #expect(
             message(#"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {"type": "soql"}}]}"#)
-                == "sync a: Options not defined in config")
+                == #"sync a: target: soql target needs a "query"; "# + options)
+        let typo = message(
+            #"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {"type": "soql", "query": "SELEC Id FROM Account"}}]}"#
+        )
+        #expect(typo?.hasPrefix("sync a: target: ") == true && typo?.hasSuffix(options) == true, "\(typo ?? "")")
         #expect(
             message(
                 #"{"syncs": [{"syncName": "a", "syncType": "syncDown", "soupName": "s", "target": {}, "options": {"mergeMode": "SOMETIMES"}}]}"#
-            ) == "unknown mergeMode SOMETIMES")
+            ) == "sync a: unknown mergeMode SOMETIMES")
         #expect(message("nope")?.hasPrefix("Syncs config is not valid JSON") == true)
     }
 

@@ -61,20 +61,47 @@ public struct SyncsConfig: Sendable {
         }
     }
 
-    /// One entry, or the first problem with it.
+    /// One entry, or every problem with it (a missing `options` does not hide a query that does
+    /// not parse). A target of a built-in type is checked as it will be built.
     private static func entry(_ sync: JSONValue, at index: Int) throws -> Entry {
         guard let name = sync["syncName"]?.stringValue, !name.isEmpty else {
             throw SyncError.invalidConfig("syncs[\(index)]: syncName is required")
         }
-        guard let typeName = sync["syncType"]?.stringValue, let kind = SyncState.Kind(rawValue: typeName) else {
-            throw SyncError.invalidConfig("sync \(name): syncType must be syncDown or syncUp")
+        var problems: [String] = []
+        let kind = sync["syncType"]?.stringValue.flatMap(SyncState.Kind.init(rawValue:))
+        if kind == nil { problems.append("syncType must be syncDown or syncUp") }
+        let soupName = sync["soupName"]?.stringValue
+        if soupName == nil { problems.append("soupName is required") }
+        let target = sync["target"].flatMap { $0.objectValue != nil ? $0 : nil }
+        if target == nil { problems.append("Target not defined in config") }
+        if let target, let kind, let problem = targetProblem(target, kind: kind) { problems.append("target: \(problem)") }
+        var options: SyncOptions?
+        if let json = sync["options"] {
+            do { options = try SyncOptions(json: json) } catch { problems.append("\(error)") }
+        } else {
+            problems.append(#"Options not defined in config (give "options": {"mergeMode": "OVERWRITE"} or LEAVE_IF_CHANGED)"#)
         }
-        guard let soupName = sync["soupName"]?.stringValue else { throw SyncError.invalidConfig("sync \(name): soupName is required") }
-        guard let target = sync["target"], target.objectValue != nil else {
-            throw SyncError.invalidConfig("sync \(name): Target not defined in config")
+        guard problems.isEmpty, let kind, let soupName, let target, let options else {
+            throw SyncError.invalidConfig("sync \(name): " + problems.joined(separator: "; "))
         }
-        guard let options = sync["options"] else { throw SyncError.invalidConfig("sync \(name): Options not defined in config") }
-        return Entry(name: name, kind: kind, soupName: soupName, target: target, options: try SyncOptions(json: options))
+        return Entry(name: name, kind: kind, soupName: soupName, target: target, options: options)
+    }
+
+    /// Why a target of a built-in type cannot be built (a query that does not parse, a missing
+    /// key); nil when it can, or when its type is one an app registers.
+    private static func targetProblem(_ target: JSONValue, kind: SyncState.Kind) -> String? {
+        let registry = SyncTargetRegistry()
+        do {
+            switch kind {
+            case .syncDown: _ = try registry.syncDownTarget(target)
+            case .syncUp: _ = try registry.syncUpTarget(target)
+            }
+            return nil
+        } catch SyncError.invalidConfig(let message) where message.hasPrefix("Unknown ") {
+            return nil // a type of the app's, known once it registers it (checked when applied)
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// Reads a config file.
