@@ -113,7 +113,8 @@ public actor StreamingClient {
     /// the server has answered the disconnect (or 10 s have passed): its pending connect has
     /// then been answered too. Callers at the same time all wait for that one disconnect.
     public func disconnect() async {
-        if let disconnection {
+        // The disconnect in flight is this session's only while no handshake made a newer one.
+        if let disconnection, clientId == nil {
             await disconnection.value
             return
         }
@@ -123,7 +124,7 @@ public actor StreamingClient {
         let task = Task { _ = try? await self.post([message], timeout: .seconds(10)) }
         disconnection = task
         await task.value
-        disconnection = nil
+        if disconnection == task { disconnection = nil }
     }
 
     private func requireClientId() throws -> String {

@@ -58,8 +58,12 @@ struct SOQLColumns {
     /// (`Owner: {"Username": …}` becomes `Owner.Username`, a parent that is null leaves its
     /// columns null), `attributes` left out. A subquery's records stay one JSON value.
     func flattened(_ record: JSONValue) -> JSONValue {
+        var found: [String: JSONValue] = [:]
+        Self.flatten(record, prefix: "", depth: 0, into: &found)
+        // Each column spelled as the query spells it, on every row (the org answers in its own case).
+        let spelling = Dictionary(order.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var flat: [String: JSONValue] = [:]
-        Self.flatten(record, prefix: "", depth: 0, into: &flat)
+        for (key, value) in found { flat[spelling[key.lowercased()] ?? key] = value }
         for column in order where flat[column] == nil {
             // A null parent: its selected fields are null.
             if let parent = flat.keys.first(where: { column.lowercased().hasPrefix($0.lowercased() + ".") }), flat[parent] == .null {

@@ -75,7 +75,7 @@ extension StoreKeyOptions {
     }
 
     /// Whether the file's first bytes (up to 64) are printable text: never so for an encrypted
-    /// store, whose bytes are random (64 printable ones by chance: about one in 10^33).
+    /// store, whose bytes are random (64 such bytes by chance: about one in 10^26).
     static func startsWithText(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }

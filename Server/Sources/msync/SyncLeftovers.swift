@@ -5,7 +5,8 @@ import SmartStore
 
 /// What a sync left unsent in its soup, for `msync sync`'s report and exit code: the local
 /// records that carry an error after the run (a record the server refused, or one in conflict).
-/// A sync down reports its conflicts only (the errors of sync ups on the same soup are theirs).
+/// For a sync down that found conflicts, the soup's records in conflict (they may include a
+/// sync up's: the soup holds one mark per record); the refusals of sync ups are theirs alone.
 struct SyncLeftovers {
     /// One record left, with why.
     struct Record {
@@ -43,7 +44,7 @@ struct SyncLeftovers {
                 if state.kind == .syncDown && !conflict { continue }
                 left.records.append(
                     Record(
-                        entryId: entryId, id: entry[idField]?.stringValue.flatMap { $0.hasPrefix("local_") ? nil : $0 },
+                        entryId: entryId, id: entry[idField]?.stringValue.flatMap { LocalFields.isLocalId($0) ? nil : $0 },
                         reason: conflict ? "conflict" : "failed", message: message(of: text)))
             }
         }

@@ -57,6 +57,10 @@ import Testing
                 }, "\(csv)")
         let (_, table) = try await Self.query(harness, soql, format: "table")
         #expect(table.split(separator: "\n").first?.contains("Owner.Username") == true && !table.contains("attributes"), "\(table)")
+        // Spelled as the query spells it: one column, whatever case the org answers in.
+        let (_, lower) = try await Self.query(harness, "SELECT Name, owner.username FROM Account", format: "csv")
+        let lowerLines = lower.split(separator: "\r\n").map(String.init)
+        #expect(lowerLines.first == "Name,owner.username" && lowerLines.count == 4, "\(lower)")
         let (_, json) = try await Self.query(harness, soql, format: "json")
         let first = try #require(json.split(separator: "\n").first.map(String.init))
         #expect(Self.memberNames(first) == ["attributes", "Name", "Owner", "Industry"], "\(first)")

@@ -88,6 +88,16 @@ import Testing
             #expect(limits.status.hasSuffix(" 200 OK") && limits.body.contains("DailyApiRequests"), "\(limits.status)")
             // Both connections were closed by the server: the reads ended there, not at their timeout.
             #expect(!versions.body.contains("[the read timed out") && !limits.body.contains("[the read timed out"))
+            // Answered as HTTP/1.0: a body sent as it is produced (Bulk results) is not chunked, a
+            // framing HTTP/1.0 does not know; it ends with the connection.
+            _ = try await server.create("Account", ["Name": "Streamed"])
+            let (job, _) = try await BulkClient(server: server).query("SELECT Id, Name FROM Account")
+            let results = try await Self.exchange(
+                server,
+                "GET /services/data/v66.0/jobs/query/\(job)/results HTTP/1.0\r\nAuthorization: Bearer \(TestServer.token)\r\n\r\n")
+            #expect(results.status.hasPrefix("HTTP/1.0 200"), "\(results.status)")
+            #expect(results.headers["transfer-encoding"] == nil, "\(results.headers)")
+            #expect(results.body.hasPrefix("\"Id\",\"Name\"") && results.body.contains("Streamed"), "\(results.body)")
         }
     }
 

@@ -40,7 +40,9 @@ public struct SyncsConfig: Sendable {
     public var rejected: [Rejection] = []
 
     /// Reads a config. Each entry needs `syncName`, a valid `syncType`, `soupName`, `target` and
-    /// `options`; an entry lacking one is skipped and listed in ``rejected``, the others load.
+    /// `options`, and a target of a built-in type must be one that can be built (a SOQL target
+    /// needs its query, which must parse); an entry that fails any of these is skipped and listed
+    /// in ``rejected`` with every problem it has, the others load.
     ///
     /// - Throws: ``SyncError/invalidConfig(_:)`` when the data is not JSON or has no `syncs` array.
     public init(data: some Collection<UInt8>) throws {
@@ -119,7 +121,7 @@ public struct SyncsConfig: Sendable {
 }
 
 extension SyncManager {
-    /// What ``apply(_:)`` did.
+    /// What ``apply(_:replacingDefinitions:)`` did.
     public struct ConfigReport: Sendable {
         /// Syncs created.
         public var created: [String] = []
@@ -137,8 +139,9 @@ extension SyncManager {
     /// reported while the others are created.
     ///
     /// A replaced definition keeps the sync's id and history; a new target, soup or type also
-    /// starts it afresh (its `maxTimeStamp` forgotten, so the next reSync fetches everything).
-    /// A sync that is running is not replaced (reported as an error).
+    /// starts it afresh (its `maxTimeStamp` and live replay position forgotten, so the next
+    /// reSync fetches everything). A sync that runs, waits or is live is not replaced (reported
+    /// as an error).
     @discardableResult
     public func apply(_ config: SyncsConfig, replacingDefinitions: Bool = false) throws -> ConfigReport {
         var report = ConfigReport()
@@ -190,18 +193,23 @@ extension SyncManager {
             (target, extraSoups) = (up.json, up.additionalSoupNames)
         }
         guard try store.hasSoup(entry.soupName) else { throw SmartStoreError.unknownSoup(entry.soupName) }
+        // A run of this manager builds its target before it waits for its soups: not while one is under way.
+        if let existing = try storedSync(named: entry.name), isRunning(existing.id) || liveTasks[existing.id] != nil {
+            throw SyncError.invalidSyncState("\(entry.name) is running or live here: its definition is replaced once it is not")
+        }
         try Self.keepBases(of: [entry.soupName] + extraSoups, in: store)
         return try store.inTransaction { tx in
             guard let document = try tx.query(.exact(soup: Self.soupName, path: "name", key: .string(entry.name), pageSize: 1)).first
             else { throw SyncError.notFound(entry.name) }
             var sync = try SyncState(document: document)
-            guard sync.status != .running else {
-                throw SyncError.invalidSyncState("\(entry.name) is running: its definition is replaced once it is not")
+            guard sync.status != .running && sync.status != .waiting else {
+                throw SyncError.invalidSyncState("\(entry.name) is \(sync.status.rawValue): its definition is replaced once it is not")
             }
             guard sync.kind != entry.kind || sync.target != target || sync.soupName != entry.soupName || sync.options != entry.options
             else { return false }
             if sync.kind != entry.kind || sync.target != target || sync.soupName != entry.soupName {
                 (sync.maxTimeStamp, sync.totalSize, sync.progress, sync.status) = (-1, -1, 0, .new)
+                sync.live = nil // its replay position is the old target's
             }
             (sync.kind, sync.target, sync.soupName, sync.options) = (entry.kind, target, entry.soupName, entry.options)
             _ = try tx.upsert([sync.document], in: Self.soupName)

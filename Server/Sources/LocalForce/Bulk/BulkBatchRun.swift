@@ -140,6 +140,8 @@ struct BulkBatchRun {
                 if element.name.lowercased() == "id" {
                     id = element.text
                 } else if keys.isEmpty, let field = object.field(named: element.name) {
+                    // As in a CSV batch, an empty value is no value (a null is `xsi:nil`).
+                    if !element.isNil && element.text.isEmpty { continue }
                     do {
                         body[field.name] =
                             element.isNil

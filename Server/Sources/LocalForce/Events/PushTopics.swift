@@ -63,7 +63,11 @@ enum PushTopics {
     /// Refuses a new topic once the org holds ``maximumTopics``.
     static func checkRoom(db: any SQLConnection) throws {
         // Taking a counter row first queues concurrent creations (on PostgreSQL, whose writers
-        // do not exclude each other): each counts the topics the ones before it committed.
+        // do not exclude each other): each counts the topics the ones before it committed. The
+        // row is made first if need be (a second creation at once waits for it, then updates it).
+        try db.execute(
+            "INSERT INTO lf_counters (name, value) VALUES (\(db.dialect.placeholder(1)), 0) ON CONFLICT (name) DO NOTHING",
+            [.text("pushtopics:room")])
         _ = try StorageSchema.next("pushtopics:room", on: db)
         let count = try db.scalar("SELECT count(*) FROM \"PushTopic\" WHERE \"IsDeleted\" = 0", [])?.integer ?? 0
         guard count < Int64(maximumTopics) else {
