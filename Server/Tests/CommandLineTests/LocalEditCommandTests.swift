@@ -111,7 +111,11 @@ import Testing
         let lines = folder.appendingPathComponent("lines.jsonl")
         let soup = ["--store", path, "--soup", "accounts"]
         let cases: [(arguments: [String], input: String, message: String)] = [
-            (["put", "--store", path, "--soup", "contacts"], "{}", "the store has no soup named contacts (its soups: accounts)"),
+            (["put", "--store", path, "--soup", "contacts"], "{}", "the store has no soup named contacts (soups: accounts)"),
+            (
+                ["put", "--store", path, "--soup", "acounts"], "{}",
+                "the store has no soup named acounts; did you mean accounts? (soups: accounts)"
+            ),
             (["put", "--store", path + ".missing", "--soup", "accounts"], "{}", "no store at \(path).missing"),
             (["put"] + soup + ["--object-type", "Account"], "{\"Name\":\"A\"}\n{oops\n", "line 2: malformed JSON"),
             (["put"] + soup + ["--object-type", "Account"], "[1]", "line 1: not a JSON object; nothing was saved"),

@@ -41,8 +41,7 @@ struct LocalEditOptions: ParsableArguments {
             defer { try? reader.close() }
             guard try reader.hasSoup(soup) else {
                 let names = try reader.soupNames().sorted()
-                throw CommandFailure(
-                    "the store has no soup named \(soup)" + (names.isEmpty ? "" : " (its soups: \(names.joined(separator: ", ")))"))
+                throw CommandFailure("the store has " + Suggestion.unknown("soup", soup, known: names))
             }
         }
         return try encryption.open(store, readOnly: false)
