@@ -53,29 +53,13 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let format = OutputFormat.resolved(format)
         if org {
-            let client = try await server.client()
-            try await server.checkToken(client) // a refused --token said as such, not as an expired session
-            var page = try await client.query(query)
-            let soql = SOQLColumns(query)
-            if soql.isCountOnly {
-                // The answer is a total and no records: print the total.
-                RowPrinter(columns: ["count"], format: format).print([[.int(Int64(page.totalSize))]])
-                return
+            do {
+                try await queryOrg(format: format)
+            } catch RestError.sessionExpired(let detail) {
+                // A refused --token said as such, not as a session that expired.
+                if let refused = server.refusedToken() { throw refused }
+                throw RestError.sessionExpired(detail)
             }
-            var records: [JSONValue] = []
-            while true {
-                // JSON lines keep records as the org sent them; a table or CSV has a column per
-                // field, parents' fields included, and no room for `attributes`.
-                let batch = try page.records().map { format == .json ? $0 : soql.flattened($0) }
-                if format == .json {
-                    RowPrinter.table(of: batch, format: format, order: soql.memberOrder).print()
-                } else {
-                    records += batch // a table is aligned over every row
-                }
-                guard !page.done, let next = page.nextRecordsURL else { break }
-                page = try await client.queryMore(next)
-            }
-            if format != .json { RowPrinter.table(of: records, format: format, order: soql.order).print() }
             return
         }
         guard let store else { return }
@@ -95,5 +79,31 @@ struct QueryCommand: AsyncParsableCommand {
             FileHandle.standardError.write(
                 Data("\(shown): --page \(page + 1) for the next \(pageSize), or --page-size \(total) for all at once\n".utf8))
         }
+    }
+
+    /// The SOQL query against the org: its rows, or its count for `SELECT COUNT()`.
+    private func queryOrg(format: OutputFormat) async throws {
+        let client = try await server.client()
+        var page = try await client.query(query)
+        let soql = SOQLColumns(query)
+        if soql.isCountOnly {
+            // The answer is a total and no records: print the total.
+            RowPrinter(columns: ["count"], format: format).print([[.int(Int64(page.totalSize))]])
+            return
+        }
+        var records: [JSONValue] = []
+        while true {
+            // JSON lines keep records as the org sent them; a table or CSV has a column per
+            // field, parents' fields included, and no room for `attributes`.
+            let batch = try page.records().map { format == .json ? $0 : soql.flattened($0) }
+            if format == .json {
+                RowPrinter.table(of: batch, format: format, order: soql.memberOrder).print()
+            } else {
+                records += batch // a table is aligned over every row
+            }
+            guard !page.done, let next = page.nextRecordsURL else { break }
+            page = try await client.queryMore(next)
+        }
+        if format != .json { RowPrinter.table(of: records, format: format, order: soql.order).print() }
     }
 }

@@ -42,16 +42,23 @@ struct ServerOptions: ParsableArguments {
     /// nothing to send would otherwise report DONE without ever asking the server. A saved login
     /// is renewed instead; other failures are left to the command, which reports them.
     func checkToken(_ client: RestClient) async throws {
-        guard token != nil, let instanceUrl else { return }
+        guard let refused = refusedToken() else { return }
         do {
             try await Self.probe(client)
         } catch RestError.sessionExpired {
-            throw CommandFailure(
-                "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
-            )
+            throw refused
         } catch {
             return
         }
+    }
+
+    /// What an expired session means with a static `--token`: the org refused that token (a
+    /// static token is not renewed); nil for a saved login, which is renewed instead.
+    func refusedToken() -> CommandFailure? {
+        guard token != nil, let instanceUrl else { return nil }
+        return CommandFailure(
+            "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
+        )
     }
 
     /// Asks the org for its resources (a request that needs the token), once and for at most
