@@ -131,6 +131,8 @@ let package = Package(
                 "LocalForce",
                 "LocalForceHTTP",
                 "LocalForcePostgres",
+                // --ca-file: TrustingTransport.
+                "LocalForceTesting",
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
@@ -152,6 +154,8 @@ let package = Package(
                 "LocalForce",
                 "LocalForceHTTP",
                 "LocalForcePostgres",
+                // --ca-file: TrustingTransport.
+                "LocalForceTesting",
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "MobileSync", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),

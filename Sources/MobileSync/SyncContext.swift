@@ -37,6 +37,8 @@ public struct SyncContext: Sendable {
     /// Conflicts ``saveRecords(_:in:idFieldName:modificationDateFieldName:for:)`` found, added to
     /// the sync's ``SyncState/conflictCount`` when the run ends.
     let conflictTally = Locked(0)
+    /// ``SyncManager/lostCreateWait`` in milliseconds.
+    var lostCreateWait: Int64 { manager.lostCreateWaitMilliseconds }
 
     init(manager: SyncManager, onUpdate: (@Sendable (SyncState) -> Void)?, isCleanup: Bool = false) {
         self.client = manager.client

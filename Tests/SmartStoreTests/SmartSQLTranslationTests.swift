@@ -135,6 +135,11 @@ import Testing
             try store.columnNames(of: .smart(repeated, pageSize: 10)) == [
                 "{employees:lastName} || 'x'", "{employees:lastName} || 'x':1", "soup",
             ])
+        // A soup table's own columns go by their paths, not SQLite's `id`, unless an alias says so.
+        let own = "select {employees:_soupEntryId}, {employees:_soupLastModifiedDate}, {employees:_soupCreatedDate} from {employees}"
+        #expect(try store.columnNames(of: .smart(own, pageSize: 10)) == ["_soupEntryId", "_soupLastModifiedDate", "_soupCreatedDate"])
+        let aliased = "select {employees:_soupEntryId} AS id, {employees:lastName} from {employees}"
+        #expect(try store.columnNames(of: .smart(aliased, pageSize: 10)) == ["id", "lastName"])
     }
 
     @Test func aSourceMapTakesASpanBackToWhatWasWritten() {

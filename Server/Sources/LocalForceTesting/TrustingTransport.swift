@@ -2,42 +2,67 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import SalesforceREST
+public import SalesforceREST
 
 #if canImport(FoundationNetworking)
     import Foundation
-    import FoundationNetworking
+    public import FoundationNetworking
 #else
-    import Foundation
+    public import Foundation
 #endif
 
-/// An ``HTTPTransport`` over SwiftNIO that trusts one certificate authority: how a
-/// ``TestOrg``'s client reaches an org served over HTTPS by a self-signed authority
-/// (`URLSession` trusts only the system's authorities on Linux). One connection a request,
-/// HTTP/1.1, TLS 1.2 or later, the host name checked against the certificate.
-struct TrustingTransport: HTTPTransport {
+/// An `HTTPTransport` over SwiftNIO that trusts the certificate authorities it is given, and
+/// only those: how a ``TestOrg``'s client reaches an org served over HTTPS by a self-signed
+/// authority, and how `msync --ca-file` reaches one (`URLSession` cannot be told another
+/// authority on Linux). One connection a request, HTTP/1.1, TLS 1.2 or later, the host name
+/// checked against the certificate; `http://` URLs go out without TLS.
+public struct TrustingTransport: HTTPTransport {
     private let context: NIOSSLContext
 
-    /// A transport trusting the authority in `authorityPEM` only.
-    init(authorityPEM: String) throws {
+    /// A transport trusting the authorities in `authorityPEM` only (one certificate or more, PEM).
+    ///
+    /// - Throws: `NIOSSLError.failedToLoadCertificate` (or NIOSSL's parse error) when
+    ///   `authorityPEM` holds no certificate.
+    public init(authorityPEM: String) throws {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(authorityPEM.utf8)))
+        let authorities = try NIOSSLCertificate.fromPEMBytes(Array(authorityPEM.utf8))
+        guard !authorities.isEmpty else { throw NIOSSLError.failedToLoadCertificate }
+        configuration.trustRoots = .certificates(authorities)
         configuration.minimumTLSVersion = .tlsv12
         context = try NIOSSLContext(configuration: configuration)
     }
 
-    func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
-        guard let url = request.url, let host = url.host, url.scheme == "https",
+    /// Sends `request` on a connection of its own and returns its status, headers (names in
+    /// lower case) and body.
+    /// A TLS failure is a ``RestError/network(_:)`` that says what failed (an authority this
+    /// transport does not trust: `CERTIFICATE_VERIFY_FAILED`).
+    public func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
+        do {
+            return try await exchange(request)
+        } catch let error as NIOSSLError {
+            let detail = String(describing: error)
+            let reason =
+                detail.contains("CERTIFICATE_VERIFY_FAILED")
+                ? "the server's certificate is not signed by a trusted certificate authority" : "the TLS handshake failed"
+            throw RestError.network("\(reason) (\(request.url?.host ?? "")): \(detail)")
+        }
+    }
+
+    private func exchange(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
+        guard let url = request.url, let host = url.host, url.scheme == "https" || url.scheme == "http",
             let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { throw RestError.invalidResponse("not an https URL: \(request.url?.absoluteString ?? "none")") }
-        let port = url.port ?? 443
+        else { throw RestError.invalidResponse("not an http(s) URL: \(request.url?.absoluteString ?? "none")") }
+        let secure = url.scheme == "https"
+        let port = url.port ?? (secure ? 443 : 80)
         let context = self.context
         // An address is checked against the certificate's IP names; SNI takes host names only.
         let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                let tls = try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host)
-                try channel.pipeline.syncOperations.addHandler(tls)
+                if secure {
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host))
+                }
                 try channel.pipeline.syncOperations.addHTTPClientHandlers()
                 return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
             }

@@ -51,11 +51,13 @@ struct ConflictsCommand: AsyncParsableCommand {
         ]
     }
 
-    /// The conflict's fields, or the fields where the local and server versions differ.
+    /// The conflict's fields, or (a sync without a field list) the fields where the local and
+    /// server versions differ, but for those that change with every write.
     static func shownFields(_ conflict: SyncConflict) -> [String] {
         guard conflict.fields.isEmpty, let server = conflict.server?.objectValue else { return conflict.fields }
+        let bookkeeping: Set = ["attributes", "Id", "LastModifiedById", "LastModifiedDate", "SystemModstamp"]
         return server.keys.filter { field in
-            field != "attributes" && field != "LastModifiedById" && !field.hasPrefix("_") && conflict.local[field] != server[field]
+            !bookkeeping.contains(field) && !field.hasPrefix("_") && conflict.local[field] != server[field]
         }.sorted()
     }
 

@@ -86,7 +86,7 @@ struct DemoCommand: AsyncParsableCommand {
               msync query --store \(storePath) "select {accounts:Name}, {accounts:Industry}, {accounts:__local__} from {accounts} order by {accounts:Name} limit 20"
               msync serve --database \(Self.quoted(org)) --port 8080 --token \(token)
               msync query --org --instance-url http://127.0.0.1:8080 --token \(token) "SELECT Id, Name, Industry FROM Account ORDER BY Name LIMIT 20"
-              msync inspect --store \(storePath) --org http://127.0.0.1:8080 --token \(token)
+              msync inspect --store \(storePath) --org --instance-url http://127.0.0.1:8080 --token \(token)
             """)
     }
 

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import SalesforceREST
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `msync login`: logs in to an org (or LocalForce) and saves the credentials.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,6 +76,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Client credentials flow: the app acts as its run-as user (needs --client-secret-env).")
     var clientCredentials = false
 
+    @OptionGroup
+    var certificates: CertificateAuthorities
+
     func validate() throws {
         guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("--instance-url must be an http(s) URL")
@@ -91,6 +98,7 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         guard let loginURL = URL(string: instanceUrl) else { throw ValidationError("--instance-url must be an http(s) URL") }
         let secret = clientSecretEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
+        let transport = try certificates.transport()
         let credentials: OAuthCredentials
         if let jwtKey, let username {
             let pem: String
@@ -99,14 +107,15 @@ struct LoginCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("cannot read --jwt-key \(jwtKey): \(error.localizedDescription)")
             }
-            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId).jwtBearer(
+            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId, transport: transport).jwtBearer(
                 username: username, privateKeyPEM: pem, audience: audience)
         } else if clientCredentials {
-            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret).clientCredentials()
+            credentials = try await OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret, transport: transport)
+                .clientCredentials()
         } else {
-            credentials = try await webServerFlow(loginURL: loginURL, secret: secret)
+            credentials = try await webServerFlow(loginURL: loginURL, secret: secret, transport: transport)
         }
-        let identity = try await OAuthClient(for: credentials).userIdentity(for: credentials)
+        let identity = try await OAuthClient(for: credentials, transport: transport).userIdentity(for: credentials)
         let store = platformCredentialStore()
         try store.save(credentials, account: account)
         print("Logged in as \(identity.username) (\(identity.userId)) on \(credentials.instanceURL.absoluteString).")
@@ -118,11 +127,18 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    private func webServerFlow(loginURL: URL, secret: String?) async throws -> OAuthCredentials {
+    private func webServerFlow(loginURL: URL, secret: String?, transport: any HTTPTransport) async throws -> OAuthCredentials {
         let callback = try await LoopbackCallback.listen(port: callbackPort)
-        let oauth = OAuthClient(loginURL: loginURL, clientId: clientId, clientSecret: secret, redirectURI: callback.redirectURI)
+        let oauth = OAuthClient(
+            loginURL: loginURL, clientId: clientId, clientSecret: secret, redirectURI: callback.redirectURI, transport: transport)
         let login = try oauth.authorizationRequest(scopes: scope.split(separator: " ").map(String.init))
         callback.expect(state: login.state)
+        do {
+            try await Self.checkLoginPage(login.url, redirectURI: callback.redirectURI, transport: transport)
+        } catch {
+            await callback.stop()
+            throw error
+        }
         // Written at once, not buffered: whoever reads a pipe (a script, a test) gets the URL now.
         let prompt = "Log in at this URL (the redirect comes back to \(callback.redirectURI)):\n\(login.url.absoluteString)\n"
         FileHandle.standardOutput.write(Data(prompt.utf8))
@@ -136,6 +152,35 @@ struct LoginCommand: AsyncParsableCommand {
         }
         await callback.stop()
         return try await oauth.exchange(code: try login.code(fromCallbackQuery: query), for: login)
+    }
+
+    /// Fetches the login page once before waiting for the browser, so that a login server that
+    /// refuses the request (an unknown app, a callback URL the app does not list, a LocalForce
+    /// started without `--auth`) or cannot be reached ends the login at once, with its reason,
+    /// rather than after `--timeout` seconds. Its answer is an HTML page: the reason is read from
+    /// its `error=` and `error_description=` lines, as Salesforce and LocalForce print them.
+    static func checkLoginPage(_ url: URL, redirectURI: String, transport: any HTTPTransport) async throws {
+        let host = url.host ?? url.absoluteString
+        let status: Int
+        let body: [UInt8]
+        do {
+            (status, _, body) = try await transport.send(URLRequest(url: url, timeoutInterval: 30))
+        } catch {
+            throw CommandFailure("cannot reach the login server \(host): \(error.localizedDescription)")
+        }
+        guard status >= 400 else { return }
+        let page = String(decoding: body.prefix(65_536), as: UTF8.self)
+        let reason = ["error", "error_description"].compactMap { name in Self.pageValue(name, in: page) }.joined(separator: ": ")
+        throw CommandFailure(
+            "the login server \(host) refused the login request (\(status)\(reason.isEmpty ? "" : ", " + reason)): check --client-id and that "
+                + "the app lists \(redirectURI) as a callback URL (LocalForce serves OAuth only when started with --auth FILE)")
+    }
+
+    /// The value after `name=` on an error page, up to the next tag or line end.
+    private static func pageValue(_ name: String, in page: String) -> String? {
+        guard let range = page.range(of: name + "=") else { return nil }
+        let value = page[range.upperBound...].prefix { $0 != "<" && $0 != "\n" && $0 != "&" }.prefix(200)
+        return value.isEmpty ? nil : String(value)
     }
 
     /// Opens the URL with the desktop's opener, when there is one; failing is fine (the URL
@@ -167,6 +212,9 @@ struct LogoutCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The saved login to end.", valueName: "name"))
     var account = LoginCommand.defaultAccount
 
+    @OptionGroup
+    var certificates: CertificateAuthorities
+
     func run() async throws {
         let store = platformCredentialStore()
         guard let credentials = try store.load(account: account) else {
@@ -175,7 +223,8 @@ struct LogoutCommand: AsyncParsableCommand {
         }
         var revokeError: (any Error)?
         do {
-            try await OAuthClient(for: credentials).revoke(credentials.refreshToken ?? credentials.accessToken)
+            try await OAuthClient(for: credentials, transport: try certificates.transport()).revoke(
+                credentials.refreshToken ?? credentials.accessToken)
         } catch RestError.oauth(let error, _) where error == "unsupported_token_type" {
             // Already revoked or expired at the server: nothing left to end there.
         } catch {

@@ -56,9 +56,8 @@ struct QueryCommand: AsyncParsableCommand {
             do {
                 try await queryOrg(format: format)
             } catch RestError.sessionExpired(let detail) {
-                // A refused --token said as such, not as a session that expired.
-                if let refused = server.refusedToken() { throw refused }
-                throw RestError.sessionExpired(detail)
+                // A refused --token or saved login said as such, with what to do.
+                throw server.refusal(detail)
             }
             return
         }

@@ -23,6 +23,9 @@ struct ServerOptions: ParsableArguments {
             valueName: "name"))
     var clientSecretEnv: String?
 
+    @OptionGroup
+    var certificates: CertificateAuthorities
+
     func validate() throws {
         if let instanceUrl {
             guard let url = URL(string: instanceUrl), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -37,28 +40,32 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// Asks the org once for its resources (a request that needs the token), so that a refused
-    /// static token ends the command at once with one line, before anything runs: a sync up with
-    /// nothing to send would otherwise report DONE without ever asking the server. A saved login
-    /// is renewed instead; other failures are left to the command, which reports them.
+    /// Asks the org once for its resources (a request that needs the token, and renews a saved
+    /// login that expired), so that a refused token or login ends the command at once with one
+    /// line, before anything runs: a sync up with nothing to send would otherwise report DONE
+    /// without ever asking the server. Other failures are left to the command, which reports them.
     func checkToken(_ client: RestClient) async throws {
-        guard let refused = refusedToken() else { return }
         do {
             try await Self.probe(client)
-        } catch RestError.sessionExpired {
-            throw refused
+        } catch RestError.sessionExpired(let detail) {
+            throw refusal(detail)
         } catch {
             return
         }
     }
 
-    /// What an expired session means with a static `--token`: the org refused that token (a
-    /// static token is not renewed); nil for a saved login, which is renewed instead.
-    func refusedToken() -> CommandFailure? {
-        guard token != nil, let instanceUrl else { return nil }
+    /// What an expired session means here, in one line that says what to do: with a static
+    /// `--token`, the org refused that token (a static token is not renewed); with a saved login,
+    /// the org refused it and it could not be renewed (`detail` says why, e.g. `invalid_grant`
+    /// after the org forgot its refresh token).
+    func refusal(_ detail: String) -> CommandFailure {
+        if token != nil, let instanceUrl {
+            return CommandFailure(
+                "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
+            )
+        }
         return CommandFailure(
-            "\(instanceUrl) refused the token given with --token (INVALID_SESSION_ID): give a current session id, or log in with msync login"
-        )
+            "the saved login \"\(account)\" was refused and could not be renewed (\(detail)): log in again with msync login")
     }
 
     /// Asks the org for its resources (a request that needs the token), once and for at most
@@ -74,8 +81,9 @@ struct ServerOptions: ParsableArguments {
     /// A client: the static token's, or the saved login's (which fails with a message saying to
     /// log in when there is none).
     func client() async throws -> RestClient {
+        let transport = try certificates.transport()
         if let token, let instanceUrl, let url = URL(string: instanceUrl) {
-            return RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token))
+            return RestClient(instanceURL: url, apiVersion: apiVersion, tokenProvider: StaticAccessToken(token), transport: transport)
         }
         let store = platformCredentialStore()
         guard let credentials = try store.load(account: account) else {
@@ -86,13 +94,14 @@ struct ServerOptions: ParsableArguments {
         }
         let account = self.account
         let secret = clientSecretEnv.flatMap { ProcessInfo.processInfo.environment[$0] }
-        let session = OAuthSession(credentials: credentials, client: OAuthClient(for: credentials, clientSecret: secret)) { renewed in
+        let oauth = OAuthClient(for: credentials, clientSecret: secret, transport: transport)
+        let session = OAuthSession(credentials: credentials, client: oauth) { renewed in
             do {
                 try store.save(renewed, account: account)
             } catch {
                 FileHandle.standardError.write(Data("warning: the renewed login could not be saved: \(error)\n".utf8))
             }
         }
-        return await RestClient(session: session, apiVersion: apiVersion)
+        return await RestClient(session: session, apiVersion: apiVersion, transport: transport)
     }
 }

@@ -13,14 +13,14 @@ enum Suggestion {
         return best?.name
     }
 
-    /// `typed` is not among `known`: the sentence that says so, with the known names (a few)
-    /// and the closest one.
-    static func unknown(_ what: String, _ typed: String, known: [String]) -> String {
+    /// `typed` is not among `known`: the sentence that says so, with the known names (the first
+    /// `shown` of them) and the closest one.
+    static func unknown(_ what: String, _ typed: String, known: [String], shown limit: Int = 10) -> String {
         var text = "no \(what) named \(typed)"
         if let close = closest(to: typed, in: known) { text += "; did you mean \(close)?" }
         if !known.isEmpty {
-            let shown = known.prefix(10).joined(separator: ", ")
-            text += " (\(what)s: \(shown)\(known.count > 10 ? ", …" : ""))"
+            let shown = known.prefix(limit).joined(separator: ", ")
+            text += " (\(what)s: \(shown)\(known.count > limit ? ", …" : ""))"
         }
         return text
     }

@@ -58,6 +58,12 @@ struct SyncCommand: AsyncParsableCommand {
         help: "Seconds a sync waits while another process syncs one of its soups (0: fail at once).")
     var waitSeconds: Int = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds after it was sent that a create whose answer was lost may still land: until then it is held back, not sent again.",
+            valueName: "seconds"))
+    var lostCreateWait: Int = 600
+
     @Flag(
         help: """
             Then keep the SOQL sync downs live: server changes reach the store as they commit (one line \
@@ -74,6 +80,7 @@ struct SyncCommand: AsyncParsableCommand {
     func validate() throws {
         if names.isEmpty && syncs == nil { throw ValidationError("name the syncs to run, or give --syncs") }
         if !(0...86_400).contains(waitSeconds) { throw ValidationError("--wait takes 0 to 86400 seconds") }
+        if !(0...86_400).contains(lostCreateWait) { throw ValidationError("--lost-create-wait takes 0 to 86400 seconds") }
         if !(1...86_400).contains(pollInterval) { throw ValidationError("--poll-interval takes 1 to 86400 seconds") }
         try InputFile.check(storeConfig, option: "--store-config")
         try InputFile.check(syncs, option: "--syncs")
@@ -84,7 +91,8 @@ struct SyncCommand: AsyncParsableCommand {
         // missing login leaves no new store behind.
         let soupsConfig = try storeConfig.map { try StoreConfig(contentsOf: URL(fileURLWithPath: $0)) }
         let syncsConfig = try syncs.map { try SyncsConfig(contentsOf: URL(fileURLWithPath: $0)) }
-        try SyncInputs.check(store: store, encryption: encryption, soups: soupsConfig, syncs: syncsConfig, names: names)
+        try SyncInputs.check(
+            store: store, encryption: encryption, soups: soupsConfig, syncs: syncsConfig, names: names, waits: waitSeconds > 0)
         let client = try await server.client()
         try await server.checkToken(client)
         let smartStore = try encryption.open(store, readOnly: false)
@@ -98,8 +106,10 @@ struct SyncCommand: AsyncParsableCommand {
             try smartStore.apply(soupsConfig)
         }
         let manager = try SyncManager(
-            store: smartStore, client: client, otherProcesses: waitSeconds == 0 ? .fail : .wait(timeout: .seconds(waitSeconds)))
+            store: smartStore, client: client, otherProcesses: waitSeconds == 0 ? .fail : .wait(timeout: .seconds(waitSeconds)),
+            lostCreateWait: .seconds(lostCreateWait))
         let (order, rejected) = try await syncsToRun(manager, config: syncsConfig)
+        if live { try await Self.checkLive(order, manager: manager) }
         let printer = ProgressPrinter()
         // Ctrl-C or SIGTERM: the running sync stops the documented way (STOPPED, resumed by the
         // next run) and no further sync starts; a second Ctrl-C ends the process at once.
@@ -196,6 +206,20 @@ struct SyncCommand: AsyncParsableCommand {
         return .object(object)
     }
 
+    /// `--live` follows SOQL sync downs: with none among the syncs asked for, it says so before
+    /// any of them runs (a name that is no sync is left for the run to report).
+    private static func checkLive(_ names: [String], manager: SyncManager) async throws {
+        var others: [String] = []
+        for name in names {
+            guard let sync = try await manager.syncStatus(named: name) else { return }
+            if sync.kind == .syncDown, (try? manager.targets.syncDownTarget(sync.target)) is SoqlSyncDownTarget { return }
+            others.append("\(name) is a \(sync.kind == .syncUp ? "sync up" : "sync down of another target")")
+        }
+        guard !others.isEmpty else { return }
+        throw CommandFailure(
+            "--live follows SOQL sync downs, and none is asked for (\(others.joined(separator: ", "))): run these syncs without --live")
+    }
+
     /// Runs the SOQL sync downs among `names` live, printing each change and status, until a signal.
     private func followLive(_ names: [String], manager: SyncManager, printer: ProgressPrinter, interruption: Interruption) async throws {
         let changes = await manager.liveChanges()
@@ -211,10 +235,7 @@ struct SyncCommand: AsyncParsableCommand {
                 continue // not a SOQL sync down
             }
         }
-        guard !started.isEmpty else {
-            FileHandle.standardError.write(Data("--live: none of these syncs is a SOQL sync down\n".utf8))
-            throw ExitCode(1)
-        }
+        guard !started.isEmpty else { throw CommandFailure("--live: none of these syncs is a SOQL sync down") }
         if !json { printer.line("live: \(started.joined(separator: ", ")) (Ctrl-C to stop)") }
         let json = self.json
         let printing = Task {

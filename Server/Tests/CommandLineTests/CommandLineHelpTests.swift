@@ -55,4 +55,19 @@ import Testing
         #expect(text.contains("a table on a terminal"), "\(help)")
         #expect(!text.contains("print the rows as JSON."), "\(help)")
     }
+
+    /// A command name typed wrong gets the closest one and the list, at every level; `help`
+    /// and options still reach ArgumentParser.
+    @Test func aCommandTypedWrongGetsTheClosestOne() async throws {
+        let (status, text) = try await Msync.run(["synk", "--store", "x.sqlite"])
+        #expect(status == 64, "\(text)")
+        #expect(text.hasPrefix("Error: no command named synk; did you mean sync? (commands: demo, login, logout, query,"), "\(text)")
+        #expect(text.contains(", sync)") && !text.contains("Usage:"), "\(text)")
+        let (storeStatus, store) = try await Msync.run(["store", "encrpt"])
+        #expect(storeStatus == 64 && store.contains("no store command named encrpt; did you mean encrypt?"), "\(store)")
+        let (helpStatus, help) = try await Msync.run(["help", "sync"])
+        #expect(helpStatus == 0 && help.contains("USAGE: msync sync"), "\(help)")
+        let (versionStatus, version) = try await Msync.run(["--version"])
+        #expect(versionStatus == 0 && !version.contains("Error"), "\(version)")
+    }
 }

@@ -50,8 +50,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let query = #"select 'a "quoted", value' as q, 'line' || char(10) || 'break' as l, {accounts:_soupEntryId} from {accounts} limit 1"#
         let (_, csv) = try await Msync.run(["query", "--store", store, "--format", "csv", query])
-        // An entry id's column is SQLite's "id" (an alias would name it).
-        #expect(csv.hasPrefix("q,l,id\r\n\"a \"\"quoted\"\", value\",\"line\nbreak\","), "\(csv)")
+        // An entry id's column goes by its path, not SQLite's "id" (an alias would name it).
+        #expect(csv.hasPrefix("q,l,_soupEntryId\r\n\"a \"\"quoted\"\", value\",\"line\nbreak\","), "\(csv)")
         let crlf = "select 'a' || char(13) || char(10) || 'b' as t, 'e' || char(27) || '[2J' as esc from {accounts} limit 1"
         let (_, crlfCSV) = try await Msync.run(["query", "--store", store, "--format", "csv", crlf])
         #expect(crlfCSV == "t,esc\r\n\"a\r\nb\",e\u{1B}[2J\r\n", "\(crlfCSV.debugDescription)")
@@ -115,13 +115,14 @@ import Testing
             (org, "wrong", "refused the token given with --token (INVALID_SESSION_ID)"),
         ]
         for (org, token, warning) in cases {
-            let inspect = try await Background(binary, ["inspect", "--store", store, "--org", org, "--token", token], until: "Inspector: ")
+            let inspect = try await Background(
+                binary, ["inspect", "--store", store, "--org", "--instance-url", org, "--token", token], until: "Inspector: ")
             defer { inspect.stop() }
             #expect(inspect.output.contains(warning) && inspect.output.contains("comparing with the org fails"), "\(inspect.output)")
             #expect(inspect.output.contains("Inspector: http://127.0.0.1:"), "\(inspect.output)")
         }
         let fine = try await Background(
-            binary, ["inspect", "--store", store, "--org", org, "--token", "static"],
+            binary, ["inspect", "--store", store, "--org", "--instance-url", org, "--token", "static"],
             until: "Inspector: ")
         defer { fine.stop() }
         #expect(!fine.output.contains("warning"), "\(fine.output)")

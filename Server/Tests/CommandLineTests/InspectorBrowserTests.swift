@@ -89,7 +89,7 @@ import Testing
             ].map(JSONValue.string))
 
         let inspect = try await Background(
-            binary, ["inspect", "--store", storePath, "--org", String(orgURL), "--token", "static"], until: "Inspector: ")
+            binary, ["inspect", "--store", storePath, "--org", "--instance-url", String(orgURL), "--token", "static"], until: "Inspector: ")
         defer { inspect.stop() }
         let pageURL = try #require(inspect.output.split(separator: "\n").first { $0.hasPrefix("Inspector: ") }?.split(separator: " ").last)
         let base = String(pageURL.prefix { $0 != "?" })

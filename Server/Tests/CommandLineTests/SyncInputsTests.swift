@@ -86,21 +86,54 @@ import Testing
     }
 
     /// A sync that waits for another process says so and for how long, not the previous run's
-    /// progress; at the end of --wait it fails with what held it.
-    @Test func aWaitingSyncSaysWhatItWaitsFor() async throws {
+    /// progress; at the end of --wait it fails with what held it. With --wait 0 it fails before
+    /// any request: here the org would refuse the token, and that is not what msync says.
+    @Test func aBusySoupIsWaitedForOrRefusedAtOnce() async throws {
         let (harness, folder, _) = try await Self.world()
         defer { Task { await harness.stop() } }
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("store.sqlite").path
         let arguments = Self.arguments(harness, folder: folder, store: store)
         #expect(try await Msync.run(arguments).status == 0)
+        let refused = arguments.map { $0 == CommandLineOrg.token ? "refused" : $0 }
         let holder = try SmartStore(path: store)
         let lock = try #require(holder.tryLock(["soup:accounts"]))
         let (status, text) = try await Msync.run(arguments + ["--wait", "1"])
+        let (atOnce, atOnceText) = try await Msync.run(refused + ["--wait", "0"])
         lock.release()
         try holder.close()
         #expect(status == 1, "\(text)")
         #expect(text.contains("accounts: WAITING: another process is syncing its soup; waiting up to 1 s (--wait)"), "\(text)")
         #expect(!text.contains("WAITING 100%"), "\(text)")
+        #expect(atOnce == 1, "\(atOnceText)")
+        #expect(
+            atOnceText.contains("sync accounts: another process is syncing it or its soups (soup:accounts); --wait 0 does not wait"),
+            "\(atOnceText)")
+        #expect(!atOnceText.contains("refused the token"), "\(atOnceText)")
+        // Free again: the refused token is what stops it now.
+        let (freeStatus, free) = try await Msync.run(refused + ["--wait", "0"])
+        #expect(freeStatus == 1 && free.contains("refused the token"), "\(free)")
+    }
+
+    /// --live follows SOQL sync downs: asked of a sync up only, it says so before the sync up
+    /// runs, rather than running it and then exiting 1.
+    @Test func liveOfASyncUpIsRefusedBeforeItRuns() async throws {
+        let (harness, folder, syncs) = try await Self.world()
+        defer { Task { await harness.stop() } }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"{"syncs":[{"syncName":"accountsUp","syncType":"syncUp","soupName":"accounts","target":{},"options":{"fieldlist":["Name"],"mergeMode":"OVERWRITE"}}]}"#
+                .utf8
+        ).write(to: syncs)
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let (status, text) = try await Msync.run(Self.arguments(harness, folder: folder, store: store) + ["--live"])
+        #expect(status == 1, "\(text)")
+        #expect(
+            text.contains(
+                "--live follows SOQL sync downs, and none is asked for (accountsUp is a sync up): run these syncs without --live"),
+            "\(text)")
+        #expect(!text.contains("DONE"), "\(text)")
+        let (_, states) = try await Msync.run(["syncs", "--store", store, "--format", "json"])
+        #expect(states.contains("\"status\":\"NEW\""), "\(states)")
     }
 }

@@ -47,11 +47,47 @@ import Testing
         }
     }
 
-    /// Another client (same user) creates an account with the same values; 1.5 s later our
-    /// create fails before reaching the server. The next sync up creates ours: the other
-    /// record was created before our attempt, by the server's clock.
-    @Test func failedCreateNeverAdoptsAnEarlierRecord() async throws {
+    /// A create's answer is lost and the server holds no such record (a gateway gave up before
+    /// forwarding it; or the request is still running there, its sender killed): the next sync
+    /// up holds it back, with a reason, rather than make a second record if it lands after
+    /// all. When it lands it is adopted; `resolveCreateAttempt(adopting: nil)` sends one that
+    /// never will at once.
+    @Test func aCreateThatMayStillLandIsNotSentAgain() async throws {
         try await withHarness { harness in
+            let late = try await harness.store.createLocally(["Name": "Late", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.gatewayTimeoutBefore, matching: Self.isCollectionCreate)
+            _ = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            let held = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(held.status == .done && held.failedRecordCount == 1, "\(held)")
+            #expect(try await Self.serverNames(harness).isEmpty)
+            let waiting = try await #require(try harness.store.retrieve([Self.entryId(late)], from: "accounts").first)
+            #expect(waiting["__last_error__"]?.stringValue?.contains("CREATE_OUTCOME_PENDING") == true, "\(waiting)")
+            #expect(waiting["__local__"] == true && waiting["__create_attempt__"]?["lastSent"]?.int64Value != nil)
+            // The request lands after all (the same user, the values sent): adopted, not made twice.
+            let landed = try await harness.client.create("Account", fields: ["Name": "Late", "Industry": "Media"])
+            let adopted = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(adopted.status == .done && adopted.failedRecordCount == 0, "\(adopted)")
+            #expect(try await Self.serverNames(harness) == ["Late"])
+            let local = try await #require(try harness.store.retrieve([Self.entryId(late)], from: "accounts").first)
+            #expect(local["Id"]?.stringValue == landed && local["__local__"] == false && local["__last_error__"] == nil)
+            // One that never lands: settled by hand, it goes at once.
+            let lost = try await harness.store.createLocally(["Name": "Lost", "Industry": "Media"], objectType: "Account", in: "accounts")
+            await harness.localForce.faults.schedule(.gatewayTimeoutBefore, matching: Self.isCollectionCreate)
+            _ = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(try await harness.manager.syncUp(options: Self.fields, soupName: "accounts").failedRecordCount == 1)
+            try await harness.manager.resolveCreateAttempt(entryId: Self.entryId(lost), soupName: "accounts", adopting: nil)
+            let sent = try await harness.manager.syncUp(options: Self.fields, soupName: "accounts")
+            #expect(sent.status == .done && sent.failedRecordCount == 0, "\(sent)")
+            #expect(try await Self.serverNames(harness) == ["Late", "Lost"])
+        }
+    }
+
+    /// Another client (same user) creates an account with the same values; 1.5 s later our
+    /// create fails before reaching the server. The next sync up (``SyncManager/lostCreateWait``
+    /// zero: it does not wait for a late landing) creates ours: the other record was created
+    /// before our attempt, by the server's clock.
+    @Test func failedCreateNeverAdoptsAnEarlierRecord() async throws {
+        try await withHarness(lostCreateWait: .zero) { harness in
             let other = try await harness.client.create("Account", fields: ["Name": "Same", "Industry": "Media"])
             try await Task.sleep(for: .milliseconds(1500))
             let mine = try await harness.store.createLocally(["Name": "Same", "Industry": "Media"], objectType: "Account", in: "accounts")

@@ -29,7 +29,7 @@ enum ConflictShadows {
             case .changedOnBothSides:
                 fields.isEmpty
                     ? "Changed here and on the server since it was synced."
-                    : "Changed here and on the server to different values: \(fields.joined(separator: ", "))."
+                    : "Changed here and on the server since it was synced; the versions differ on \(fields.joined(separator: ", "))."
             case .deletedOnServer: "Changed here, deleted on the server."
             case .deletedLocally: "Deleted here, changed on the server."
             }
@@ -50,8 +50,10 @@ enum ConflictShadows {
     /// Records a conflict on an entry being modified with its shadows
     /// (`SmartStore.modify(_:in:shadows:_:)`): the `__last_error__` item, no update attempt, and
     /// the conflict document beside it. `fields` empty for a change on both sides: the fields
-    /// of `list` its base, local and server versions disagree on. Returns the conflict as
-    /// reported.
+    /// of `list` changed on both sides to different values, or when there are none (a
+    /// LEAVE_IF_CHANGED sync up holds back a record the server changed at all), the fields of
+    /// `list` where the local and server versions differ: what a conflict screen shows.
+    /// Returns the conflict as reported.
     static func record(
         _ kind: SyncConflict.Kind, fields known: [String], server: JSONValue?, comparing list: [String], soup: String,
         in edit: inout EntryWithShadows
@@ -60,6 +62,7 @@ enum ConflictShadows {
         var fields = known
         if fields.isEmpty, kind == .changedOnBothSides, let server {
             fields = ThreeWayMerge.conflictingFields(base: edit.shadows[base], local: local, server: server, fields: list)
+            if fields.isEmpty { fields = list.filter { !CreateAttempt.same(local[$0] ?? .null, server[$0] ?? .null) } }
         }
         let at = now()
         edit.entry?[LocalFields.lastError] = lastError(kind: kind, fields: fields)

@@ -4,7 +4,9 @@ import SmartStore
 extension SyncManager {
     /// Settles a record whose create was sent but whose outcome a sync up could not tell: its
     /// `__last_error__` holds a `CREATE_OUTCOME_UNKNOWN` error naming the server records that
-    /// could be it. Until settled, sync ups leave it alone rather than guess.
+    /// could be it (until settled, sync ups leave it alone rather than guess), or a
+    /// `CREATE_OUTCOME_PENDING` one (no such record yet, but it may still land: sync ups hold it
+    /// back until ``lostCreateWait`` has passed).
     ///
     /// - Parameters:
     ///   - entryId: the record's `_soupEntryId`.

@@ -64,6 +64,18 @@ public actor SyncManager {
     private var nextTicket = 0
     /// What a sync does when another process runs it or syncs one of its soups.
     public nonisolated let otherProcesses: OtherProcessPolicy
+    /// How long after it was sent a create whose answer was lost may still land on the server:
+    /// until then a sync up finding no such record holds it back (`CREATE_OUTCOME_PENDING`)
+    /// rather than send it again and make a second one (see <doc:Guarantees>). Ten minutes by
+    /// default, Salesforce's limit on a REST request's time.
+    public nonisolated let lostCreateWait: Duration
+    /// ``lostCreateWait`` in milliseconds (at most a day).
+    nonisolated var lostCreateWaitMilliseconds: Int64 {
+        let (seconds, attoseconds) = min(max(lostCreateWait, .zero), .seconds(86_400)).components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+    /// ``lostCreateWait`` unless the manager is given another.
+    public static let defaultLostCreateWait = Duration.seconds(600)
     /// Running live syncs, by sync id (see ``startLiveSync(named:options:)``).
     var liveTasks: [Int64: (task: Task<Void, Never>, options: LiveSyncOptions, run: UUID)] = [:]
     /// The streaming client of each live sync, so that a stop ends its long poll at once.
@@ -87,14 +99,18 @@ public actor SyncManager {
     ///   - targets: the registry for target JSON; nil: a new one with the built-in types.
     ///   - otherProcesses: what a sync does while another process runs it or syncs one of its
     ///     soups (by default it waits, at most a minute).
+    ///   - lostCreateWait: how long a create whose answer was lost may still land (see
+    ///     ``lostCreateWait``); zero sends one found missing again at once.
     /// - Throws: the store's error when `syncs_soup` cannot be registered or read.
     public init(
-        store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil, otherProcesses: OtherProcessPolicy = .default
+        store: SmartStore, client: RestClient, targets: SyncTargetRegistry? = nil, otherProcesses: OtherProcessPolicy = .default,
+        lostCreateWait: Duration = defaultLostCreateWait
     ) throws {
         self.store = store
         self.client = client
         self.targets = targets ?? SyncTargetRegistry()
         self.otherProcesses = otherProcesses
+        self.lostCreateWait = lostCreateWait
         // Crash recovery and registration together: a second manager must not take this one's
         // running syncs for crashed ones, nor be handed out before its recovery ran.
         try Self.register(self, for: store) { [targets = self.targets] in try Self.setUpSyncsSoup(store, targets: targets) }

@@ -94,7 +94,8 @@ extension SmartStore {
 
     /// The names of the columns a query's rows have, for showing them: an alias as written, an
     /// indexed path by its path (`{accounts:Name}` → `Name`, where SQLite says `TABLE_1_1`), a
-    /// json1 or unindexed path likewise, `soup` for whole entries; another expression as it was
+    /// json1 or unindexed path likewise, `soup` for whole entries, a soup table's own column by
+    /// its path (`{accounts:_soupEntryId}` → `_soupEntryId`, where SQLite says `id`); another expression as it was
     /// written in the Smart SQL (`{accounts:FirstName} || ' ' || {accounts:LastName}`, where
     /// SQLite names its translation).
     ///
@@ -127,7 +128,9 @@ extension SmartStore {
                     base = name[..<colon]
                     suffix = String(name[colon...])
                 }
-                if let path = paths[String(base)] ?? Self.extractedPath(String(base)) { return path + suffix }
+                if let path = paths[String(base)] ?? Self.extractedPath(String(base)) ?? Self.ownColumnPath(String(base), spec.smartSql) {
+                    return path + suffix
+                }
                 return Self.written(String(base), smartSql: spec.smartSql, translation: mapped, map: map).map { $0 + suffix } ?? name
             }
         }
@@ -147,6 +150,16 @@ extension SmartStore {
         let input = map.input(of: start..<(start + wanted.count))
         guard input.lowerBound >= 0, input.upperBound <= source.count else { return nil }
         return String(decoding: source[input], as: UTF8.self)
+    }
+
+    /// The path of a soup table's own column (`{accounts:_soupEntryId}` → `_soupEntryId`, where
+    /// SQLite says `id`), unless the query gives a column that name with `AS`.
+    private static func ownColumnPath(_ name: String, _ smartSql: String) -> String? {
+        let paths = ["id": "_soupEntryId", "created": "_soupCreatedDate", "lastModified": "_soupLastModifiedDate"]
+        guard let path = paths[name], smartSql.contains(":\(path)}") else { return nil }
+        let words = smartSql.lowercased().split { !SmartSQLTranslator.isWordByte($0.asciiValue ?? 0) }
+        let aliased = zip(words, words.dropFirst()).contains { $0 == "as" && $1 == name.lowercased() }
+        return aliased ? nil : path
     }
 
     /// `json_extract(soup, '$.a.b')` (also with `alias.soup`) → `a.b`.

@@ -133,7 +133,8 @@ extension ChaosWorld {
     func msync(sync name: String) async throws -> RunningChild {
         let arguments = [
             "sync", "--instance-url", harness.baseURL.absoluteString, "--token", SyncHarness.token, "--store", storePath,
-            "--syncs", folder.appendingPathComponent("usersyncs.json").path, "--wait", "5", name,
+            "--syncs", folder.appendingPathComponent("usersyncs.json").path, "--wait", "5", "--lost-create-wait",
+            "\(Self.lostCreateSeconds)", name,
         ]
         return try RunningChild(try msyncBinary(), arguments)
     }

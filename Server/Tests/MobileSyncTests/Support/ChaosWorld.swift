@@ -21,6 +21,11 @@ struct ChaosWorld: Sendable {
     let counter = Locked(0)
     static let fields = ["Name", "Industry"]
     static let modes: [MergeMode] = [.leaveIfChanged, .overwrite, .mergeFields]
+    /// How long a create whose answer was lost is held back here (`lostCreateWait`, in this
+    /// process and the msync children): LocalForce ends a request within its late commit (half
+    /// a second at most here) after its sender died, so ten seconds cover it, and a lost
+    /// create is still sent again within a run.
+    static let lostCreateSeconds = 10
     var storePath: String { folder.appendingPathComponent("store.sqlite").path }
 
     init(harness: SyncHarness, seed: UInt64) async throws {
@@ -36,7 +41,7 @@ struct ChaosWorld: Sendable {
                 IndexSpec("Id", .string), IndexSpec("Name", .string), IndexSpec("LastModifiedDate", .string),
                 IndexSpec("__sync_id__", .integer), IndexSpec("__local__", .string),
             ])
-        manager = try SyncManager(store: store, client: harness.client)
+        manager = try SyncManager(store: store, client: harness.client, lostCreateWait: .seconds(Self.lostCreateSeconds))
         try Self.childSyncs.write(to: folder.appendingPathComponent("usersyncs.json"))
         _ = try await harness.createAccounts(20)
         let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, Industry, LastModifiedDate FROM Account")

@@ -18,7 +18,8 @@ final class SyncHarness: Sendable {
 
     init(
         localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-        clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions()
+        clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions(),
+        lostCreateWait: Duration = SyncManager.defaultLostCreateWait
     ) async throws {
         org = try await TestOrg.start(
             schema: schema, transport: .http, clockOffset: clockOffset, briefcaseRules: briefcaseRules, streaming: streaming)
@@ -29,7 +30,7 @@ final class SyncHarness: Sendable {
         ]
         if let localIndex { specs.append(IndexSpec("__local__", localIndex)) }
         try store.registerSoup("accounts", indexSpecs: specs)
-        manager = try SyncManager(store: store, client: org.client)
+        manager = try SyncManager(store: store, client: org.client, lostCreateWait: lostCreateWait)
     }
 
     func stop() async { await org.stop() }
@@ -80,10 +81,12 @@ final class SyncHarness: Sendable {
 
 func withHarness(
     localIndex: SoupIndexType? = .string, schema: Schema = .standard, briefcaseRules: [BriefcaseRule] = [],
-    clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions(), _ body: (SyncHarness) async throws -> Void
+    clockOffset: Duration = .zero, streaming: StreamingOptions = StreamingOptions(),
+    lostCreateWait: Duration = SyncManager.defaultLostCreateWait, _ body: (SyncHarness) async throws -> Void
 ) async throws {
     let harness = try await SyncHarness(
-        localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset, streaming: streaming)
+        localIndex: localIndex, schema: schema, briefcaseRules: briefcaseRules, clockOffset: clockOffset, streaming: streaming,
+        lostCreateWait: lostCreateWait)
     do {
         try await body(harness)
     } catch {

@@ -6,23 +6,37 @@ import SalesforceWire
 struct CreateAttempt: Equatable {
     /// The server's time (epoch ms, from its `Date` header) read before the create was sent: a
     /// record the create made has a `CreatedDate` at or after it.
+    /// When the record was sent more than once, the first sending's: a record made by any of
+    /// them has a `CreatedDate` at or after it.
     var notBefore: Int64
+    /// The server's time read before the latest sending (`notBefore` when sent once): that
+    /// request may still be running on the server, and land, until a while after it.
+    var lastSent: Int64
     /// The fields exactly as sent.
     var sent: [String: JSONValue]
+    /// Whether the API answered the latest sending (an error of its own, for the whole
+    /// request): that request ended, so it cannot land later.
+    var ended = false
 
-    var json: JSONValue { ["notBefore": .int(notBefore), "sent": .object(sent)] }
+    var json: JSONValue {
+        var json: JSONValue = ["notBefore": .int(notBefore), "lastSent": .int(lastSent), "sent": .object(sent)]
+        if ended { json["ended"] = true }
+        return json
+    }
 
     /// The attempt a record carries; nil when it carries none or one this version cannot read
-    /// (``isRecorded(in:)`` tells the two apart).
+    /// (``isRecorded(in:)`` tells the two apart). A stamp without `lastSent` was sent once.
     init?(_ record: JSONValue) {
         guard let stamp = record[LocalFields.createAttempt], let notBefore = stamp["notBefore"]?.int64Value,
             let sent = stamp["sent"]?.objectValue
         else { return nil }
-        self.init(notBefore: notBefore, sent: sent)
+        self.init(notBefore: notBefore, lastSent: stamp["lastSent"]?.int64Value ?? notBefore, sent: sent)
+        ended = stamp["ended"]?.boolValue ?? false
     }
 
-    init(notBefore: Int64, sent: [String: JSONValue]) {
+    init(notBefore: Int64, lastSent: Int64, sent: [String: JSONValue]) {
         self.notBefore = notBefore
+        self.lastSent = lastSent
         self.sent = sent
     }
 

@@ -23,6 +23,11 @@ import SmartStore
 /// - more matches than attempts: which is ours cannot be told. The records get a
 ///   `CREATE_OUTCOME_UNKNOWN` error in `__last_error__` and are not sent until
 ///   ``SyncManager/resolveCreateAttempt(entryId:soupName:adopting:idFieldName:)`` settles them.
+/// - an attempt without a match whose latest sending is more recent than
+///   ``SyncManager/lostCreateWait`` (by the server's clock) may still be running on the server
+///   and land (a sender killed mid-request, a gateway's 504 while the server works on): the
+///   record gets a `CREATE_OUTCOME_PENDING` error and is not sent until a sync up after that
+///   time finds it landed (adopted) or not (sent again).
 ///
 /// Exact only with an idempotency field (``CollectionSyncUpTarget/idempotencyFieldName``);
 /// the Guarantees article (MobileSync.docc, "How lost creates are reconciled") says what this
@@ -35,9 +40,12 @@ struct CreateReconciler {
     let modificationDateFieldName: String
     /// Where stamps take the server's time from (one reading per sync up).
     let clock: ServerClock
+    /// How long after its latest sending a create without a match may still land, in ms.
+    let lostCreateWait: Int64
     /// Server records compared per object type at most; more is reported as ambiguous.
     static let maximumCandidates = 2000
     static let errorCode = "CREATE_OUTCOME_UNKNOWN"
+    static let pendingCode = "CREATE_OUTCOME_PENDING"
 
     /// What to do with a record whose earlier create may have landed.
     enum Resolution: Equatable {
@@ -46,6 +54,9 @@ struct CreateReconciler {
         case adopt(id: String, modificationDate: JSONValue?, copy: Int64?)
         /// Cannot be told (the message says why): keep the record unsent, with an error.
         case ambiguous(String)
+        /// No match yet, but the latest sending may still land: keep the record unsent until
+        /// the server's time `until` (epoch ms), with an error saying so.
+        case pending(sent: Int64, until: Int64)
     }
 
     private struct Pending {
@@ -105,7 +116,19 @@ struct CreateReconciler {
                 }
             }
         }
+        try await holdRecent(byType.values.joined().filter { resolutions[$0.entryId] == nil }, into: &resolutions)
         return resolutions
+    }
+
+    /// Attempts without a match whose latest sending may still land are held back (pending);
+    /// the others were lost and are sent again.
+    private func holdRecent(_ unmatched: [Pending], into resolutions: inout [Int64: Resolution]) async throws {
+        guard lostCreateWait > 0, !unmatched.isEmpty else { return }
+        let now = try await clock.now()
+        for item in unmatched where !item.attempt.ended {
+            let (until, overflow) = item.attempt.lastSent.addingReportingOverflow(lostCreateWait)
+            if overflow || now < until { resolutions[item.entryId] = .pending(sent: item.attempt.lastSent, until: overflow ? .max : until) }
+        }
     }
 
     /// Attempts that sent the same values, matched as a group: they cannot be told apart.
@@ -179,12 +202,38 @@ struct CreateReconciler {
                 fields)
             // Sent again after no match: the window keeps reaching back to the first attempt,
             // in case that one still commits late.
-            let attempt = CreateAttempt(notBefore: min(now, CreateAttempt(record)?.notBefore ?? now), sent: sent).json
+            let attempt = CreateAttempt(notBefore: min(now, CreateAttempt(record)?.notBefore ?? now), lastSent: now, sent: sent).json
             result[index][LocalFields.createAttempt] = attempt
             stamps[id] = attempt
         }
         try await store.setField(LocalFields.createAttempt, values: stamps, in: soup)
         return result
+    }
+
+    /// Marks the attempts of `records` (as stamped before a request that the API answered with
+    /// an error of its own) as ended: that request cannot land later, so a create of them found
+    /// missing is sent again at once.
+    static func markEnded(_ records: [JSONValue], soup: String, in store: SmartStore) async throws {
+        var stamps: [Int64: JSONValue] = [:]
+        for record in records {
+            guard let entryId = record["_soupEntryId"]?.int64Value, var attempt = CreateAttempt(record) else { continue }
+            attempt.ended = true
+            stamps[entryId] = attempt.json
+        }
+        if !stamps.isEmpty { try await store.setField(LocalFields.createAttempt, values: stamps, in: soup) }
+    }
+
+    /// The record with a `CREATE_OUTCOME_PENDING` error: sent at `sent`, not landed yet, sent
+    /// again from `until` on (server times, epoch ms) unless it lands by then.
+    static func pending(_ record: JSONValue, sent: Int64, until: Int64) -> JSONValue {
+        var copy = record
+        let message =
+            "A create of this record was sent at \(SalesforceTime.format(sent, zulu: true)) and its answer was lost; the server "
+            + "holds no such record yet, but that request may still be running there. A sync up from "
+            + "\(SalesforceTime.format(until, zulu: true)) on adopts it if it landed, or sends it again. "
+            + "SyncManager.resolveCreateAttempt with adopting nil sends it again at once."
+        copy[LocalFields.lastError] = .string(JSONValue.array([SalesforceErrorItem(code: pendingCode, message: message).json]).jsonString)
+        return copy
     }
 
     /// The record with a `CREATE_OUTCOME_UNKNOWN` error saying why, and how to settle it.

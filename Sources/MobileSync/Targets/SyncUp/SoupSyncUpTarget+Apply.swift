@@ -35,7 +35,15 @@ extension SoupSyncUpTarget {
         _ sent: SentBatch, to sync: inout SyncState, done: inout Int, of total: Int, context: SyncContext?, store: SmartStore? = nil
     ) async throws {
         guard let store = context?.store ?? store else { return }
-        let outcomes = try await sent.outcomes.value
+        let outcomes: [SyncUpOutcome]
+        do {
+            outcomes = try await sent.outcomes.value
+        } catch RestError.http(let status, let errors, let body) where !errors.isEmpty {
+            // The API answered the request with an error of its own: it ended, so a create of the
+            // batch that did not land was lost for good, not still landing.
+            try? await CreateReconciler.markEnded(sent.records, soup: sync.soupName, in: store)
+            throw RestError.http(status: status, errors: errors, body: body)
+        }
         let (settled, unknownServer) = settlements(of: sent, outcomes: outcomes)
         var results = settled
         var verdicts: [String: WriteConfirmation.Verdict] = [:]

@@ -83,7 +83,7 @@ extension SoupSyncUpTarget {
         let idField = idFieldName
         let reconciler = CreateReconciler(
             store: store, client: context.client, soup: sync.soupName, idFieldName: idField,
-            modificationDateFieldName: modificationDateFieldName, clock: clock)
+            modificationDateFieldName: modificationDateFieldName, clock: clock, lostCreateWait: context.lostCreateWait)
         let isCreate = { (record: JSONValue) in
             SyncUpRecord(record: record, idFieldName: idField, modificationDateFieldName: "").action == .create
         }
@@ -101,6 +101,10 @@ extension SoupSyncUpTarget {
                 switch resolution {
                 case .ambiguous(let reason):
                     settled.append(CreateReconciler.failed(now, reason))
+                    sync.failedRecordCount += 1
+                    done.insert(entryId)
+                case .pending(let sent, let until):
+                    settled.append(CreateReconciler.pending(now, sent: sent, until: until))
                     sync.failedRecordCount += 1
                     done.insert(entryId)
                 case .adopt(let id, let date, let copy):
