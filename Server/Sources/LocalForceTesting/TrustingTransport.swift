@@ -34,7 +34,7 @@ public struct TrustingTransport: HTTPTransport {
 
     /// Sends `request` on a connection of its own and returns its status, headers (names in
     /// lower case) and body.
-    /// A TLS failure is a ``RestError/network(_:)`` that says what failed (an authority this
+    /// A TLS failure is a `RestError.network` that says what failed (an authority this
     /// transport does not trust: `CERTIFICATE_VERIFY_FAILED`).
     public func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
         do {
