@@ -140,6 +140,8 @@ import Testing
         #expect(try store.columnNames(of: .smart(own, pageSize: 10)) == ["_soupEntryId", "_soupLastModifiedDate", "_soupCreatedDate"])
         let aliased = "select {employees:_soupEntryId} AS id, {employees:lastName} from {employees}"
         #expect(try store.columnNames(of: .smart(aliased, pageSize: 10)) == ["id", "lastName"])
+        let bare = "select {employees:lastName} id from {employees} where {employees:_soupEntryId} > 0"
+        #expect(try store.columnNames(of: .smart(bare, pageSize: 10)) == ["id"])
     }
 
     @Test func aSourceMapTakesASpanBackToWhatWasWritten() {

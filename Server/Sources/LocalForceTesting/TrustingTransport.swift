@@ -35,7 +35,7 @@ public struct TrustingTransport: HTTPTransport {
     /// Sends `request` on a connection of its own and returns its status, headers (names in
     /// lower case) and body.
     /// A TLS failure is a `RestError.network` that says what failed (an authority this
-    /// transport does not trust: `CERTIFICATE_VERIFY_FAILED`).
+    /// transport does not trust: `CERTIFICATE_VERIFY_FAILED`; a certificate for another name).
     public func send(_ request: URLRequest) async throws -> (Int, [String: String], [UInt8]) {
         do {
             return try await exchange(request)
@@ -45,6 +45,9 @@ public struct TrustingTransport: HTTPTransport {
                 detail.contains("CERTIFICATE_VERIFY_FAILED")
                 ? "the server's certificate is not signed by a trusted certificate authority" : "the TLS handshake failed"
             throw RestError.network("\(reason) (\(request.url?.host ?? "")): \(detail)")
+        } catch let error as NIOSSLExtraError {
+            // A certificate for another name, for one.
+            throw RestError.network("the server's certificate was refused (\(request.url?.host ?? "")): \(error)")
         }
     }
 

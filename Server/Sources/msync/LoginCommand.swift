@@ -157,8 +157,9 @@ struct LoginCommand: AsyncParsableCommand {
     /// Fetches the login page once before waiting for the browser, so that a login server that
     /// refuses the request (an unknown app, a callback URL the app does not list, a LocalForce
     /// started without `--auth`) or cannot be reached ends the login at once, with its reason,
-    /// rather than after `--timeout` seconds. Its answer is an HTML page: the reason is read from
-    /// its `error=` and `error_description=` lines, as Salesforce and LocalForce print them.
+    /// rather than after `--timeout` seconds. A refusal is Salesforce's OAuth error page (400,
+    /// its `error=` and `error_description=` lines, as Salesforce and LocalForce print them);
+    /// any other answer is left to the browser.
     static func checkLoginPage(_ url: URL, redirectURI: String, transport: any HTTPTransport) async throws {
         let host = url.host ?? url.absoluteString
         let status: Int
@@ -168,11 +169,14 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure("cannot reach the login server \(host): \(error.localizedDescription)")
         }
-        guard status >= 400 else { return }
+        // Only the OAuth error page counts: a single sign-on page on the way may answer 401 or 403
+        // to a request without a browser's session and still let the browser log in.
+        guard status == 400 else { return }
         let page = String(decoding: body.prefix(65_536), as: UTF8.self)
         let reason = ["error", "error_description"].compactMap { name in Self.pageValue(name, in: page) }.joined(separator: ": ")
+        guard !reason.isEmpty else { return }
         throw CommandFailure(
-            "the login server \(host) refused the login request (\(status)\(reason.isEmpty ? "" : ", " + reason)): check --client-id and that "
+            "the login server \(host) refused the login request (\(status), \(reason)): check --client-id and that "
                 + "the app lists \(redirectURI) as a callback URL (LocalForce serves OAuth only when started with --auth FILE)")
     }
 

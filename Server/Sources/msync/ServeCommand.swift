@@ -87,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Serve HTTPS with a certificate for localhost, 127.0.0.1 and ::1, signed by a fresh local authority; both are kept in this directory (made when missing) and reused while valid.",
             discussion:
-                "The authority's ca.pem is what clients trust: REQUESTS_CA_BUNDLE (Python), NODE_EXTRA_CA_CERTS (Node), SSL_CERT_FILE (OpenSSL; msync, or its --ca-file), curl --cacert.",
+                "The authority's ca.pem is what clients trust: REQUESTS_CA_BUNDLE (Python), NODE_EXTRA_CA_CERTS (Node), SSL_CERT_FILE (OpenSSL), curl --cacert; msync takes --ca-file.",
             valueName: "directory"))
     var tlsSelfSigned: String?
 
@@ -215,8 +215,9 @@ struct ServeCommand: AsyncParsableCommand {
             trust it in the clients' environment:
               export REQUESTS_CA_BUNDLE=\(authority)   # Python requests (simple-salesforce)
               export NODE_EXTRA_CA_CERTS=\(authority)  # Node (jsforce, the Salesforce CLI)
-              export SSL_CERT_FILE=\(authority)        # OpenSSL-based clients, msync (or --ca-file)
+              export SSL_CERT_FILE=\(authority)        # OpenSSL-based clients
               curl --cacert \(authority) \(url)/services/data
+              msync query --org --instance-url \(url) --token TOKEN --ca-file \(authority) "SELECT COUNT() FROM Account"
 
             """
     }

@@ -68,7 +68,8 @@ import Testing
             try await store.updateLocally(["Name": "here"], entryId: entry, in: "accounts")
             try await harness.client.update("Account", id: ids[0], fields: ["Description": "there"])
             let up = try await manager.syncUp(
-                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name", "Description", "Industry"]), soupName: "accounts")
+                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Id", "Name", "Description", "Industry", "LastModifiedDate"]),
+                soupName: "accounts")
             #expect(up.conflictCount == 1)
             let record = try #require(try await store.retrieve([entry], from: "accounts").first)
             let lastError = try JSONValue(parsing: try #require(record["__last_error__"]?.stringValue))

@@ -25,8 +25,10 @@ public struct SyncConflict: Sendable, Equatable {
     public var entryId: Int64
     /// How the sides disagree.
     public var kind: Kind
-    /// The fields changed on both sides to different values, where the sync could tell (empty
-    /// when the record has no base, or for a delete).
+    /// The fields at stake: those changed on both sides to different values; when no field is
+    /// (LEAVE_IF_CHANGED holds back a record the server changed at all), those of the sync's field
+    /// list where the local and server versions differ (not the id, the modification date, nor
+    /// a relationship's path). Empty for a delete, and when nothing was compared.
     public var fields: [String]
     /// The record as the store holds it now.
     public var local: JSONValue

@@ -16,8 +16,8 @@ public enum LocalFields {
     /// The server's error from the record's last failed sync up, as JSON text.
     public static let lastError = "__last_error__"
     /// A create sent whose outcome is not known yet: the server time before it was first sent,
-    /// before it was last sent, and the fields sent (`{"notBefore": ms, "lastSent": ms,
-    /// "sent": {…}}`); see <doc:Guarantees>.
+    /// before it was last sent, the fields sent, and whether the API answered its last request
+    /// (`{"notBefore": ms, "lastSent": ms, "sent": {…}, "ended": true}`); see <doc:Guarantees>.
     public static let createAttempt = "__create_attempt__"
     /// An update sent whose outcome is not recorded yet (LEAVE_IF_CHANGED, MERGE_FIELDS): the fields sent
     /// (`{"sent": {…}}`); see <doc:ConflictsAndProcesses>.

@@ -153,13 +153,13 @@ extension SmartStore {
     }
 
     /// The path of a soup table's own column (`{accounts:_soupEntryId}` → `_soupEntryId`, where
-    /// SQLite says `id`), unless the query gives a column that name with `AS`.
+    /// SQLite says `id`), unless the query writes that name itself anywhere (an alias, with or
+    /// without `AS`, names a column so).
     private static func ownColumnPath(_ name: String, _ smartSql: String) -> String? {
         let paths = ["id": "_soupEntryId", "created": "_soupCreatedDate", "lastModified": "_soupLastModifiedDate"]
         guard let path = paths[name], smartSql.contains(":\(path)}") else { return nil }
         let words = smartSql.lowercased().split { !SmartSQLTranslator.isWordByte($0.asciiValue ?? 0) }
-        let aliased = zip(words, words.dropFirst()).contains { $0 == "as" && $1 == name.lowercased() }
-        return aliased ? nil : path
+        return words.contains(Substring(name.lowercased())) ? nil : path
     }
 
     /// `json_extract(soup, '$.a.b')` (also with `alias.soup`) → `a.b`.

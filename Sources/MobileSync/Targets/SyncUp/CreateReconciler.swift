@@ -125,9 +125,12 @@ struct CreateReconciler {
     private func holdRecent(_ unmatched: [Pending], into resolutions: inout [Int64: Resolution]) async throws {
         guard lostCreateWait > 0, !unmatched.isEmpty else { return }
         let now = try await clock.now()
+        let latest = now.addingReportingOverflow(lostCreateWait)
         for item in unmatched where !item.attempt.ended {
+            // A stamp from the future (a wrong or altered one) holds no longer than one sent now.
             let (until, overflow) = item.attempt.lastSent.addingReportingOverflow(lostCreateWait)
-            if overflow || now < until { resolutions[item.entryId] = .pending(sent: item.attempt.lastSent, until: overflow ? .max : until) }
+            let bounded = overflow || latest.overflow ? Int64.max : min(until, latest.partialValue)
+            if now < bounded { resolutions[item.entryId] = .pending(sent: item.attempt.lastSent, until: bounded) }
         }
     }
 
@@ -223,26 +226,24 @@ struct CreateReconciler {
         if !stamps.isEmpty { try await store.setField(LocalFields.createAttempt, values: stamps, in: soup) }
     }
 
-    /// The record with a `CREATE_OUTCOME_PENDING` error: sent at `sent`, not landed yet, sent
-    /// again from `until` on (server times, epoch ms) unless it lands by then.
-    static func pending(_ record: JSONValue, sent: Int64, until: Int64) -> JSONValue {
-        var copy = record
+    /// The `__last_error__` of a record held back: its create may have been sent at `sent` (its
+    /// batch was stamped then) and not landed yet; sent again from `until` on (server times,
+    /// epoch ms) unless it lands by then.
+    static func pendingError(sent: Int64, until: Int64) -> JSONValue {
         let message =
-            "A create of this record was sent at \(SalesforceTime.format(sent, zulu: true)) and its answer was lost; the server "
-            + "holds no such record yet, but that request may still be running there. A sync up from "
-            + "\(SalesforceTime.format(until, zulu: true)) on adopts it if it landed, or sends it again. "
-            + "SyncManager.resolveCreateAttempt with adopting nil sends it again at once."
-        copy[LocalFields.lastError] = .string(JSONValue.array([SalesforceErrorItem(code: pendingCode, message: message).json]).jsonString)
-        return copy
+            "A create of this record may have gone out at \(SalesforceTime.format(sent, zulu: true)) and its answer was lost; the "
+            + "server holds no such record yet, but that request may still be running there. A sync up from "
+            + "\(SalesforceTime.format(until, zulu: true)) on adopts it if it landed, or sends it again "
+            + "(SyncManager.resolveCreateAttempt with adopting nil sends it again at once)."
+        return .string(JSONValue.array([SalesforceErrorItem(code: pendingCode, message: message).json]).jsonString)
     }
 
-    /// The record with a `CREATE_OUTCOME_UNKNOWN` error saying why, and how to settle it.
-    static func failed(_ record: JSONValue, _ reason: String) -> JSONValue {
-        var copy = record
+    /// The `__last_error__` of a record whose create outcome cannot be told: `CREATE_OUTCOME_UNKNOWN`,
+    /// saying why and how to settle it.
+    static func failure(_ reason: String) -> JSONValue {
         let message =
             "A create of this record was sent but its outcome is unknown. \(reason) "
             + "Settle it with SyncManager.resolveCreateAttempt: adopt the server record that is this one, or create it again."
-        copy[LocalFields.lastError] = .string(JSONValue.array([SalesforceErrorItem(code: errorCode, message: message).json]).jsonString)
-        return copy
+        return .string(JSONValue.array([SalesforceErrorItem(code: errorCode, message: message).json]).jsonString)
     }
 }

@@ -52,6 +52,7 @@ extension ParentChildrenSyncUpTarget {
             guard !touched.isEmpty else { continue }
             let (soup, recorded) = (side.soupName, byEntry)
             let tally = Locked([SyncConflict]())
+            let compared = list.filter { $0 != side.idFieldName && $0 != side.modificationDateFieldName && !$0.contains(".") }
             try await context.store.modify(touched, in: soup, shadows: [ConflictShadows.base, ConflictShadows.conflict]) { edit in
                 guard let now = edit.entry, let entryId = now["_soupEntryId"]?.int64Value else { return }
                 guard let (kind, known, server) = recorded[entryId] else {
@@ -59,7 +60,7 @@ extension ParentChildrenSyncUpTarget {
                     if edit.shadows[ConflictShadows.conflict] == nil { edit.entry?[LocalFields.lastError] = ConflictShadows.heldInTree() }
                     return
                 }
-                if let conflict = ConflictShadows.record(kind, fields: known, server: server, comparing: list, soup: soup, in: &edit) {
+                if let conflict = ConflictShadows.record(kind, fields: known, server: server, comparing: compared, soup: soup, in: &edit) {
                     tally.withLock { $0.append(conflict) }
                 }
             }

@@ -39,10 +39,14 @@ extension SoupSyncUpTarget {
         do {
             outcomes = try await sent.outcomes.value
         } catch RestError.http(let status, let errors, let body) where !errors.isEmpty {
-            // The API answered the request with an error of its own: it ended, so a create of the
-            // batch that did not land was lost for good, not still landing.
+            // The API answered with an error of its own: every request of the batch ended, so a
+            // create of it that did not land was lost for good, not still landing.
             try? await CreateReconciler.markEnded(sent.records, soup: sync.soupName, in: store)
             throw RestError.http(status: status, errors: errors, body: body)
+        } catch RestError.sessionExpired(let detail) {
+            // A 401 is answered before the request is processed; the requests before it ended.
+            try? await CreateReconciler.markEnded(sent.records, soup: sync.soupName, in: store)
+            throw RestError.sessionExpired(detail)
         }
         let (settled, unknownServer) = settlements(of: sent, outcomes: outcomes)
         var results = settled
@@ -175,7 +179,8 @@ extension SoupSyncUpTarget {
                 edit.entry?[LocalFields.lastError] = .string(error.jsonString)
                 tally.withLock { $0.failed += 1 }
             case .conflict(let kind, let found, let server):
-                if let conflict = ConflictShadows.record(kind, fields: found, server: server, comparing: list, soup: soup, in: &edit) {
+                let compared = list.filter { $0 != idField && $0 != dateField && !$0.contains(".") } // the fields a write can change
+                if let conflict = ConflictShadows.record(kind, fields: found, server: server, comparing: compared, soup: soup, in: &edit) {
                     tally.withLock { $0.conflicts.append(conflict) }
                 }
             }

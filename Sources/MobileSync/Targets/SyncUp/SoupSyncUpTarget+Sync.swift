@@ -92,6 +92,7 @@ extension SoupSyncUpTarget {
         if !resolutions.isEmpty {
             let current = try await Self.currentRecords(records, soup: sync.soupName, store: store)
             var (settled, copies, done): ([JSONValue], [Int64], Set<Int64>) = ([], [], [])
+            var errors: [Int64: JSONValue] = [:] // records held back: only their `__last_error__` changes
             for (index, record) in records.enumerated() {
                 guard let entryId = record["_soupEntryId"]?.int64Value, let resolution = resolutions[entryId] else { continue }
                 guard let now = current[entryId] else {
@@ -100,11 +101,11 @@ extension SoupSyncUpTarget {
                 } // removed meanwhile
                 switch resolution {
                 case .ambiguous(let reason):
-                    settled.append(CreateReconciler.failed(now, reason))
+                    errors[entryId] = CreateReconciler.failure(reason)
                     sync.failedRecordCount += 1
                     done.insert(entryId)
                 case .pending(let sent, let until):
-                    settled.append(CreateReconciler.pending(now, sent: sent, until: until))
+                    errors[entryId] = CreateReconciler.pendingError(sent: sent, until: until)
                     sync.failedRecordCount += 1
                     done.insert(entryId)
                 case .adopt(let id, let date, let copy):
@@ -120,6 +121,7 @@ extension SoupSyncUpTarget {
             }
             if !copies.isEmpty { try await store.delete(copies, from: sync.soupName) }
             if !settled.isEmpty { try await store.upsert(settled, in: sync.soupName) }
+            if !errors.isEmpty { try await store.setField(LocalFields.lastError, values: errors, in: sync.soupName) }
             records.removeAll { done.contains($0["_soupEntryId"]?.int64Value ?? -1) }
         }
         return try await reconciler.stamp(records, where: isCreate, fields: fields)
