@@ -42,7 +42,7 @@ struct CachedFetch: Sendable {
     private func runOfAnotherFetch(_ syncName: String) async throws -> SyncState {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            guard let current = syncManager.syncStatus(forName: syncName) else { throw SyncError.notFound(syncName) }
+            guard let current = try syncManager.storedSync(named: syncName) else { throw SyncError.notFound(syncName) }
             if !syncManager.isRunning(current.id), current.status != .new, !current.isRunning, !current.isWaiting { return current }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -58,7 +58,7 @@ struct CachedFetch: Sendable {
     private func refresh(target: any SyncDownTarget, syncName: String) async throws {
         let state: SyncState
         do {
-            if syncManager.hasSync(forName: syncName) {
+            if try syncManager.storedSync(named: syncName) != nil {
                 state = try await syncManager.reSync(named: syncName)
             } else {
                 state = try await syncManager.syncDown(
