@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SalesforceREST", targets: ["SalesforceREST"]),
         .library(name: "SalesforceStreaming", targets: ["SalesforceStreaming"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
+        .library(name: "MobileSyncSDKCompat", targets: ["MobileSyncSDKCompat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -114,6 +115,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Child processes and a seeded generator for the tests (also the Server package's, through a symbolic link).
+        // The Mobile SDK's spellings over SmartStore and MobileSync, for apps ported from it.
+        .target(
+            name: "MobileSyncSDKCompat",
+            dependencies: [
+                "SmartStore", "MobileSync", "FastJSON",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["Locking"],
@@ -145,6 +155,11 @@ let package = Package(
             name: "encrypted-store-writer",
             dependencies: ["SmartStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/EncryptedStoreWriter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MobileSyncSDKCompatTests",
+            dependencies: ["MobileSyncSDKCompat", "SmartStore", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -202,6 +202,7 @@ let package = Package(
             dependencies: [
                 "LocalForceTesting", "TestLocking",
                 .product(name: "MobileSync", package: "msync"),
+                .product(name: "MobileSyncSDKCompat", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
             ],
@@ -214,6 +215,7 @@ let package = Package(
                 "msync", "LocalForce", "LocalForceHTTP", "LocalForceTesting", "TestSupport", "TestLocking", "AccountsListExample",
                 "sdk-template-app",
                 .product(name: "MobileSync", package: "msync"),
+                .product(name: "MobileSyncSDKCompat", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceStreaming", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),

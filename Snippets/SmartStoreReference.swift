@@ -78,12 +78,6 @@ func specs() throws {
     // SELECT {employees:_soup} FROM {employees} WHERE {employees:lastName} >= ? AND {employees:lastName} <= ? ORDER BY {employees:lastName} ASC
     // snippet.end
     print(sql)
-    // snippet.sdkJSON
-    let fromSDK = try QuerySpec(sdkJSON: ["queryType": "range", "indexPath": "Name", "beginKey": "A",
-                                          "order": "descending", "pageSize": 25], soupName: "accounts")
-    let queryType = fromSDK.sdkJSON["queryType"]  // "range"
-    // snippet.end
-    print(queryType ?? nil)
 }
 
 func reading(store: SmartStore) async throws {
@@ -96,14 +90,6 @@ func reading(store: SmartStore) async throws {
     var cursor = try StoreCursor(store: store, querySpec: .all(soup: "accounts", orderPath: "Name", pageSize: 50))
     show(cursor.currentPageOrderedEntries)
     try cursor.moveToPage(cursor.currentPageIndex + 1)
-    // snippet.end
-    // snippet.sdkQuery
-    if case .success(let rows) = store.query("select {Account:Name}, {Account:Industry} from {Account}") {
-        let names = rows.map { ($0 as? [String?])?.first ?? nil }
-        // snippet.hide
-        print(names)
-        // snippet.show
-    }
     // snippet.end
 }
 
@@ -128,14 +114,6 @@ final class AccountsModel {
         cancellable = store.observePublisher(smartSql: "select {accounts:Name} from {accounts}", pageSize: 100)
             .receive(on: RunLoop.main)
             .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows) })
-        // snippet.end
-    }
-
-    func loadTheSDKWay() {
-        // snippet.sdkPublisher
-        cancellable = store.publisher(for: "select {Account:Name} from {Account}")
-            .receive(on: RunLoop.main)
-            .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows as? [[String?]] ?? []) })
         // snippet.end
     }
 }

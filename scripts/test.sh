@@ -118,7 +118,7 @@ swift test --skip-build --package-path Server "$@"
 # any warning (a broken link, an undocumented parameter) fails.
 MSYNC_DOCS=1 swift package --disable-sandbox generate-documentation --warnings-as-errors \
   --target SmartStore --target MobileSync --target SalesforceREST --target SalesforceStreaming \
-  --target FastJSON --target SOQL --target SalesforceWire
+  --target FastJSON --target SOQL --target SalesforceWire --target MobileSyncSDKCompat
 swift package --package-path Server --disable-sandbox generate-documentation --warnings-as-errors \
   --target LocalForce --target LocalForceTesting
 

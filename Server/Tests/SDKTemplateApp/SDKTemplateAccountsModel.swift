@@ -1,5 +1,6 @@
 import Foundation
 import MobileSync
+import MobileSyncSDKCompat
 import SmartStore
 
 #if canImport(Combine)
@@ -9,7 +10,7 @@ import SmartStore
 /// An accounts list written as the SDK's iOS Swift template writes its model: each SDK call
 /// (`SmartStore.shared(withName:)`, `SyncManager.sharedInstance(store:)`, the two
 /// `publisher(for:)`, `.receive(on: RunLoop.main)`, a row cast to `[String?]`) spelled as the
-/// template spells it. Only the Combine import is guarded: on Linux, MobileSync and SmartStore
+/// template spells it, MobileSyncSDKCompat imported beside the SDK's two modules. Only the Combine import is guarded: on Linux, MobileSync and SmartStore
 /// re-export OpenCombine and its schedulers. The template's force unwrap and force cast stay as it
 /// writes them (the point is that its code compiles unchanged), hence the lint exception.
 // swift-format-ignore: NeverForceUnwrap

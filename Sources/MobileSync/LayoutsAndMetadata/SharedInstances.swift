@@ -16,7 +16,7 @@ final class SharedInstances<Manager: SyncManagerBacked>: Sendable {
     /// store cannot open.
     func instance(user: UserAccount?, storeName: String?, make: (SyncManager) throws -> Manager) -> Manager? {
         let sdk = MobileSyncSDKManager.shared
-        let name = storeName.flatMap { $0.isEmpty ? nil : $0 } ?? SmartStore.defaultStoreName
+        let name = storeName.flatMap { $0.isEmpty ? nil : $0 } ?? StoreDirectory.defaultStoreName
         guard let user = user ?? sdk.currentUser, let syncManager = try? sdk.syncManager(storeNamed: name, for: user) else { return nil }
         let key = SyncManager.registryKey(syncManager.store)
         return instances.withLock { instances in

@@ -11,7 +11,7 @@ extension SmartStore {
     /// Runs a Smart SQL query and publishes its first page of rows (at most `pageSize`) once, as
     /// `JSONValue`s: Combine's `Future` on Apple platforms, OpenCombine's elsewhere. The query
     /// runs when the publisher is made, on the store's async path. The SDK's shape, all rows as
-    /// Foundation values, is ``publisher(for:)``. For results that follow later changes, use
+    /// Foundation values, is MobileSyncSDKCompat's `publisher(for:)`. For results that follow later changes, use
     /// ``observe(smartSql:pageSize:arguments:)``.
     ///
     /// <!-- snippet: Snippets/SmartStoreReference.swift#publisher -->

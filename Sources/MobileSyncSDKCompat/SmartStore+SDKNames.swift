@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+public import SmartStore
 
 #if canImport(Combine)
     public import Combine
@@ -14,12 +15,12 @@ import Foundation
 /// null inside an object or an array. A null *cell* of a row is `Optional<Any>.none`, so that a
 /// row casts to `[String?]` on every platform (`NSNull` does not on Linux).
 extension SmartStore {
-    /// The store name the SDK uses when none is given (``StoreDirectory/defaultStoreName``).
+    /// The store name the SDK uses when none is given (`StoreDirectory.defaultStoreName`).
     public static var defaultStoreName: String { StoreDirectory.defaultStoreName }
 
     /// Registers a soup with a JSON1 index on each path, as the SDK's Swift extension does
     /// (`registerSoup(withName:withIndexPaths:)`): `true`, or the error. See
-    /// ``registerSoup(_:indexSpecs:)`` for other index types.
+    /// `registerSoup(_:indexSpecs:)` for other index types.
     @discardableResult
     public func registerSoup(withName name: String, withIndexPaths indexPaths: [String]) -> Result<Bool, SmartStoreError> {
         sdkResult {
@@ -31,7 +32,7 @@ extension SmartStore {
     /// Runs a Smart SQL query and returns all its rows as Foundation values, or the error (the
     /// SDK's `query(_:)`). Rows are read a page at a time.
     ///
-    /// <!-- snippet: Snippets/SmartStoreReference.swift#sdkQuery -->
+    /// <!-- snippet: Snippets/MobileSyncSDKCompatReference.swift#sdkQuery -->
     /// ```swift
     /// if case .success(let rows) = store.query("select {Account:Name}, {Account:Industry} from {Account}") {
     ///     let names = rows.map { ($0 as? [String?])?.first ?? nil }
@@ -52,12 +53,12 @@ extension SmartStore {
     }
 
     /// Runs a Smart SQL query at once, on the caller's thread, and publishes all its rows as
-    /// ``query(_:)`` returns them (the SDK's `publisher(for:)`, which runs when made too). Combine's `Future` on Apple
+    /// `query(_:)` returns them (the SDK's `publisher(for:)`, which runs when made too). Combine's `Future` on Apple
     /// platforms, OpenCombine's elsewhere (SmartStore re-exports it with its `RunLoop` and
     /// `DispatchQueue` schedulers there, so `.receive(on: RunLoop.main)` compiles everywhere).
-    /// For rows as `JSONValue`s, pass a page size: ``publisher(for:pageSize:)``.
+    /// For rows as `JSONValue`s, pass a page size: `publisher(for:pageSize:)`.
     ///
-    /// <!-- snippet: Snippets/SmartStoreReference.swift#sdkPublisher -->
+    /// <!-- snippet: Snippets/MobileSyncSDKCompatReference.swift#sdkPublisher -->
     /// ```swift
     /// cancellable = store.publisher(for: "select {Account:Name} from {Account}")
     ///     .receive(on: RunLoop.main)

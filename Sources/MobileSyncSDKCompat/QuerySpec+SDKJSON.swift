@@ -1,10 +1,11 @@
 public import FastJSON
+public import SmartStore
 
 /// The SDK's JSON form of a query spec: the `querySpec` dictionaries the hybrid and React Native
 /// bridges send (`queryType`, `indexPath`, `matchKey`, `beginKey`, `endKey`, `likeKey`,
 /// `smartSql`, `selectPaths`, `orderPath`, `order`, `pageSize`).
 ///
-/// <!-- snippet: Snippets/SmartStoreReference.swift#sdkJSON -->
+/// <!-- snippet: Snippets/MobileSyncSDKCompatReference.swift#sdkJSON -->
 /// ```swift
 /// let fromSDK = try QuerySpec(sdkJSON: ["queryType": "range", "indexPath": "Name", "beginKey": "A",
 ///                                       "order": "descending", "pageSize": 25], soupName: "accounts")
@@ -19,9 +20,9 @@ extension QuerySpec {
     ///
     /// As the SDK reads it: an exact query's value is `matchKey`; a range query without
     /// `indexPath` is every entry; `order` is `ascending` unless it says `descending`; a
-    /// `pageSize` that is absent or not positive is ``sdkDefaultPageSize``.
+    /// `pageSize` that is absent or not positive is `sdkDefaultPageSize`.
     ///
-    /// - Throws: ``SmartStoreError/invalidQuerySpec(_:)`` for a `queryType` other than exact,
+    /// - Throws: `SmartStoreError.invalidQuerySpec(_:)` for a `queryType` other than exact,
     ///   range, like, match and smart, a missing soup, path, key or Smart SQL, or keys of the
     ///   wrong JSON type.
     public init(sdkJSON json: JSONValue, soupName: String? = nil) throws {
@@ -116,7 +117,7 @@ extension QuerySpec {
     }
 
     /// The spec in the SDK's JSON form (its `asDictionary`), with `soupName` and `selectPaths`
-    /// added when set, so that ``init(sdkJSON:soupName:)`` reads it back whole.
+    /// added when set, so that `init(sdkJSON:soupName:)` reads it back whole.
     public var sdkJSON: JSONValue {
         var members: [String: JSONValue] = [
             "queryType": .string(kind.rawValue), "pageSize": .int(Int64(pageSize)), "order": .string(order.rawValue),
