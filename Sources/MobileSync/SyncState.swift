@@ -110,7 +110,7 @@ public struct SyncState: Sendable, Equatable {
     }
 
     /// Reads a stored document.
-    init(document: JSONValue) throws {
+    package init(document: JSONValue) throws {
         guard let id = document["_soupEntryId"]?.int64Value, let kindName = document["type"]?.stringValue,
             let kind = Kind(rawValue: kindName),
             let soupName = document["soupName"]?.stringValue, let target = document["target"], target.objectValue != nil

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import MobileSyncSDKCompat
 import SalesforceREST
 import SmartStore
 import Testing

@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import MobileSyncSDKCompat
 import SmartStore
 import Testing
 

@@ -39,7 +39,7 @@ public actor SyncManager {
     public nonisolated let client: RestClient
     /// Resolves targets from their JSON when a sync runs again; register custom target types here.
     public nonisolated let targets: SyncTargetRegistry
-    static let soupName = "syncs_soup"
+    package static let soupName = "syncs_soup"
     /// Whether syncs are accepted, a stop is under way, or the manager is stopped.
     private(set) public var state: State = .acceptingSyncs
     private var active: Set<Int64> = [] {
@@ -269,7 +269,7 @@ public actor SyncManager {
     public func syncStatus(named name: String) throws -> SyncState? { try storedSync(named: name) }
 
     /// The named sync's state as stored (read without the actor: only the store is read).
-    nonisolated func storedSync(named name: String) throws -> SyncState? {
+    package nonisolated func storedSync(named name: String) throws -> SyncState? {
         try store.query(.exact(soup: Self.soupName, path: "name", key: .string(name), pageSize: 1)).first.map(SyncState.init(document:))
     }
 
