@@ -118,6 +118,7 @@ let package = Package(
             name: "AccountsListExample",
             dependencies: [
                 .product(name: "MobileSync", package: "msync"),
+                .product(name: "MobileSyncSDKCompat", package: "msync"),
                 .product(name: "SmartStore", package: "msync"),
                 .product(name: "SalesforceREST", package: "msync"),
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),

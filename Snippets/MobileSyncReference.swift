@@ -73,25 +73,6 @@ func userAccount(oauth: OAuthClient, code: String, login: AuthorizationRequest) 
     // snippet.end
 }
 
-final class AccountsListModel {
-    let manager: SyncManager
-    var cancellable: AnyCancellable?
-
-    init(manager: SyncManager) {
-        self.manager = manager
-    }
-
-    func loadFromSmartStore() {}
-
-    func sync() {
-        // snippet.publisher
-        cancellable = manager.publisher(for: "syncDownAccounts")
-            .receive(on: RunLoop.main)
-            .sink(receiveCompletion: { _ in }, receiveValue: { _ in self.loadFromSmartStore() })
-        // snippet.end
-    }
-}
-
 /// A custom target's run, with the context's helpers.
 struct PagesTarget {
     let pages: [[JSONValue]]

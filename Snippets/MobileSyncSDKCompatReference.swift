@@ -1,5 +1,6 @@
 // The examples in MobileSyncSDKCompat's doc comments (the symbol reference).
 import Foundation
+import MobileSync
 import MobileSyncSDKCompat
 import SmartStore
 
@@ -41,6 +42,25 @@ final class SDKAccountsModel {
         cancellable = store.publisher(for: "select {Account:Name} from {Account}")
             .receive(on: RunLoop.main)
             .sink(receiveCompletion: { _ in }, receiveValue: { rows in show(rows as? [[String?]] ?? []) })
+        // snippet.end
+    }
+}
+
+final class AccountsListModel {
+    let manager: SyncManager
+    var cancellable: AnyCancellable?
+
+    init(manager: SyncManager) {
+        self.manager = manager
+    }
+
+    func loadFromSmartStore() {}
+
+    func sync() {
+        // snippet.publisher
+        cancellable = manager.publisher(for: "syncDownAccounts")
+            .receive(on: RunLoop.main)
+            .sink(receiveCompletion: { _ in }, receiveValue: { _ in self.loadFromSmartStore() })
         // snippet.end
     }
 }

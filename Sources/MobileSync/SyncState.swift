@@ -92,7 +92,7 @@ public struct SyncState: Sendable, Equatable {
         return .object(document)
     }
 
-    init(kind: Kind, name: String?, target: JSONValue, options: SyncOptions, soupName: String) {
+    package init(kind: Kind, name: String?, target: JSONValue, options: SyncOptions, soupName: String) {
         self.id = 0
         self.kind = kind
         self.name = name

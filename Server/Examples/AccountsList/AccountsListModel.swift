@@ -1,5 +1,6 @@
 import Foundation
 public import MobileSync
+import MobileSyncSDKCompat
 import SmartStore
 
 #if canImport(Combine)

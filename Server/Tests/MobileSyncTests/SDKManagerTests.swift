@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import LocalForceTesting
 import MobileSync
+import MobileSyncSDKCompat
 import NIOConcurrencyHelpers
 import SalesforceREST
 import SmartStore

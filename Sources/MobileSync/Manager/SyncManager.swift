@@ -225,7 +225,7 @@ public actor SyncManager {
     /// The name is checked and the state saved in one write transaction, so processes that
     /// create the same named sync at once (an app and its extension applying one config on first
     /// launch) make it once: the others get ``SyncError/duplicateName(_:)``.
-    nonisolated func createNow(_ sync: SyncState, soups: [String]) throws -> SyncState {
+    package nonisolated func createNow(_ sync: SyncState, soups: [String]) throws -> SyncState {
         guard try store.hasSoup(sync.soupName) else { throw SmartStoreError.unknownSoup(sync.soupName) }
         try Self.keepBases(of: soups, in: store)
         let document = sync.document
@@ -243,14 +243,14 @@ public actor SyncManager {
     }
 
     /// Runs a sync just created with its target (the SDK's call shapes).
-    func runCreated(_ sync: SyncState, down: any SyncDownTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
+    package func runCreated(_ sync: SyncState, down: any SyncDownTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
         -> SyncState
     {
         try await run(sync, down: down, onUpdate: onUpdate)
     }
 
     /// Runs a sync up just created with its target (the SDK's call shapes).
-    func runCreated(_ sync: SyncState, up: any SyncUpTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
+    package func runCreated(_ sync: SyncState, up: any SyncUpTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
         -> SyncState
     {
         try await run(sync, up: up, onUpdate: onUpdate)
@@ -258,7 +258,7 @@ public actor SyncManager {
 
     /// Whether the sync runs in this manager now (read without the actor, for the SDK's
     /// synchronous call shapes).
-    nonisolated func isRunning(_ id: Int64) -> Bool { running.withLock { $0.contains(id) } }
+    package nonisolated func isRunning(_ id: Int64) -> Bool { running.withLock { $0.contains(id) } }
 
     /// The sync with this id, or nil.
     public func syncStatus(id: Int64) throws -> SyncState? {

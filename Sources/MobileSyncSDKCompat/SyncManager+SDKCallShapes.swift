@@ -1,9 +1,10 @@
+public import MobileSync
 import SmartStore
 
 /// The Mobile SDK's call shapes (`SFMobileSyncSyncManager` in Swift): each returns at once and
 /// reports through a callback, the sync running in the background. They sit beside the `async`
 /// forms, which return the final state and are what new code should use; an SDK app's calls
-/// compile unchanged (see <doc:PortingFromTheMobileSDK>).
+/// compile unchanged (see MobileSync's article "Porting from the Mobile SDK").
 extension SyncManager {
     /// Creates a sync down, starts it in the background and returns its first state (NEW), as
     /// the SDK does; every later state (RUNNING with its progress, then DONE, FAILED or STOPPED)
@@ -43,7 +44,7 @@ extension SyncManager {
     /// Runs an existing sync again in the background and returns its state as it is now, as the
     /// SDK does; its states go to `onUpdate`.
     ///
-    /// - Throws: ``SyncError/notFound(_:)``, or ``SyncError/stillRunning(id:)`` when it runs
+    /// - Throws: `SyncError.notFound(_:)`, or `SyncError.stillRunning(id:)` when it runs
     ///   (in this manager), at once.
     @discardableResult
     public nonisolated func reSync(id: Int64, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
@@ -84,7 +85,7 @@ extension SyncManager {
     /// Removes the sync's ghosts in the background and calls `onComplete` once with DONE and the
     /// number removed, or FAILED (or STOPPED) and 0, as the SDK's `cleanResyncGhosts`.
     ///
-    /// - Throws: ``SyncError/notFound(_:)`` at once when there is no such sync.
+    /// - Throws: `SyncError.notFound(_:)` at once when there is no such sync.
     public nonisolated func cleanResyncGhosts(
         forId id: Int64, onComplete: @escaping @Sendable (SyncState.Status, UInt) -> Void
     ) throws {
@@ -101,7 +102,7 @@ extension SyncManager {
         }
     }
 
-    /// The named sync's ghost cleanup, as ``cleanResyncGhosts(forId:onComplete:)``.
+    /// The named sync's ghost cleanup, as `cleanResyncGhosts(forId:onComplete:)`.
     public nonisolated func cleanResyncGhosts(
         forName name: String, onComplete: @escaping @Sendable (SyncState.Status, UInt) -> Void
     ) throws {
@@ -144,8 +145,8 @@ extension SyncManager {
     }
 }
 
-/// Why a sync run through the SDK's Swift extension shapes (``SyncManager/reSyncWithoutUpdates(named:_:)``,
-/// ``SyncManager/cleanGhosts(named:_:)``, ``SyncManager/publisher(for:)``) did not complete, as
+/// Why a sync run through the SDK's Swift extension shapes (`SyncManager.reSyncWithoutUpdates(named:_:)`,
+/// `SyncManager.cleanGhosts(named:_:)`, `SyncManager.publisher(for:)`) did not complete, as
 /// the SDK names it.
 public enum MobileSyncError: Error {
     /// The run could not start (an unknown sync, one already running, a stopped manager).
