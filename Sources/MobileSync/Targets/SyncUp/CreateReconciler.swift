@@ -17,8 +17,8 @@ import SmartStore
 ///
 /// - no more matches than attempts that sent those values: each match is adopted (the record
 ///   takes its id). A record edited since the send stays dirty, as an update of the adopted
-///   record, so the edit goes up next. Attempts left without a match were lost: sent again,
-///   their window still reaching back to the first attempt.
+///   record, so the edit goes up next. Attempts left without a match are sent again once they
+///   can no longer land (see the last case), their window still reaching back to the first attempt.
 /// - a match that fits attempts which sent different values: ambiguous, as below.
 /// - more matches than attempts: which is ours cannot be told. The records get a
 ///   `CREATE_OUTCOME_UNKNOWN` error in `__last_error__` and are not sent until
