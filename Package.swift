@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "MobileSyncSDKCompat",
             dependencies: [
-                "SmartStore", "MobileSync", "FastJSON",
+                "SmartStore", "MobileSync", "SalesforceREST", "FastJSON", "Locking",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings

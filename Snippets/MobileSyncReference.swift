@@ -49,30 +49,6 @@ func layoutsAndMetadata(manager: SyncManager) async throws {
     print(fields ?? [])
 }
 
-func sdkManager(appSupport: URL, resources: URL, userId: String, orgId: String, instanceURL: URL, tokens: any AccessTokenProvider)
-    async throws
-{
-    // snippet.sdkManager
-    let sdk = MobileSyncSDKManager.shared
-    sdk.configure(root: appSupport, resourcesDirectory: resources)     // on Apple, resources default to the app bundle
-    try await sdk.setCurrentUser(UserAccount(userId: userId, orgId: orgId, instanceURL: instanceURL,
-                                             tokenProvider: tokens))
-    try sdk.setupUserStoreFromDefaultConfig()                          // userstore.json
-    try await sdk.setupUserSyncsFromDefaultConfig()                    // usersyncs.json
-    let manager = try sdk.syncManager()
-    try await manager.reSync(named: "syncDownAccounts")
-    // snippet.end
-}
-
-func userAccount(oauth: OAuthClient, code: String, login: AuthorizationRequest) async throws {
-    // snippet.userAccount
-    let credentials = try await oauth.exchange(code: code, for: login)
-    let account = UserAccount(identity: try await oauth.userIdentity(for: credentials),
-                              session: OAuthSession(credentials: credentials, client: oauth))
-    try await MobileSyncSDKManager.shared.setCurrentUser(account)
-    // snippet.end
-}
-
 /// A custom target's run, with the context's helpers.
 struct PagesTarget {
     let pages: [[JSONValue]]

@@ -2,6 +2,7 @@
 import Foundation
 import MobileSync
 import MobileSyncSDKCompat
+import SalesforceREST
 import SmartStore
 
 #if canImport(Combine)
@@ -63,4 +64,28 @@ final class AccountsListModel {
             .sink(receiveCompletion: { _ in }, receiveValue: { _ in self.loadFromSmartStore() })
         // snippet.end
     }
+}
+
+func sdkManager(appSupport: URL, resources: URL, userId: String, orgId: String, instanceURL: URL, tokens: any AccessTokenProvider)
+    async throws
+{
+    // snippet.sdkManager
+    let sdk = MobileSyncSDKManager.shared
+    sdk.configure(root: appSupport, resourcesDirectory: resources)     // on Apple, resources default to the app bundle
+    try await sdk.setCurrentUser(UserAccount(userId: userId, orgId: orgId, instanceURL: instanceURL,
+                                             tokenProvider: tokens))
+    try sdk.setupUserStoreFromDefaultConfig()                          // userstore.json
+    try await sdk.setupUserSyncsFromDefaultConfig()                    // usersyncs.json
+    let manager = try sdk.syncManager()
+    try await manager.reSync(named: "syncDownAccounts")
+    // snippet.end
+}
+
+func userAccount(oauth: OAuthClient, code: String, login: AuthorizationRequest) async throws {
+    // snippet.userAccount
+    let credentials = try await oauth.exchange(code: code, for: login)
+    let account = UserAccount(identity: try await oauth.userIdentity(for: credentials),
+                              session: OAuthSession(credentials: credentials, client: oauth))
+    try await MobileSyncSDKManager.shared.setCurrentUser(account)
+    // snippet.end
 }

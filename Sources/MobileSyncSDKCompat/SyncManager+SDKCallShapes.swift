@@ -4,7 +4,7 @@ import SmartStore
 /// The Mobile SDK's call shapes (`SFMobileSyncSyncManager` in Swift): each returns at once and
 /// reports through a callback, the sync running in the background. They sit beside the `async`
 /// forms, which return the final state and are what new code should use; an SDK app's calls
-/// compile unchanged (see MobileSync's article "Porting from the Mobile SDK").
+/// compile unchanged (see <doc:PortingFromTheMobileSDK>).
 extension SyncManager {
     /// Creates a sync down, starts it in the background and returns its first state (NEW), as
     /// the SDK does; every later state (RUNNING with its progress, then DONE, FAILED or STOPPED)

@@ -1,6 +1,6 @@
 import Foundation
-public import MobileSync
-import MobileSyncSDKCompat
+import MobileSync
+public import MobileSyncSDKCompat
 import SmartStore
 
 #if canImport(Combine)

@@ -3,6 +3,7 @@
 // and scripts/checks/apple_typecheck.py type-checks it here against stand-ins for UIKit.
 #if canImport(UIKit) && (os(iOS) || os(visionOS))
     import MobileSync
+    import MobileSyncSDKCompat
     import SmartStore
     import UIKit
 

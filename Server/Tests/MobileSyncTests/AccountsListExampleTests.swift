@@ -3,6 +3,7 @@ import FastJSON
 import Foundation
 import LocalForceTesting
 import MobileSync
+import MobileSyncSDKCompat
 import SalesforceREST
 import SmartStore
 import Testing

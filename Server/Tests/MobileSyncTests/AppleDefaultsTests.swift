@@ -1,7 +1,7 @@
 import Foundation
+import MobileSyncSDKCompat
 import Testing
 
-@testable import MobileSync
 @testable import SmartStore
 
 /// What the SDK manager chooses for Apple platforms, checked here through the functions that
@@ -10,15 +10,15 @@ import Testing
     /// Two macOS apps outside the sandbox share Application Support: each gets a folder of its own.
     @Test func eachMacOSAppHasAFolderOfItsOwn() {
         let support = URL(fileURLWithPath: "/Users/ann/Library/Application Support")
-        let mail = MobileSyncSDKManager.macOSRoot(applicationSupport: support, bundleIdentifier: "com.acme.mail", processName: "Mail")
-        let notes = MobileSyncSDKManager.macOSRoot(applicationSupport: support, bundleIdentifier: "com.acme.notes", processName: "Notes")
+        let mail = StoreDirectory.macOSRoot(applicationSupport: support, bundleIdentifier: "com.acme.mail", processName: "Mail")
+        let notes = StoreDirectory.macOSRoot(applicationSupport: support, bundleIdentifier: "com.acme.notes", processName: "Notes")
         #expect(mail.path == "/Users/ann/Library/Application Support/com.acme.mail/msync")
         #expect(notes.path == "/Users/ann/Library/Application Support/com.acme.notes/msync")
         // A tool without a bundle: its process name; a name that is no folder name: a fixed one.
-        let tool = MobileSyncSDKManager.macOSRoot(applicationSupport: support, bundleIdentifier: nil, processName: "report-tool")
+        let tool = StoreDirectory.macOSRoot(applicationSupport: support, bundleIdentifier: nil, processName: "report-tool")
         #expect(tool.path == "/Users/ann/Library/Application Support/report-tool/msync")
         for odd in ["", "..", "a/b"] {
-            let root = MobileSyncSDKManager.macOSRoot(applicationSupport: support, bundleIdentifier: odd, processName: odd)
+            let root = StoreDirectory.macOSRoot(applicationSupport: support, bundleIdentifier: odd, processName: odd)
             #expect(root.path == "/Users/ann/Library/Application Support/msync-app/msync")
         }
     }

@@ -2,6 +2,7 @@ import FastJSON
 import Foundation
 import LocalForce
 import LocalForceHTTP
+import MobileSyncSDKCompat
 import NIOConcurrencyHelpers
 import SalesforceREST
 import SmartStore
@@ -116,7 +117,8 @@ import Testing
         #expect(account.orgId == "00D000000000001AAA")
         #expect(account.instanceURL == world.server.baseURL)
         #expect(identity.username == "ada@example.com")
-        _ = try await account.client.query("SELECT Id FROM Account LIMIT 1")
+        _ = try await RestClient(instanceURL: account.instanceURL, tokenProvider: account.tokenProvider).query(
+            "SELECT Id FROM Account LIMIT 1")
         await world.server.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocalForceTesting
 import MobileSync
+import MobileSyncSDKCompat
 import SalesforceREST
 import SmartStore
 import TestLocking

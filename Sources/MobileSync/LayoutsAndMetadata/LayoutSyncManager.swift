@@ -10,7 +10,7 @@ public import SmartStore
 /// let layout = try await layouts.fetchLayout(forObjectAPIName: "Account", layoutType: "Compact", fetchMode: .cacheFirst)
 /// for item in layout?.sections.flatMap(\.layoutRows).flatMap(\.layoutItems) ?? [] { print(item.label ?? "") }
 /// ```
-public final class LayoutSyncManager: Sendable, SyncManagerBacked {
+public final class LayoutSyncManager: Sendable {
     /// The soup layouts are cached in (the SDK's).
     public static let soupName = "sfdcLayouts"
     /// The sync manager that fetches layouts.
@@ -18,7 +18,6 @@ public final class LayoutSyncManager: Sendable, SyncManagerBacked {
     /// The store layouts are cached in.
     public var smartStore: SmartStore { syncManager.store }
     private let cache: CachedFetch
-    private static let shared = SharedInstances<LayoutSyncManager>()
 
     /// A manager caching layouts in `syncManager`'s store (the soup is registered if missing).
     public init(syncManager: SyncManager) throws {
@@ -41,34 +40,4 @@ public final class LayoutSyncManager: Sendable, SyncManagerBacked {
         let entry = try await cache.fetch(id: target.entryId, mode: fetchMode, target: target, syncName: "sfdcLayouts:" + target.entryId)
         return entry.map(Layout.init(json:))
     }
-
-    /// The SDK's form: returns at once and calls `completionBlock` with the request's parts and
-    /// the layout, or nil (a failure, or nothing cached).
-    public func fetchLayout(
-        forObjectAPIName objectType: String, formFactor: String?, layoutType: String?, mode: String?, recordTypeId: String?,
-        syncMode: FetchMode,
-        completionBlock: @escaping @Sendable (String, String?, String?, String?, String?, Layout?) -> Void
-    ) {
-        Task {
-            let layout = try? await fetchLayout(
-                forObjectAPIName: objectType, formFactor: formFactor, layoutType: layoutType, mode: mode, recordTypeId: recordTypeId,
-                fetchMode: syncMode)
-            completionBlock(objectType, formFactor, layoutType, mode, recordTypeId, layout ?? nil)
-        }
-    }
-
-    /// The current user's default store's manager (over ``MobileSyncSDKManager/shared``), or nil
-    /// without a current user. (The SDK's is not optional.)
-    public static func sharedInstance() -> LayoutSyncManager? { sharedInstance(nil, smartStore: nil) }
-
-    /// The manager of a signed-in user's store (nil: the current user; store nil: the default).
-    public static func sharedInstance(_ user: UserAccount?, smartStore storeName: String? = nil) -> LayoutSyncManager? {
-        shared.instance(user: user, storeName: storeName) { try LayoutSyncManager(syncManager: $0) }
-    }
-
-    /// Forgets every shared instance.
-    public static func reset() { shared.reset(user: nil) }
-
-    /// Forgets the shared instances of `user`'s stores.
-    public static func reset(_ user: UserAccount) { shared.reset(user: user) }
 }

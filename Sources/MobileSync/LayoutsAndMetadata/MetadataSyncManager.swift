@@ -10,7 +10,7 @@ public import SmartStore
 /// let account = try await metadata.fetchMetadata(forObject: "Account", fetchMode: .cacheFirst)
 /// let fields = account?.fieldNames  // ["Id", "Name", …]
 /// ```
-public final class MetadataSyncManager: Sendable, SyncManagerBacked {
+public final class MetadataSyncManager: Sendable {
     /// The soup describes are cached in (the SDK's).
     public static let soupName = "sfdcMetadata"
     /// The sync manager that fetches describes.
@@ -18,7 +18,6 @@ public final class MetadataSyncManager: Sendable, SyncManagerBacked {
     /// The store describes are cached in.
     public var smartStore: SmartStore { syncManager.store }
     private let cache: CachedFetch
-    private static let shared = SharedInstances<MetadataSyncManager>()
 
     /// A manager caching describes in `syncManager`'s store (the soup is registered if missing).
     public init(syncManager: SyncManager) throws {
@@ -34,28 +33,4 @@ public final class MetadataSyncManager: Sendable, SyncManagerBacked {
             id: objectType, mode: fetchMode, target: MetadataSyncDownTarget(objectType: objectType), syncName: "sfdcMetadata:" + objectType)
         return entry.map(Metadata.init(json:))
     }
-
-    /// The SDK's form: returns at once and calls `completionBlock` with the describe, or nil (a
-    /// failure, or nothing cached).
-    public func fetchMetadata(forObject objectType: String, mode: FetchMode, completionBlock: @escaping @Sendable (Metadata?) -> Void) {
-        Task {
-            let metadata = try? await fetchMetadata(forObject: objectType, fetchMode: mode)
-            completionBlock(metadata ?? nil)
-        }
-    }
-
-    /// The current user's default store's manager (over ``MobileSyncSDKManager/shared``), or nil
-    /// without a current user. (The SDK's is not optional.)
-    public static func sharedInstance() -> MetadataSyncManager? { sharedInstance(nil, smartStore: nil) }
-
-    /// The manager of a signed-in user's store (nil: the current user; store nil: the default).
-    public static func sharedInstance(_ user: UserAccount?, smartStore storeName: String? = nil) -> MetadataSyncManager? {
-        shared.instance(user: user, storeName: storeName) { try MetadataSyncManager(syncManager: $0) }
-    }
-
-    /// Forgets every shared instance.
-    public static func reset() { shared.reset(user: nil) }
-
-    /// Forgets the shared instances of `user`'s stores.
-    public static func reset(_ user: UserAccount) { shared.reset(user: user) }
 }

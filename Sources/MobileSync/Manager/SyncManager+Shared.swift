@@ -18,7 +18,7 @@ extension SyncManager {
     static let registry = Locked([String: WeakSyncManager]())
 
     /// A store's file (symbolic links resolved), or the identity of an in-memory store.
-    static func registryKey(_ store: SmartStore) -> String {
+    package static func registryKey(_ store: SmartStore) -> String {
         guard let path = store.path else { return "memory:\(UInt(bitPattern: ObjectIdentifier(store).hashValue))" }
         return "file:" + URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
@@ -42,7 +42,7 @@ extension SyncManager {
     /// Forgets `manager` as its store's manager (a user switch retires it): the next
     /// ``shared(for:client:targets:otherProcesses:)`` makes a new one. The retired manager keeps working for
     /// whoever holds it.
-    static func retire(_ manager: SyncManager) {
+    package static func retire(_ manager: SyncManager) {
         let key = registryKey(manager.store)
         registry.withLock { managers in
             if managers[key]?.manager === manager { managers[key] = nil }
@@ -76,7 +76,7 @@ extension SyncManager {
 
 extension SyncManager {
     /// The live manager of `store`'s file, if this process has one.
-    static func existing(for store: SmartStore) -> SyncManager? {
+    package static func existing(for store: SmartStore) -> SyncManager? {
         let key = registryKey(store)
         return registry.withLock { $0[key]?.manager }
     }
@@ -84,7 +84,7 @@ extension SyncManager {
     /// Stops `manager` and forgets it as its store's manager once its syncs have stopped (until
     /// then ``shared(for:client:targets:otherProcesses:)`` still returns it, so that no second
     /// manager ever runs the store's syncs).
-    static func retireWhenStopped(_ manager: SyncManager) {
+    package static func retireWhenStopped(_ manager: SyncManager) {
         Task {
             await manager.stop()
             while await !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }

@@ -110,7 +110,7 @@ public struct StoreOptions: Sendable, Equatable {
         observesSuspensionNotifications: true)
 
     /// The options for this process: ``appExtension`` in an app extension (a bundle whose name
-    /// ends in `.appex`), else ``default``. ``StoreDirectory`` and MobileSync's
+    /// ends in `.appex`), else ``default``. ``StoreDirectory`` and MobileSyncSDKCompat's
     /// `MobileSyncSDKManager` use them unless given others.
     public static var forCurrentProcess: StoreOptions {
         forBundle(atPath: Bundle.main.bundlePath)

@@ -26,7 +26,7 @@ public struct UserAccount: Sendable {
 
     /// The account of a login: the user and org of its identity, renewed by its session.
     ///
-    /// <!-- snippet: Snippets/MobileSyncReference.swift#userAccount -->
+    /// <!-- snippet: Snippets/MobileSyncSDKCompatReference.swift#userAccount -->
     /// ```swift
     /// let credentials = try await oauth.exchange(code: code, for: login)
     /// let account = UserAccount(identity: try await oauth.userIdentity(for: credentials),

@@ -1,12 +1,13 @@
 public import Foundation
 import Locking
+public import MobileSync
 import SalesforceREST
 public import SmartStore
 
 /// The app layer of the SDK's `MobileSyncSDKManager`: the current user, their stores and sync
 /// managers (one of each per store file), global stores, and the default config files.
 ///
-/// <!-- snippet: Snippets/MobileSyncReference.swift#sdkManager -->
+/// <!-- snippet: Snippets/MobileSyncSDKCompatReference.swift#sdkManager -->
 /// ```swift
 /// let sdk = MobileSyncSDKManager.shared
 /// sdk.configure(root: appSupport, resourcesDirectory: resources)     // on Apple, resources default to the app bundle
@@ -28,7 +29,7 @@ public final class MobileSyncSDKManager: Sendable {
         var user: UserAccount?
         /// The signed-in users, in the order they signed in (the current one among them).
         var accounts: [UserAccount] = []
-        /// The managers handed out, by store (see ``SyncManager/registryKey(_:)``), with the
+        /// The managers handed out, by store (see `SyncManager/registryKey(_:)`), with the
         /// user each talks for (kept alive until that user is switched away from or logs out).
         var managers: [String: HandedOut] = [:]
         /// The default configs applied this session (`userstore`, `usersyncs`, …).
@@ -56,53 +57,11 @@ public final class MobileSyncSDKManager: Sendable {
     /// gets SmartStore's `StoreOptions.appExtension` (a few MB of cache, suspension handled,
     /// files readable after the first unlock).
     public init(
-        root: URL = MobileSyncSDKManager.defaultRoot, resourcesDirectory: URL? = nil,
+        root: URL = StoreDirectory.defaultRoot, resourcesDirectory: URL? = nil,
         keyProvider: (any StoreKeyProvider)? = PlatformStoreKeyProvider(), storeOptions: StoreOptions = .forCurrentProcess
     ) {
         let stores = StoreDirectory(root: root, keyProvider: keyProvider, options: storeOptions)
         state = Locked(State(stores: stores, resourcesDirectory: resourcesDirectory ?? Self.bundleResources))
-    }
-
-    /// Where stores live by default: Application Support on Apple platforms but tvOS, where an
-    /// app has no persistent storage of its own: there Caches, which the system may purge when
-    /// space runs low (the app then syncs down again; sync up promptly, as what was not synced
-    /// goes with it); `$XDG_DATA_HOME/msync` (or `~/.local/share/msync`) elsewhere.
-    ///
-    /// On macOS, Application Support is shared by every app that is not sandboxed, and each app
-    /// keeps its store keys in the Keychain under its own name: the folder is
-    /// `Application Support/<bundle identifier>/msync` (the process's name for a tool without a
-    /// bundle), so no app ever opens another's stores.
-    public static var defaultRoot: URL {
-        #if os(tvOS)
-            let base =
-                FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            return base.appendingPathComponent("msync")
-        #elseif canImport(Darwin)
-            let base =
-                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? URL(fileURLWithPath: NSTemporaryDirectory())
-            #if os(macOS)
-                return macOSRoot(
-                    applicationSupport: base, bundleIdentifier: Bundle.main.bundleIdentifier,
-                    processName: ProcessInfo.processInfo.processName)
-            #else
-                return base.appendingPathComponent("msync")
-            #endif
-        #else
-            if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !data.isEmpty {
-                return URL(fileURLWithPath: data).appendingPathComponent("msync")
-            }
-            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/msync")
-        #endif
-    }
-
-    /// The macOS folder of an app's stores: one of its own under Application Support, named by
-    /// its bundle identifier, else (a tool) by its process name.
-    static func macOSRoot(applicationSupport: URL, bundleIdentifier: String?, processName: String) -> URL {
-        let owner = bundleIdentifier.flatMap { $0.isEmpty ? nil : $0 } ?? processName
-        let safe = owner.isEmpty || owner.hasPrefix(".") || owner.contains("/") ? "msync-app" : owner
-        return applicationSupport.appendingPathComponent(safe).appendingPathComponent("msync")
     }
 
     private static var bundleResources: URL? {
@@ -136,7 +95,7 @@ public final class MobileSyncSDKManager: Sendable {
 
     /// The current user's store named `name`, created on first use; one instance per file.
     ///
-    /// - Throws: ``SyncError/invalidSyncState(_:)`` when no user is set.
+    /// - Throws: `SyncError/invalidSyncState(_:)` when no user is set.
     public func store(named name: String = StoreDirectory.defaultStoreName) throws -> SmartStore {
         let (stores, user) = state.withLock { ($0.stores, $0.user) }
         guard let user else { throw SyncError.invalidSyncState("No current user: call setCurrentUser first") }
@@ -145,7 +104,7 @@ public final class MobileSyncSDKManager: Sendable {
 
     /// The store named `name` of a signed-in user (``userAccounts``), current or not.
     ///
-    /// - Throws: ``SyncError/invalidSyncState(_:)`` when `user` is not signed in.
+    /// - Throws: `SyncError/invalidSyncState(_:)` when `user` is not signed in.
     public func store(named name: String = StoreDirectory.defaultStoreName, for user: UserAccount) throws -> SmartStore {
         let stores = try state.withLock { state in
             guard state.accounts.contains(where: { $0.storeKey == user.storeKey }) else { throw Self.notSignedIn(user) }

@@ -1,4 +1,5 @@
 import Foundation
+import MobileSync
 import SmartStore
 
 /// Signing users in and out, and switching between them.
@@ -8,7 +9,7 @@ extension MobileSyncSDKManager {
     ///
     /// When the current user changes, the sync managers handed out for the previous one are
     /// stopped — this waits for their running syncs to reach their next page or batch, and
-    /// those end STOPPED (``SyncManager/restart(restartStoppedSyncs:onUpdate:)`` resumes them
+    /// those end STOPPED (`SyncManager/restart(restartStoppedSyncs:onUpdate:)` resumes them
     /// later) — and then retired, with the global stores' managers, which talk with the previous
     /// user's client; the next ``syncManager(storeNamed:)`` or ``globalSyncManager(storeNamed:)``
     /// makes a new one (until then, the stopping manager is the store's, and refuses new syncs).
@@ -46,7 +47,7 @@ extension MobileSyncSDKManager {
     ///
     /// The SDK deletes a user's stores when the user logs out; here the files (SmartStores and
     /// key-value stores) stay unless `removingStores` is true, because they may hold edits not
-    /// synced yet (see the article "Porting from the Mobile SDK").
+    /// synced yet (see the article <doc:PortingFromTheMobileSDK>).
     public func logout(_ account: UserAccount? = nil, removingStores: Bool = false) async throws {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
             guard let user = account ?? state.user else { return nil }

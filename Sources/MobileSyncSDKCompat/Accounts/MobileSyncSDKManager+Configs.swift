@@ -1,4 +1,5 @@
 import Foundation
+public import MobileSync
 public import SmartStore
 
 extension MobileSyncSDKManager {
@@ -18,7 +19,7 @@ extension MobileSyncSDKManager {
 
     /// Creates the syncs of `usersyncs.json` in the current user's default store, once per
     /// user session. Returns nil when it ran already this session or there is no such file;
-    /// otherwise ``SyncManager/apply(_:replacingDefinitions:)``'s report.
+    /// otherwise `SyncManager/apply(_:replacingDefinitions:)`'s report.
     @discardableResult
     public func setupUserSyncsFromDefaultConfig() async throws -> SyncManager.ConfigReport? {
         try await setupSyncs(file: "usersyncs", manager: { try self.syncManager() })

@@ -1,4 +1,5 @@
 import Locking
+import MobileSync
 import SmartStore
 
 /// A manager working through a sync manager.

@@ -1,4 +1,5 @@
 import Foundation
+public import MobileSync
 public import SmartStore
 
 /// The SDK's static store names (`SmartStore.shared(withName:)` and the like) over
@@ -100,7 +101,7 @@ extension SyncManager {
 
     /// Stops the managers of every store of `user` and forgets them once their syncs have
     /// stopped: the next `sharedInstance` after that makes a new one. Until then it returns the
-    /// stopping manager, which refuses new syncs (``SyncError/managerStopped(_:)``): a second
+    /// stopping manager, which refuses new syncs (`SyncError/managerStopped(_:)`): a second
     /// manager never runs a store's syncs beside the first (the SDK only drops its reference).
     public static func removeSharedInstance(_ user: UserAccount) {
         MobileSyncSDKManager.shared.retireManagers { $0.contains("/users/\(user.storeKey)/stores/") }
