@@ -65,7 +65,6 @@ func keyValue(appSupport: URL, key: StoreKey, image: [UInt8]) throws {
     let cache = try KeyValueEncryptedFileStore(parentDirectory: appSupport, name: "images", key: key)
     try cache.write(Data(image), forKey: "001xx-logo")
     let png = try cache.read(forKey: "001xx-logo")
-    cache["greeting"] = "hello"          // the SDK's quiet forms
     // snippet.end
     print(png ?? Data())
 }

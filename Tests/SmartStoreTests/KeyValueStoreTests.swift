@@ -9,15 +9,15 @@ import Testing
     @Test func valuesRoundTripEncrypted() throws {
         let folder = TemporaryFolder()
         let store = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: Self.key)
-        #expect(store.isEmpty())
+        #expect(try store.keys().isEmpty)
         try store.write(Data("secret payload".utf8), forKey: "a")
-        store["b"] = "second secret"
-        #expect(store.saveValue("third", forKey: "c/with:odd chars"))
+        try store.write(Data("second secret".utf8), forKey: "b")
+        try store.write(Data("third".utf8), forKey: "c/with:odd chars")
         #expect(try store.read(forKey: "a") == Data("secret payload".utf8))
-        #expect(store["b"] == "second secret" && store.readData(key: "nope") == nil)
-        #expect(try store.count() == 3 && store.keys() == ["a", "b", "c/with:odd chars"] && store.allKeys() == store.keys())
-        store["b"] = "replaced"
-        #expect(store["b"] == "replaced" && store.count() == 3)
+        #expect(try store.read(forKey: "b") == Data("second secret".utf8) && store.read(forKey: "nope") == nil)
+        #expect(try store.keys() == ["a", "b", "c/with:odd chars"])
+        try store.write(Data("replaced".utf8), forKey: "b")
+        #expect(try store.read(forKey: "b") == Data("replaced".utf8) && store.keys().count == 3)
         // Nothing readable on disk.
         for file in try FileManager.default.contentsOfDirectory(atPath: store.directory.path) {
             let bytes = try Data(contentsOf: store.directory.appendingPathComponent(file))
@@ -25,27 +25,24 @@ import Testing
         }
         // Reopened with the key: the same values; with another key: refused.
         let again = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: Self.key)
-        #expect(again["a"] == "secret payload")
+        #expect(try again.read(forKey: "a") == Data("secret payload".utf8))
         #expect(throws: SmartStoreError.wrongKey(path: store.directory.path)) {
             try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "cache", key: .passphrase("wrong", kdfIterations: 1_000))
         }
         #expect(try store.delete(forKey: "a"))
         #expect(try !store.delete(forKey: "a"))
-        #expect(store.removeValue(forKey: "b") && store.count() == 1)
-        #expect(store.removeValue(forKey: "never there")) // the SDK's answer for an absent key
-        store["c/with:odd chars"] = nil
-        #expect(store.isEmpty())
-        store["x"] = "1"
-        store.removeAll()
-        #expect(try store.isEmpty() && store.keys().isEmpty)
+        #expect(try store.delete(forKey: "b") && store.keys() == ["c/with:odd chars"])
+        try store.write(Data("1".utf8), forKey: "x")
+        try store.deleteAll()
+        #expect(try store.keys().isEmpty && store.read(forKey: "x") == nil)
     }
 
     @Test func alteredOrSwappedFilesDoNotOpen() throws {
         let folder = TemporaryFolder()
         let store = try KeyValueEncryptedFileStore(
             parentDirectory: folder.url, name: "cache", key: try .raw([UInt8](repeating: 7, count: 32)))
-        store["one"] = "1"
-        store["two"] = "2"
+        try store.write(Data("1".utf8), forKey: "one")
+        try store.write(Data("2".utf8), forKey: "two")
         let files = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.hasSuffix(".value") }.sorted()
         let (first, second) = (store.directory.appendingPathComponent(files[0]), store.directory.appendingPathComponent(files[1]))
         // Swapped: each file is bound to its name.
@@ -53,7 +50,6 @@ import Testing
         try b.write(to: first)
         try a.write(to: second)
         #expect(throws: SmartStoreError.self) { try store.read(forKey: "one") }
-        #expect(store["one"] == nil) // the SDK's form: nil
         // A flipped byte.
         var flipped = a
         flipped[flipped.count / 2] ^= 1
@@ -69,21 +65,21 @@ import Testing
         let key = try StoreKey.raw([UInt8](repeating: 9, count: 32))
         let first = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "one", key: key)
         let second = try KeyValueEncryptedFileStore(parentDirectory: folder.url, name: "two", key: key)
-        first["token"] = "first's secret"
-        second["token"] = "second's"
+        try first.write(Data("first's secret".utf8), forKey: "token")
+        try second.write(Data("second's".utf8), forKey: "token")
         for file in try FileManager.default.contentsOfDirectory(atPath: first.directory.path) where file.hasSuffix(".value") {
             try FileManager.default.removeItem(at: second.directory.appendingPathComponent(file))
             try FileManager.default.copyItem(
                 at: first.directory.appendingPathComponent(file), to: second.directory.appendingPathComponent(file))
         }
         #expect(throws: SmartStoreError.self) { try second.read(forKey: "token") }
-        #expect(second["token"] == nil && first["token"] == "first's secret")
+        #expect(try first.read(forKey: "token") == Data("first's secret".utf8))
         // An entry whose value file went (a crash between the two writes) does not count.
-        first["half"] = "x"
+        try first.write(Data("x".utf8), forKey: "half")
         for file in try FileManager.default.contentsOfDirectory(atPath: first.directory.path) where file.hasSuffix(".value") {
             try FileManager.default.removeItem(at: first.directory.appendingPathComponent(file))
         }
-        #expect(first.count() == 0 && first.allKeys().isEmpty && first["half"] == nil)
+        #expect(try first.keys().isEmpty && first.read(forKey: "half") == nil)
     }
 
     @Test func namesFollowTheSDKsRule() throws {
@@ -100,9 +96,9 @@ import Testing
         let folder = TemporaryFolder()
         let directory = StoreDirectory(root: folder.url, keyProvider: FileStoreKeyProvider(file: folder.url.appendingPathComponent("keys")))
         let mine = try directory.keyValueStore(user: "00D-005A", named: "prefs")
-        mine["theme"] = "dark"
+        try mine.write(Data("dark".utf8), forKey: "theme")
         #expect(try directory.keyValueStore(user: "00D-005A", named: "prefs") === mine)
-        #expect(try directory.keyValueStore(user: "00D-005B", named: "prefs")["theme"] == nil)
+        #expect(try directory.keyValueStore(user: "00D-005B", named: "prefs").read(forKey: "theme") == nil)
         _ = try directory.keyValueStore(user: nil, named: "shared")
         #expect(try directory.keyValueStoreNames(user: "00D-005A") == ["prefs"] && directory.keyValueStoreNames(user: nil) == ["shared"])
         // Names no store can have never reach the file system.

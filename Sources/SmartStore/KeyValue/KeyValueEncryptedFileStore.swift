@@ -20,7 +20,6 @@ import Locking
 /// let cache = try KeyValueEncryptedFileStore(parentDirectory: appSupport, name: "images", key: key)
 /// try cache.write(Data(image), forKey: "001xx-logo")
 /// let png = try cache.read(forKey: "001xx-logo")
-/// cache["greeting"] = "hello"          // the SDK's quiet forms
 /// ```
 public final class KeyValueEncryptedFileStore: Sendable {
     /// The store's folder.
@@ -174,53 +173,32 @@ public final class KeyValueEncryptedFileStore: Sendable {
         .sorted()
     }
 
-    // MARK: - The SDK's quiet forms
-
-    /// Saves `value` under `key`; whether it was saved (the SDK's `saveValue(_:forKey:)`).
-    @discardableResult
-    public func saveValue(_ value: String, forKey key: String) -> Bool { saveData(Data(value.utf8), forKey: key) }
-
-    /// Saves `data` under `key`; whether it was saved (the SDK's `saveData(_:forKey:)`).
-    @discardableResult
-    public func saveData(_ data: Data, forKey key: String) -> Bool { (try? write(data, forKey: key)) != nil }
-
-    /// The data under `key`, or nil when there is none or it cannot be read (the SDK's `readData(key:)`).
-    public func readData(key: String) -> Data? { (try? read(forKey: key)) ?? nil }
-
-    /// The text under `key` (the SDK's subscript); setting nil removes it.
-    public subscript(key: String) -> String? {
-        get { readData(key: key).map { String(decoding: $0, as: UTF8.self) } }
-        set {
-            if let newValue { saveValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+    /// Removes every value; the store stays, with its key.
+    ///
+    /// - Throws: ``SmartStoreError/database(_:)`` when a file cannot be removed (those before it are gone).
+    public func deleteAll() throws {
+        try writes.withLock { _ in
+            do {
+                // Key files first: a half-removed entry stops counting at once.
+                for file in entryFiles(suffix: ".key") + entryFiles(suffix: ".value") { try FileManager.default.removeItem(at: file) }
+            } catch {
+                throw SmartStoreError.database("Key-value store \(directory.path): \(error)")
+            }
         }
     }
 
-    /// Removes the value under `key`; false only when it could not be removed (the SDK's
-    /// `removeValue(forKey:)`: a key that was absent is removed too).
-    @discardableResult
-    public func removeValue(forKey key: String) -> Bool { (try? delete(forKey: key)) != nil }
-
-    /// Removes every value (the SDK's `removeAll()`); the store stays, with its key.
-    public func removeAll() {
-        writes.withLock { _ in
-            for file in entryFiles(suffix: ".key") + entryFiles(suffix: ".value") { try? FileManager.default.removeItem(at: file) }
-        }
-    }
+    /// How many whole entries the store holds, without opening them (the SDK's `count()` in
+    /// MobileSyncSDKCompat).
+    package var entryCount: Int { entries().count }
 
     /// Every key whose files open, sorted; entries that do not open are left out (the SDK's
-    /// `allKeys()`; ``keys()`` throws instead).
-    public func allKeys() -> [String] {
+    /// `allKeys()` in MobileSyncSDKCompat; ``keys()`` throws instead).
+    package func readableKeys() -> [String] {
         entries().compactMap { file in
             (try? Data(contentsOf: file)).flatMap { try? open($0, file: file) }.map { String(decoding: $0, as: UTF8.self) }
         }
         .sorted()
     }
-
-    /// How many values the store holds (the SDK's `count()`).
-    public func count() -> Int { entries().count }
-
-    /// Whether the store holds no value (the SDK's `isEmpty()`).
-    public func isEmpty() -> Bool { count() == 0 }
 
     // MARK: - Files
 
