@@ -56,7 +56,7 @@ func steps(manager: SyncManager, store: SmartStore, entryId: Int64, otherEntryId
     // snippet.again
     try await manager.reSync(named: "accounts")              // only what changed since the last run
     try await manager.cleanResyncGhosts(named: "accounts")   // drop records the server no longer has
-    await manager.stop()                                     // running syncs end STOPPED at their next page
+    manager.stop()                                           // running syncs end STOPPED at their next page
     try await manager.restart(restartStoppedSyncs: true)     // and resume
     // snippet.end
     // snippet.hide

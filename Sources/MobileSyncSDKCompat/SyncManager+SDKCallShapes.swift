@@ -5,55 +5,61 @@ import SmartStore
 /// reports through a callback, the sync running in the background. They sit beside the `async`
 /// forms, which return the final state and are what new code should use; an SDK app's calls
 /// compile unchanged (see <doc:PortingFromTheMobileSDK>).
+///
+/// As the SDK's, they start the sync before they return: the state they return is RUNNING, and
+/// `onUpdate` has had it already; what would keep the run from starting (a stopped manager, the
+/// sync running already) is thrown at once, and a stopped manager saves nothing. The RUNNING
+/// state is not saved by the call itself: the run saves it once it has the sync's lock (another
+/// process may be running the sync), so until then the store still shows the state before.
 extension SyncManager {
-    /// Creates a sync down, starts it in the background and returns its first state (NEW), as
-    /// the SDK does; every later state (RUNNING with its progress, then DONE, FAILED or STOPPED)
-    /// goes to `onUpdate`.
+    /// Creates a sync down, starts it in the background and returns it RUNNING; every later
+    /// state (its progress, then DONE, FAILED or STOPPED) goes to `onUpdate`.
     ///
-    /// - Throws: what creating the sync throws (a duplicate name, an unknown soup), at once.
+    /// - Throws: at once, `SyncError.managerStopped(_:)` (nothing saved), or what creating the
+    ///   sync throws (a duplicate name, an unknown soup).
     @discardableResult
     public nonisolated func syncDown(
         target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, syncName: String?,
         onUpdate: @escaping @Sendable (SyncState) -> Void
     ) throws -> SyncState {
+        try refuseWhenStopped()
         let sync = try createNow(
             SyncState(kind: .syncDown, name: syncName, target: target.json, options: options, soupName: soupName),
             soups: [soupName] + target.additionalSoupNames)
-        runInBackground(sync, onUpdate: onUpdate) { manager in
-            try await manager.runCreated(sync, down: target, onUpdate: onUpdate)
+        return try start(sync, onUpdate: onUpdate) { manager in
+            try await manager.runClaimed(sync, down: target, onUpdate: onUpdate)
         }
-        return sync
     }
 
-    /// Creates a sync up, starts it in the background and returns its first state (NEW), as the
-    /// SDK does; later states go to `onUpdate`.
+    /// Creates a sync up, starts it in the background and returns it RUNNING; later states go
+    /// to `onUpdate` (see `syncDown(target:options:soupName:syncName:onUpdate:)`).
     @discardableResult
     public nonisolated func syncUp(
         target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
         syncName: String?, onUpdate: @escaping @Sendable (SyncState) -> Void
     ) throws -> SyncState {
+        try refuseWhenStopped()
         let sync = try createNow(
             SyncState(kind: .syncUp, name: syncName, target: target.json, options: options, soupName: soupName),
             soups: [soupName] + target.additionalSoupNames)
-        runInBackground(sync, onUpdate: onUpdate) { manager in
-            try await manager.runCreated(sync, up: target, onUpdate: onUpdate)
+        return try start(sync, onUpdate: onUpdate) { manager in
+            try await manager.runClaimed(sync, up: target, onUpdate: onUpdate)
         }
-        return sync
     }
 
-    /// Runs an existing sync again in the background and returns its state as it is now, as the
-    /// SDK does; its states go to `onUpdate`.
+    /// Runs an existing sync again in the background and returns it RUNNING; its states go to
+    /// `onUpdate`.
     ///
-    /// - Throws: `SyncError.notFound(_:)`, or `SyncError.stillRunning(id:)` when it runs
-    ///   (in this manager), at once.
+    /// - Throws: at once, `SyncError.notFound(_:)`, `SyncError.managerStopped(_:)`, or
+    ///   `SyncError.stillRunning(id:)` when it runs in this manager.
     @discardableResult
     public nonisolated func reSync(id: Int64, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
         guard let sync = try store.retrieve([id], from: Self.soupName).first.map(SyncState.init(document:)) else {
             throw SyncError.notFound(String(id))
         }
-        if isRunning(id) { throw SyncError.stillRunning(id: id) }
-        runInBackground(sync, onUpdate: onUpdate) { manager in try await manager.reSync(id: id, onUpdate: onUpdate) }
-        return sync
+        return try start(sync, onUpdate: onUpdate) { manager in
+            try await manager.runClaimed(sync, resuming: true, onUpdate: onUpdate)
+        }
     }
 
     /// Runs the named sync again in the background (see the `reSync(id:onUpdate:)` above).
@@ -126,12 +132,42 @@ extension SyncManager {
         }
     }
 
-    /// Runs `work` in a task of its own; a run that cannot start reports a FAILED copy of the
-    /// state to `onUpdate` (not saved: the sync may belong to another run).
-    private nonisolated func runInBackground(
+    /// Whether a stop was asked while syncs still run (the SDK's `isStopping()`).
+    public nonisolated func isStopping() -> Bool { isStopping }
+
+    /// Whether the manager is stopped (the SDK's `isStopped()`).
+    public nonisolated func isStopped() -> Bool { isStopped }
+
+    /// Accepts syncs again and, if asked, runs every STOPPED sync again in the background, each
+    /// as `reSync(id:onUpdate:)` does (the SDK's form; `restart(restartStoppedSyncs:onUpdate:)`
+    /// with `await` returns their final states).
+    public nonisolated func restart(restartStoppedSyncs: Bool, onUpdate: @escaping @Sendable (SyncState) -> Void) throws {
+        acceptSyncs()
+        guard restartStoppedSyncs else { return }
+        for document in try store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {
+            try reSync(id: try SyncState(document: document).id, onUpdate: onUpdate)
+        }
+    }
+
+    /// Throws what a run would throw in a stopped or stopping manager, before anything is saved.
+    private nonisolated func refuseWhenStopped() throws {
+        let state = state
+        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
+    }
+
+    /// Marks `sync` running, tells `onUpdate` it is RUNNING and runs `work` in a task of its own;
+    /// a run that then cannot go on (another process runs the sync) reports a FAILED copy of the
+    /// state to `onUpdate` (not saved: the sync may belong to the other run).
+    private nonisolated func start(
         _ sync: SyncState, onUpdate: @escaping @Sendable (SyncState) -> Void,
         _ work: @escaping @Sendable (SyncManager) async throws -> SyncState
-    ) {
+    ) throws -> SyncState {
+        try claim(sync.id)
+        var running = sync
+        running.status = .running
+        running.progress = 0
+        running.error = ""
+        onUpdate(running)
         Task {
             do {
                 _ = try await work(self)
@@ -142,6 +178,7 @@ extension SyncManager {
                 onUpdate(failed)
             }
         }
+        return running
     }
 }
 

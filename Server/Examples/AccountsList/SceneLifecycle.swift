@@ -22,9 +22,9 @@
         func sceneDidEnterBackground(_ scene: UIScene) {
             let manager = manager
             let stopping = Task {
-                await manager.stop() // running syncs end at their next page or batch
+                manager.stop() // running syncs end at their next page or batch
                 let deadline = ContinuousClock.now + .seconds(20) // iOS grants about 30 s
-                while await !manager.isStopped, ContinuousClock.now < deadline, !Task.isCancelled {
+                while !manager.isStopped, ContinuousClock.now < deadline, !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }

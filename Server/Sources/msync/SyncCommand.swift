@@ -113,7 +113,7 @@ struct SyncCommand: AsyncParsableCommand {
         let printer = ProgressPrinter()
         // Ctrl-C or SIGTERM: the running sync stops the documented way (STOPPED, resumed by the
         // next run) and no further sync starts; a second Ctrl-C ends the process at once.
-        let interruption = await Interruption(printer: printer) { await manager.stop() }
+        let interruption = await Interruption(printer: printer) { manager.stop() }
         defer { interruption.cancel() }
         let results = try await runSyncs(order, manager: manager, store: smartStore, printer: printer, interruption: interruption)
         printer.endLine()

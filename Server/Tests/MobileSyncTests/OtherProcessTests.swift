@@ -86,7 +86,7 @@ import Testing
             defer { holder.release() }
             let running = Task { try await manager.reSync(id: sync.id) }
             try await Self.until { try SyncManager.syncStates(in: store).first?.status == .waiting }
-            await manager.stop()
+            manager.stop()
             #expect(try await running.value.status == .stopped)
             #expect(try await manager.syncStatus(id: sync.id)?.status == .stopped)
         }

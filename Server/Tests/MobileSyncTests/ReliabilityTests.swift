@@ -126,7 +126,7 @@ import Testing
             let progress = SyncHarness.Progress()
             async let run = manager.reSync(id: sync.id) { state in
                 progress.record(state)
-                if state.progress >= 40 { Task { await manager.stop() } }
+                if state.progress >= 40 { manager.stop() }
             }
             let stopped = try await run
             #expect(stopped.status == .stopped)
@@ -137,7 +137,7 @@ import Testing
             #expect(await manager.isStopped)
             await #expect(throws: SyncError.managerStopped("STOPPED")) { _ = try await manager.reSync(id: sync.id) }
             #expect(try await manager.restart(restartStoppedSyncs: false).isEmpty)
-            await manager.stop()
+            manager.stop()
             await harness.localForce.faults.configure(rate: 0)
             let restarted = try await manager.restart(restartStoppedSyncs: true)
             #expect(restarted.map(\.status) == [.done])

@@ -54,7 +54,9 @@ import Testing
             let first = try harness.manager.syncDown(
                 target: target, options: SyncOptions(mergeMode: .overwrite), soupName: "accounts", syncName: "accounts"
             ) { state in updates.record(state) }
-            #expect(first.status == .new && first.id > 0 && first.name == "accounts")
+            // As the SDK's: RUNNING, and onUpdate had it before the call returned.
+            #expect(first.status == .running && first.id > 0 && first.name == "accounts")
+            #expect(updates.all.first?.status == .running && updates.all.first?.id == first.id)
             let last = await updates.final()
             #expect(last.status == .done && last.totalSize == 30)
             #expect(updates.all.first?.status == .running)
@@ -70,7 +72,7 @@ import Testing
             let up = try harness.manager.syncUp(
                 target: CollectionSyncUpTarget(), options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts", syncName: "up"
             ) { upUpdates.record($0) }
-            #expect(up.status == .new)
+            #expect(up.status == .running && upUpdates.all.first?.status == .running)
             #expect(await upUpdates.final().status == .done)
             let query = try await harness.client.query("SELECT COUNT() FROM Account WHERE Name = 'Edited the SDK way'")
             #expect(query.totalSize == 1)
@@ -89,11 +91,53 @@ import Testing
             // (an SDK app's callers) gets, as in this closure.
             let manager = harness.manager
             let current = try { try manager.reSync(named: "accounts") { updates.record($0) } }()
-            #expect(current.status == .done) // as it was before this run
-            while !updates.all.contains(where: { $0.status == .running }) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(current.status == .running && updates.all.first?.status == .running)
+            // A second start is refused at once: the first is marked running before the call returns.
             #expect(throws: SyncError.stillRunning(id: current.id)) { _ = try { try manager.reSync(id: current.id) { _ in } }() }
+            guard case .failure(.notStarted(let error?)) = await Self.outcome(manager.publisher(for: "accounts")) else {
+                Issue.record("the publisher of a sync running already did not fail with notStarted")
+                return
+            }
+            #expect(error as? SyncError == .stillRunning(id: current.id))
             #expect(await updates.final().status == .done)
             #expect(throws: SyncError.notFound("nope")) { _ = try { try manager.reSync(named: "nope") { _ in } }() }
+        }
+    }
+
+    /// A stopped manager refuses the SDK's calls at once and saves nothing; stop, its questions
+    /// and restart are plain calls, as in the SDK.
+    @Test func aStoppedManagerRefusesAtOnce() async throws {
+        try await withHarness { harness in
+            try await harness.createAccounts(4)
+            let target = try SoqlSyncDownTarget(query: "SELECT Id, Name, LastModifiedDate FROM Account")
+            try await harness.manager.syncDown(target: target, soupName: "accounts", name: "accounts")
+            let manager = harness.manager
+            let stopped: Bool = {
+                manager.stop()
+                return manager.isStopped() && !manager.isStopping()
+            }()
+            #expect(stopped)
+            let before = try await harness.store.count(.all(soup: "syncs_soup", pageSize: 10))
+            #expect(throws: SyncError.managerStopped("STOPPED")) {
+                _ = try { try manager.syncDown(target: target, soupName: "accounts", syncName: "other") { _ in } }()
+            }
+            #expect(throws: SyncError.managerStopped("STOPPED")) {
+                _ = try { try manager.syncUp(soupName: "accounts", syncName: "up") { _ in } }()
+            }
+            #expect(throws: SyncError.managerStopped("STOPPED")) { _ = try { try manager.reSync(named: "accounts") { _ in } }() }
+            #expect(try await harness.store.count(.all(soup: "syncs_soup", pageSize: 10)) == before)
+            guard case .failure(.notStarted(let error?)) = await Self.outcome(manager.publisher(for: "accounts")) else {
+                Issue.record("the publisher of a stopped manager did not fail with notStarted")
+                return
+            }
+            #expect(error as? SyncError == .managerStopped("STOPPED"))
+            // The SDK's restart, without await: syncs are accepted again.
+            let updates = Updates()
+            try { try manager.restart(restartStoppedSyncs: true) { updates.record($0) } }()
+            #expect(!manager.isStopped())
+            let again = try { try manager.reSync(named: "accounts") { updates.record($0) } }()
+            #expect(again.status == .running)
+            #expect(await updates.final().status == .done)
         }
     }
 

@@ -127,7 +127,7 @@ import Testing
         // Alice logs out, Bob's manager keeps working; her files stay unless asked.
         try await sdk.logout(alice)
         #expect(sdk.userAccounts.map(\.userId) == ["005B"] && sdk.currentUser?.userId == "005B")
-        let (aliceStopped, bobStopped) = (await managers[0].isStopped, await managers[1].isStopped)
+        let (aliceStopped, bobStopped) = (managers[0].isStopped, managers[1].isStopped)
         #expect(aliceStopped && !bobStopped)
         #expect(throws: SyncError.self) { try sdk.store(for: alice) }
         #expect(try await managers[1].reSync(named: "accounts").isDone)

@@ -78,7 +78,7 @@ import Testing
         try await withHarness { harness in
             let (first, second) = try await Self.twoRunsOfOneSoup(harness, latency: .milliseconds(300))
             let requestsBefore = harness.client.requestCount
-            await harness.manager.stop()
+            harness.manager.stop()
             let (a, b) = (try await first.value, try await second.value)
             #expect(a.isStopped || a.isDone)
             #expect(b.isStopped && b.totalSize == -1)

@@ -156,11 +156,11 @@ import Testing
             let queries = CallCounter()
             await harness.localForce.faults.observe { request, moment in
                 guard moment == .received, request.segments.last == "query" else { return }
-                if queries.next() == 1 { await manager.stop() }
+                if queries.next() == 1 { manager.stop() }
                 try? await Task.sleep(for: .milliseconds(300))
             }
             let cleanup = Task { try await manager.cleanResyncGhosts(named: "accounts") }
-            while await !manager.isStopping { try await Task.sleep(for: .milliseconds(10)) }
+            while !manager.isStopping { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await !manager.isStopped) // the cleanup's page is still being read
             await #expect(throws: SyncError.stopped) { try await cleanup.value }
             #expect(await manager.isStopped)

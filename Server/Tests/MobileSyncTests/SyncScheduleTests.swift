@@ -54,7 +54,7 @@ import Testing
                 })
 
             // Paused while the manager is stopped, running again after its restart.
-            await harness.manager.stop()
+            harness.manager.stop()
             let paused = try await harness.manager.syncStatus(named: "down")?.endTime
             try await Task.sleep(for: .milliseconds(500))
             #expect(try await harness.manager.syncStatus(named: "down")?.endTime == paused)

@@ -43,8 +43,8 @@ public final class BackgroundSyncRound: Sendable {
         let started = Date()
         // A stop asked before (the app went to the background) ends first; then the round
         // restarts the manager it left stopped.
-        while await manager.isStopping, !isExpired { try? await Task.sleep(for: .milliseconds(50)) }
-        if await manager.isStopped, !isExpired { _ = try? await manager.restart(restartStoppedSyncs: false) }
+        while manager.isStopping, !isExpired { try? await Task.sleep(for: .milliseconds(50)) }
+        if manager.isStopped, !isExpired { _ = try? await manager.restart(restartStoppedSyncs: false) }
         var entries: [BackgroundSyncReport.Entry] = []
         for name in names {
             guard !isExpired else {
@@ -66,8 +66,7 @@ public final class BackgroundSyncRound: Sendable {
     /// Returns at once; ``run()`` returns its report once the syncs under way have stopped.
     public func expire() {
         expired.withLock { $0 = true }
-        let manager = manager
-        Task { await manager.stop() }
+        manager.stop()
     }
 
     private var isExpired: Bool { expired.withLock { $0 } }

@@ -167,7 +167,9 @@ extension SyncManager {
         }
     }
 
-    func pauseLiveSyncs() {
+    /// Pauses the live syncs unless a restart came first (``stop()`` asks from outside the actor).
+    func pauseLiveSyncsIfStopping() {
+        guard state != .acceptingSyncs else { return }
         for (id, entry) in liveTasks {
             pausedLive[id] = entry.options
             entry.task.cancel()
@@ -179,7 +181,9 @@ extension SyncManager {
         Task { for client in clients { await client.disconnect() } }
     }
 
+    /// Resumes the live syncs ``stop()`` paused, unless a stop came again.
     func resumeLiveSyncs() {
+        guard state == .acceptingSyncs else { return }
         let paused = pausedLive
         pausedLive = [:]
         for (id, options) in paused { try? startLiveSync(id: id, options: options) }

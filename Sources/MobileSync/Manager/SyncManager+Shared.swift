@@ -86,8 +86,8 @@ extension SyncManager {
     /// manager ever runs the store's syncs).
     package static func retireWhenStopped(_ manager: SyncManager) {
         Task {
-            await manager.stop()
-            while await !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
+            manager.stop()
+            while !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
             retire(manager)
         }
     }

@@ -41,12 +41,10 @@ public actor SyncManager {
     public nonisolated let targets: SyncTargetRegistry
     package static let soupName = "syncs_soup"
     /// Whether syncs are accepted, a stop is under way, or the manager is stopped.
-    private(set) public var state: State = .acceptingSyncs
-    private var active: Set<Int64> = [] {
-        didSet { running.withLock { $0 = active } }
-    }
-    /// ``active``, readable without the actor.
-    private nonisolated let running = Locked<Set<Int64>>([])
+    public nonisolated var state: State { lifecycle.withLock { $0.state } }
+    /// The manager's state and the syncs (or ghost cleanups) running in it, under a lock so that
+    /// ``stop()`` and the SDK's synchronous call shapes need not wait for the actor.
+    private nonisolated let lifecycle = Locked(Lifecycle())
     /// The soup of each sync up running or waiting for its soup: a create attempt of that soup
     /// cannot be settled meanwhile (it may be on the wire). Sync ups of one soup run one at a
     /// time (``waitForSoups(_:)``): two at once would take each other's creates in flight for
@@ -243,22 +241,46 @@ public actor SyncManager {
     }
 
     /// Runs a sync just created with its target (the SDK's call shapes).
-    package func runCreated(_ sync: SyncState, down: any SyncDownTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
-        -> SyncState
-    {
-        try await run(sync, down: down, onUpdate: onUpdate)
+    /// Runs a sync that ``claim(_:running:)`` marked running, with its target when it was just
+    /// created (the SDK's call shapes); `resuming`: a resync.
+    package func runClaimed(
+        _ sync: SyncState, down: (any SyncDownTarget)? = nil, up: (any SyncUpTarget)? = nil, resuming: Bool = false,
+        onUpdate: @escaping @Sendable (SyncState) -> Void
+    ) async throws -> SyncState {
+        try await run(sync, down: down, up: up, resuming: resuming, claimed: true, onUpdate: onUpdate)
     }
 
-    /// Runs a sync up just created with its target (the SDK's call shapes).
-    package func runCreated(_ sync: SyncState, up: any SyncUpTarget, onUpdate: @escaping @Sendable (SyncState) -> Void) async throws
-        -> SyncState
-    {
-        try await run(sync, up: up, onUpdate: onUpdate)
+    /// Marks a sync (or its ghost cleanup, `running` names it) running in this manager, without
+    /// the actor, unless the manager is stopping or stopped or it runs already: the SDK's
+    /// synchronous call shapes refuse at once what the run would refuse. Undo with
+    /// ``unclaim(_:)`` when the run does not follow.
+    package nonisolated func claim(_ id: Int64, running task: String? = nil) throws {
+        try lifecycle.withLock { lifecycle in
+            guard lifecycle.state == .acceptingSyncs else { throw SyncError.managerStopped(lifecycle.state.rawValue) }
+            guard lifecycle.active.insert(id).inserted else {
+                guard let task else { throw SyncError.stillRunning(id: id) }
+                throw SyncError.invalidSyncState("Cannot run \(task):\(id): still running")
+            }
+        }
     }
 
-    /// Whether the sync runs in this manager now (read without the actor, for the SDK's
-    /// synchronous call shapes).
-    package nonisolated func isRunning(_ id: Int64) -> Bool { running.withLock { $0.contains(id) } }
+    /// Accepts syncs again without the actor and resumes the live syncs ``stop()`` paused (on the
+    /// actor, unless a stop came first): the SDK's synchronous `restart`.
+    package nonisolated func acceptSyncs() {
+        lifecycle.withLock { $0.state = .acceptingSyncs }
+        Task { await self.resumeLiveSyncs() }
+    }
+
+    /// Whether the sync runs in this manager now (read without the actor).
+    package nonisolated func isRunning(_ id: Int64) -> Bool { lifecycle.withLock { $0.active.contains(id) } }
+
+    /// Ends what ``claim(_:running:)`` marked: the run ended or never started.
+    package nonisolated func unclaim(_ id: Int64) {
+        lifecycle.withLock { lifecycle in
+            lifecycle.active.remove(id)
+            if lifecycle.active.isEmpty && lifecycle.state == .stopRequested { lifecycle.state = .stopped }
+        }
+    }
 
     /// The sync with this id, or nil.
     public func syncStatus(id: Int64) throws -> SyncState? {
@@ -321,7 +343,6 @@ public actor SyncManager {
     @discardableResult
     public func reSync(id: Int64, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> SyncState {
         let sync = try require(id)
-        if active.contains(id) { throw SyncError.stillRunning(id: id) }
         return try await run(sync, resuming: true, onUpdate: onUpdate)
     }
 
@@ -339,9 +360,9 @@ public actor SyncManager {
     /// resync, which refetches a stopped sync down's boundary.
     private func run(
         _ initial: SyncState, down: (any SyncDownTarget)? = nil, up: (any SyncUpTarget)? = nil, resuming: Bool = false,
-        onUpdate: (@Sendable (SyncState) -> Void)?
+        claimed: Bool = false, onUpdate: (@Sendable (SyncState) -> Void)?
     ) async throws -> SyncState {
-        try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil)
+        try begin(initial.id, running: nil, syncUpOf: initial.kind == .syncUp ? initial.soupName : nil, claimed: claimed)
         defer { finish(initial.id) }
         let down = initial.kind == .syncDown ? (down ?? (try? targets.syncDownTarget(initial.target))) : nil
         let up = initial.kind == .syncUp ? (up ?? (try? targets.syncUpTarget(initial.target))) : nil
@@ -444,16 +465,12 @@ public actor SyncManager {
     }
 
     /// Marks a sync (or its ghost cleanup, `running` names it) active, unless the manager is
-    /// stopping or the sync or its cleanup runs already; a sync up is recorded with its soup
-    /// (`syncUpOf`).
-    func begin(_ id: Int64, running task: String?, syncUpOf soup: String? = nil) throws {
-        guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
-        guard !active.contains(id) else {
-            guard let task else { throw SyncError.stillRunning(id: id) }
-            throw SyncError.invalidSyncState("Cannot run \(task):\(id): still running")
-        }
+    /// stopping or the sync or its cleanup runs already (or `claimed`: ``claim(_:running:)``
+    /// marked it); a sync up is recorded with its soup (`syncUpOf`), on the actor, so that
+    /// ``resolveCreateAttempt(entryId:soupName:adopting:idFieldName:)`` sees it.
+    func begin(_ id: Int64, running task: String?, syncUpOf soup: String? = nil, claimed: Bool = false) throws {
+        if !claimed { try claim(id, running: task) }
         if let soup { syncUpSoups[id] = soup }
-        active.insert(id)
     }
 
     /// Takes a place in the queue of each soup and returns once this run is first in all of
@@ -496,9 +513,8 @@ public actor SyncManager {
     }
 
     func finish(_ id: Int64) {
-        active.remove(id)
         syncUpSoups[id] = nil
-        if active.isEmpty && state == .stopRequested { state = .stopped }
+        unclaim(id)
     }
 
     /// Throws ``SyncError/stopped`` when a stop was requested or the calling task was cancelled
@@ -509,23 +525,24 @@ public actor SyncManager {
 
     // MARK: - Stop and restart
 
-    /// Asks running syncs to stop at their next page or batch, and pauses live syncs; new syncs
-    /// are refused until `restart`.
-    public func stop() {
-        state = active.isEmpty ? .stopped : .stopRequested
-        pauseLiveSyncs()
+    /// Asks running syncs to stop at their next page or batch, and pauses live syncs (at once,
+    /// on the actor); new syncs are refused from now until `restart`. It returns without
+    /// waiting, as the SDK's does: ``isStopped`` tells when the last sync has ended.
+    public nonisolated func stop() {
+        lifecycle.withLock { $0.state = $0.active.isEmpty ? .stopped : .stopRequested }
+        Task { await self.pauseLiveSyncsIfStopping() }
     }
 
     /// Whether a stop was asked while syncs still run (they end at their next page or batch).
-    public var isStopping: Bool { state == .stopRequested }
+    public nonisolated var isStopping: Bool { state == .stopRequested }
     /// Whether the manager is stopped: no sync runs and new ones are refused until ``restart(restartStoppedSyncs:onUpdate:)``.
-    public var isStopped: Bool { state == .stopped }
+    public nonisolated var isStopped: Bool { state == .stopped }
 
     /// Accepts syncs again, resumes the live syncs ``stop()`` paused and, if asked, resyncs
     /// every STOPPED sync.
     @discardableResult
     public func restart(restartStoppedSyncs: Bool, onUpdate: (@Sendable (SyncState) -> Void)? = nil) async throws -> [SyncState] {
-        state = .acceptingSyncs
+        lifecycle.withLock { $0.state = .acceptingSyncs }
         resumeLiveSyncs()
         guard restartStoppedSyncs else { return [] }
         var results: [SyncState] = []
@@ -537,4 +554,10 @@ public actor SyncManager {
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// A manager's state and the ids of the syncs (and ghost cleanups) running in it.
+struct Lifecycle: Sendable {
+    var state: SyncManager.State = .acceptingSyncs
+    var active: Set<Int64> = []
 }

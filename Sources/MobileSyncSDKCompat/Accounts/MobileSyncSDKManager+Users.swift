@@ -82,9 +82,9 @@ extension MobileSyncSDKManager {
     /// `closingStoresOf` is set, closes that user's stores.
     private func stopAndRetire(_ managers: [SyncManager], closingStoresOf user: UserAccount?) async throws {
         await Task {
-            for manager in managers { await manager.stop() }
+            for manager in managers { manager.stop() }
             for manager in managers {
-                while await !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
+                while !manager.isStopped { try? await Task.sleep(for: .milliseconds(20)) }
                 SyncManager.retire(manager)
             }
         }.value

@@ -198,7 +198,7 @@ extension MobileSyncSDKManager {
         for manager in taken {
             if now {
                 SyncManager.retire(manager)
-                Task { await manager.stop() }
+                manager.stop()
             } else {
                 SyncManager.retireWhenStopped(manager)
             }
