@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileSyncSDKCompatTests",
-            dependencies: ["MobileSyncSDKCompat", "SmartStore", "FastJSON"],
+            dependencies: ["MobileSyncSDKCompat", "SmartStore", "MobileSync", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

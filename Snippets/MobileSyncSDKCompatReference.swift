@@ -89,3 +89,20 @@ func userAccount(oauth: OAuthClient, code: String, login: AuthorizationRequest) 
     try await MobileSyncSDKManager.shared.setCurrentUser(account)
     // snippet.end
 }
+
+final class AccountsScreen {
+    var observer: (any NSObjectProtocol)?
+
+    func signOut(account: UserAccount) {
+        // snippet.userAccountManager
+        let accounts = UserAccountManager.shared
+        accounts.switchToUserAccount(account)
+        let store = SmartStore.shared(withName: SmartStore.defaultStoreName)
+        observer = NotificationCenter.default.addObserver(forName: UserAccountManager.didLogoutUser, object: nil, queue: nil) { _ in
+            print("signed out")
+        }
+        accounts.logout() // the current user: stores removed, as in the SDK
+        // snippet.end
+        print(store as Any)
+    }
+}

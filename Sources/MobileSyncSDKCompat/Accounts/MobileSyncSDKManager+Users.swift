@@ -19,6 +19,12 @@ extension MobileSyncSDKManager {
     /// and community) only replaces the account, for example its token provider; managers
     /// handed out already keep their client.
     public func setCurrentUser(_ account: UserAccount?) async throws {
+        try await switchNow(to: account)?.value
+    }
+
+    /// Makes `account` current at once, as ``setCurrentUser(_:)`` does, and returns the task
+    /// that stops and retires the previous user's managers (nil when the user did not change).
+    func switchNow(to account: UserAccount?) -> Task<Void, any Error>? {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
             if let account {
                 if let index = state.accounts.firstIndex(where: { $0.storeKey == account.storeKey }) {
@@ -35,9 +41,9 @@ extension MobileSyncSDKManager {
             state.configsApplied = []
             return (previous, Self.takeManagers(of: previous.storeKey, globals: true, from: &state))
         }
-        guard let ended else { return }
+        guard let ended else { return nil }
         // The previous user stays signed in: their stores stay open (an app may hold them).
-        try await stopAndRetire(ended.managers, closingStoresOf: nil)
+        return Task { try await self.stopAndRetire(ended.managers, closingStoresOf: nil) }
     }
 
     /// Logs a user out (the current one when `account` is nil) without touching the others:
@@ -47,8 +53,16 @@ extension MobileSyncSDKManager {
     ///
     /// The SDK deletes a user's stores when the user logs out; here the files (SmartStores and
     /// key-value stores) stay unless `removingStores` is true, because they may hold edits not
-    /// synced yet (see the article <doc:PortingFromTheMobileSDK>).
+    /// synced yet (see the article <doc:PortingFromTheMobileSDK>). ``UserAccountManager/logout(_:)``
+    /// removes them, as the SDK does.
     public func logout(_ account: UserAccount? = nil, removingStores: Bool = false) async throws {
+        try await signOutNow(account, removingStores: removingStores)?.value
+    }
+
+    /// Signs `account` (nil: the current user) out at once, as ``logout(_:removingStores:)``
+    /// does, and returns the task that stops its managers, closes its stores and, when
+    /// `removingStores`, removes them; nil when there was no such user.
+    func signOutNow(_ account: UserAccount?, removingStores: Bool = true) -> Task<Void, any Error>? {
         let ended: (user: UserAccount, managers: [SyncManager])? = state.withLock { state in
             guard let user = account ?? state.user else { return nil }
             state.accounts.removeAll { $0.storeKey == user.storeKey }
@@ -59,12 +73,14 @@ extension MobileSyncSDKManager {
             }
             return (user, Self.takeManagers(of: user.storeKey, globals: wasCurrent, from: &state))
         }
-        guard let ended else { return }
-        try await stopAndRetire(ended.managers, closingStoresOf: ended.user)
-        if removingStores {
-            let stores = state.withLock { $0.stores }
-            try stores.removeAllUserStores(user: ended.user.storeKey)
-            try stores.removeKeyValueStores(user: ended.user.storeKey, named: nil)
+        guard let ended else { return nil }
+        return Task {
+            try await self.stopAndRetire(ended.managers, closingStoresOf: ended.user)
+            if removingStores {
+                let stores = self.state.withLock { $0.stores }
+                try stores.removeAllUserStores(user: ended.user.storeKey)
+                try stores.removeKeyValueStores(user: ended.user.storeKey, named: nil)
+            }
         }
     }
 
