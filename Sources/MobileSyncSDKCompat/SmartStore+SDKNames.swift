@@ -9,11 +9,12 @@ public import SmartStore
 #endif
 
 /// The Mobile SDK's SmartStore names from its Swift extension, as thin aliases of the store's own
-/// calls, so that an SDK app's code compiles unchanged (see the MobileSync article "Porting an
-/// SDK app"). Their results are Foundation values (`[Any]`), as the SDK's are: strings, `Int`
-/// (`Int64` beyond its range), `Double`, `Bool`, `[String: Any]` and `[Any]`, with `NSNull` for a
-/// null inside an object or an array. A null *cell* of a row is `Optional<Any>.none`, so that a
-/// row casts to `[String?]` on every platform (`NSNull` does not on Linux).
+/// calls, so that an SDK app's code compiles unchanged (see <doc:PortingFromTheMobileSDK>).
+/// Their results are Foundation values (`[Any]`), as the SDK's are: strings,
+/// `NSNumber`s (so `as? Int`, `as? Double` and `as? Bool` succeed where they do on iOS),
+/// `[String: Any]` and `[Any]`, with `NSNull` for a null inside an object or an array. A null
+/// *cell* of a row is `Optional<Any>.none`, so that a row casts to `[String?]` on every platform
+/// (`NSNull` does not on Linux).
 extension SmartStore {
     /// The store name the SDK uses when none is given (`StoreDirectory.defaultStoreName`).
     public static var defaultStoreName: String { StoreDirectory.defaultStoreName }
@@ -73,22 +74,10 @@ extension SmartStore {
     /// A row as the SDK hands it out (see the extension's note): a Smart SQL row is an array of
     /// cells, a null cell `Optional<Any>.none`; an entry is a dictionary.
     static func sdkValue(_ row: JSONValue) -> Any {
-        guard case .array(let cells) = row else { return foundationValue(row) }
+        guard case .array(let cells) = row else { return FoundationBridge.foundation(row) }
         return cells.map { cell -> Any in
             if case .null = cell { return Optional<Any>.none as Any }
-            return foundationValue(cell)
-        }
-    }
-
-    private static func foundationValue(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: NSNull()
-        case .bool(let bool): bool
-        case .int(let int): Int(exactly: int).map { $0 as Any } ?? int
-        case .double(let double): double
-        case .string(let string): string
-        case .array(let items): items.map(foundationValue)
-        case .object(let members): members.mapValues(foundationValue)
+            return FoundationBridge.foundation(cell)
         }
     }
 

@@ -113,4 +113,21 @@ import Testing
         }
         #expect(throws: SmartStoreError.self) { try QuerySpec(sdkJSON: ["queryType": "range"], soupName: nil) }
     }
+
+    /// Numbers and booleans come out as `NSNumber`s, as `JSONSerialization` makes them on iOS:
+    /// the casts an SDK app writes succeed where they do there.
+    @Test func valuesBridgeAsOnIOS() throws {
+        let store = try SmartStore()
+        _ = store.registerSoup(withName: "things", withIndexPaths: ["n"])
+        _ = try store.create(["n": 1, "flag": true, "ratio": 2.5, "whole": 3.0, "big": .int(1 << 60), "nested": ["count": 2]], in: "things")
+        let rows = try store.query("select {things:n}, {things:flag}, {things:ratio}, {things:_soup} from {things}").get()
+        let row = try #require(rows.first as? [Any])
+        #expect(row[0] as? Int == 1 && row[0] as? Double == 1.0 && row[0] as? Bool == true && row[0] is NSNumber)
+        #expect(row[1] as? Bool == true && row[1] as? Int == 1)
+        #expect(row[2] as? Double == 2.5 && row[2] as? Int == nil && row[2] as? Bool == nil)
+        let entry = try #require(row[3] as? [String: Any])
+        #expect(entry["whole"] as? Int == 3 && entry["big"] as? Int64 == 1 << 60 && entry["n"] as? Bool == true)
+        #expect((entry["nested"] as? [String: Any])?["count"] as? Bool == nil) // 2 is no Bool, as on iOS
+        #expect((entry["nested"] as? [String: Any])?["count"] as? UInt == 2)
+    }
 }
