@@ -119,7 +119,8 @@ import Testing
     @Test func valuesBridgeAsOnIOS() throws {
         let store = try SmartStore()
         _ = store.registerSoup(withName: "things", withIndexPaths: ["n"])
-        _ = try store.create(["n": 1, "flag": true, "ratio": 2.5, "whole": 3.0, "big": .int(1 << 60), "nested": ["count": 2]], in: "things")
+        _ = try store.create(
+            ["n": 1, "flag": true, "ratio": 2.5, "whole": 3.0, "big": .int(1 << 60), "nested": ["count": 2]], in: "things")
         let rows = try store.query("select {things:n}, {things:flag}, {things:ratio}, {things:_soup} from {things}").get()
         let row = try #require(rows.first as? [Any])
         #expect(row[0] as? Int == 1 && row[0] as? Double == 1.0 && row[0] as? Bool == true && row[0] is NSNumber)
