@@ -1,5 +1,5 @@
 import MobileSync
-import SmartStore
+public import SmartStore
 
 // The SDK's exported constants, with the SDK's names and values, so that an SDK app's index
 // specs, query specs and record checks compile unchanged. Each is the core's own value.
@@ -62,17 +62,6 @@ public let kQuerySpecParamSmartSql = "smartSql"
 /// The SDK's page size when a query spec gives none (10).
 public let kQuerySpecDefaultPageSize = UInt(QuerySpec.sdkDefaultPageSize)
 
-// MARK: - Stores and entries (SmartStore)
-
-/// The store name the SDK uses when none is given (`"defaultStore"`).
-public let kDefaultSmartStoreName = StoreDirectory.defaultStoreName
-// swift-format-ignore: AlwaysUseLowerCamelCase
-/// The field of an entry's id in its soup (`"_soupEntryId"`).
-public let SOUP_ENTRY_ID = "_soupEntryId"
-// swift-format-ignore: AlwaysUseLowerCamelCase
-/// The field of an entry's last modification time in the store (`"_soupLastModifiedDate"`).
-public let SOUP_LAST_MODIFIED_DATE = "_soupLastModifiedDate"
-
 // MARK: - Sync targets (MobileSync's `SFSyncTarget`)
 
 /// Whether a record has a local change to sync up (`"__local__"`).
@@ -87,3 +76,29 @@ public let kSyncTargetLocallyDeleted = LocalFields.locallyDeleted
 public let kSyncTargetSyncId = LocalFields.syncId
 /// The server's answer to a record's last failed sync up (`"__last_error__"`).
 public let kSyncTargetLastError = LocalFields.lastError
+
+// MARK: - Records (MobileSync's `SFMobileSyncConstants`)
+
+/// A record's id field (`"Id"`).
+public let kId = "Id"
+/// A record's name field (`"Name"`).
+public let kName = "Name"
+/// A record's modification date field (`"LastModifiedDate"`).
+public let kLastModifiedDate = "LastModifiedDate"
+/// A record's attributes (`"attributes"`).
+public let kAttributes = "attributes"
+/// The path of a record's object type (`"attributes.type"`).
+public let kObjectTypeField = "attributes.type"
+/// The records of a query response (`"records"`).
+public let kResponseRecords = "records"
+/// The total size of a query response (`"totalSize"`).
+public let kResponseTotalSize = "totalSize"
+/// The next page of a query response (`"nextRecordsUrl"`).
+public let kResponseNextRecordsUrl = "nextRecordsUrl"
+
+extension SmartStore {
+    /// The field of an entry's id in its soup (`"_soupEntryId"`; the SDK's `SOUP_ENTRY_ID`).
+    public static let soupEntryId = "_soupEntryId"
+    /// The field of an entry's last modification time (`"_soupLastModifiedDate"`).
+    public static let lastModifiedDate = "_soupLastModifiedDate"
+}

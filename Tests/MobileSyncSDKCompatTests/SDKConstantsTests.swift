@@ -30,8 +30,9 @@ import Testing
         let record = try store.createLocally(["Name": "Offline Co"], objectType: "Account", in: "accounts")
         #expect(record[kSyncTargetLocal] == true && record[kSyncTargetLocallyCreated] == true)
         #expect(record[kSyncTargetLocallyUpdated] == false && record[kSyncTargetLocallyDeleted] == false)
-        #expect(record[SOUP_ENTRY_ID]?.int64Value != nil && record[SOUP_LAST_MODIFIED_DATE]?.int64Value != nil)
+        #expect(record[SmartStore.soupEntryId]?.int64Value != nil && record[SmartStore.lastModifiedDate]?.int64Value != nil)
         #expect([kSyncTargetSyncId, kSyncTargetLastError] == [LocalFields.syncId, LocalFields.lastError])
-        #expect(kDefaultSmartStoreName == "defaultStore" && kSoupIndexPath == "path" && kSoupIndexType == "type")
+        #expect(SmartStore.defaultStoreName == "defaultStore" && kSoupIndexPath == "path" && kSoupIndexType == "type")
+        #expect(record[kId] != nil && record[kAttributes]?["type"] == "Account" && kObjectTypeField == kAttributes + ".type")
     }
 }

@@ -58,21 +58,21 @@ import Testing
         let aliceFile = try #require(aliceStore.path)
 
         accounts.currentUserAccount = bob
-        #expect(accounts.userAccounts().map(\.userId) == ["005A", "005B"] && sdk.currentUser?.userId == "005B")
+        #expect(accounts.userAccounts()?.map(\.userId) == ["005A", "005B"] && sdk.currentUser?.userId == "005B")
         #expect(
             posted.names.current.last?.1 == [UserAccountManager.userInfoFromUserKey: "005A", UserAccountManager.userInfoToUserKey: "005B"])
 
         // Alice logs out as in the SDK: gone from the accounts at once, her store removed,
         // then didLogoutUser.
         accounts.logout(alice)
-        #expect(accounts.userAccounts().map(\.userId) == ["005B"] && posted.names.current.last?.0 == UserAccountManager.willLogoutUser)
+        #expect(accounts.userAccounts()?.map(\.userId) == ["005B"] && posted.names.current.last?.0 == UserAccountManager.willLogoutUser)
         while posted.names.current.last?.0 != UserAccountManager.didLogoutUser { try await Task.sleep(for: .milliseconds(10)) }
         #expect(posted.names.current.last?.1 == [UserAccountManager.userInfoAccountKey: "005A"])
         #expect(!FileManager.default.fileExists(atPath: aliceFile))
 
         // The current user: none left.
         accounts.logout()
-        #expect(accounts.currentUserAccount == nil && accounts.userAccounts().isEmpty)
+        #expect(accounts.currentUserAccount == nil && accounts.userAccounts()?.isEmpty == true)
         while posted.names.current.last?.0 != UserAccountManager.didLogoutUser || posted.names.current.count < 8 {
             try await Task.sleep(for: .milliseconds(10))
         }

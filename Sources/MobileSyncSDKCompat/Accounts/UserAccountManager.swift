@@ -59,8 +59,8 @@ public final class UserAccountManager: Sendable {
         set { switchToUserAccount(newValue) }
     }
 
-    /// The signed-in users, in the order they signed in.
-    public func userAccounts() -> [UserAccount] { sdk.userAccounts }
+    /// The signed-in users, in the order they signed in (optional as the SDK's; never nil here).
+    public func userAccounts() -> [UserAccount]? { sdk.userAccounts }
 
     /// Makes `account` the current user (signing it in if it is not yet), posting
     /// ``willSwitchUser`` before and ``didSwitchUser`` after; nil leaves no current user. The
