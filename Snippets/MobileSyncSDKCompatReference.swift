@@ -106,3 +106,11 @@ final class AccountsScreen {
         print(store as Any)
     }
 }
+
+func registeringTheSDKWay(store: SmartStore) throws {
+    // snippet.soupIndex
+    let indices = [SoupIndex(path: "Id", indexType: kSoupIndexTypeString, columnName: nil)!,
+                   SoupIndex(path: kSyncTargetLocal, indexType: kSoupIndexTypeString, columnName: nil)!]
+    try store.registerSoup(withName: "accounts", withIndices: indices)
+    // snippet.end
+}
