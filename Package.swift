@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MobileSyncSDKCompatTests",
-            dependencies: ["MobileSyncSDKCompat", "SmartStore", "MobileSync", "FastJSON"],
+            dependencies: ["MobileSyncSDKCompat", "SmartStore", "MobileSync", "SalesforceREST", "FastJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

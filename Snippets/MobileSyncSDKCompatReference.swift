@@ -1,6 +1,5 @@
 // The examples in MobileSyncSDKCompat's doc comments (the symbol reference).
 import Foundation
-import MobileSync
 import MobileSyncSDKCompat
 import SalesforceREST
 import SmartStore
@@ -112,5 +111,13 @@ func registeringTheSDKWay(store: SmartStore) throws {
     let indices = [SoupIndex(path: "Id", indexType: kSoupIndexTypeString, columnName: nil)!,
                    SoupIndex(path: kSyncTargetLocal, indexType: kSoupIndexTypeString, columnName: nil)!]
     try store.registerSoup(withName: "accounts", withIndices: indices)
+    // snippet.end
+}
+
+func readingAStateTheSDKWay(store: SmartStore) {
+    // snippet.syncStateClass
+    if let sync = SyncState.byName("syncDownAccounts", store: store), sync.isDone() {
+        print(sync.syncId, SyncState.syncStatus(toString: sync.status), sync.asDict())
+    }
     // snippet.end
 }

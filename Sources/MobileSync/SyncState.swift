@@ -77,7 +77,7 @@ public struct SyncState: Sendable, Equatable {
     public var isStopped: Bool { status == .stopped }
 
     /// The document stored in `syncs_soup`.
-    var document: JSONValue {
+    package var document: JSONValue {
         var document: [String: JSONValue] = [
             "type": .string(kind.rawValue), "target": target, "options": options.json, "soupName": .string(soupName),
             "status": .string(status.rawValue), "progress": .int(Int64(progress)), "totalSize": .int(Int64(totalSize)),

@@ -1,3 +1,4 @@
+public import Foundation
 public import MobileSync
 import SmartStore
 
@@ -24,10 +25,10 @@ extension SyncManager {
     ) throws -> SyncState {
         try refuseWhenStopped()
         let sync = try createNow(
-            SyncState(kind: .syncDown, name: syncName, target: target.json, options: options, soupName: soupName),
+            MobileSync.SyncState(kind: .syncDown, name: syncName, target: target.json, options: options, soupName: soupName),
             soups: [soupName] + target.additionalSoupNames)
-        return try start(sync, onUpdate: onUpdate) { manager in
-            try await manager.runClaimed(sync, down: target, onUpdate: onUpdate)
+        return try start(sync, onUpdate: onUpdate) { manager, updates in
+            try await manager.runClaimed(sync, down: target, onUpdate: updates)
         }
     }
 
@@ -40,11 +41,45 @@ extension SyncManager {
     ) throws -> SyncState {
         try refuseWhenStopped()
         let sync = try createNow(
-            SyncState(kind: .syncUp, name: syncName, target: target.json, options: options, soupName: soupName),
+            MobileSync.SyncState(kind: .syncUp, name: syncName, target: target.json, options: options, soupName: soupName),
             soups: [soupName] + target.additionalSoupNames)
-        return try start(sync, onUpdate: onUpdate) { manager in
-            try await manager.runClaimed(sync, up: target, onUpdate: onUpdate)
+        return try start(sync, onUpdate: onUpdate) { manager, updates in
+            try await manager.runClaimed(sync, up: target, onUpdate: updates)
         }
+    }
+
+    /// Creates an unnamed sync down with OVERWRITE and starts it, as
+    /// `syncDown(target:options:soupName:syncName:onUpdate:)`; nil (logged) when it cannot start.
+    @discardableResult
+    public nonisolated func syncDown(
+        target: any SyncDownTarget, soupName: String, onUpdate: @escaping @Sendable (SyncState) -> Void
+    ) -> SyncState? {
+        syncDown(target: target, options: SyncOptions(mergeMode: .overwrite), soupName: soupName, onUpdate: onUpdate)
+    }
+
+    /// Creates an unnamed sync down and starts it; nil (logged) when it cannot start.
+    @discardableResult
+    public nonisolated func syncDown(
+        target: any SyncDownTarget, options: SyncOptions, soupName: String, onUpdate: @escaping @Sendable (SyncState) -> Void
+    ) -> SyncState? {
+        quietly { try syncDown(target: target, options: options, soupName: soupName, syncName: nil, onUpdate: onUpdate) }
+    }
+
+    /// Creates an unnamed sync up with sObject Collections and starts it; nil (logged) when it
+    /// cannot start. (The SDK's default target sends one request per record: same outcome, more
+    /// round trips.)
+    @discardableResult
+    public nonisolated func syncUp(options: SyncOptions, soupName: String, onUpdate: @escaping @Sendable (SyncState) -> Void) -> SyncState?
+    {
+        syncUp(target: CollectionSyncUpTarget(), options: options, soupName: soupName, onUpdate: onUpdate)
+    }
+
+    /// Creates an unnamed sync up and starts it; nil (logged) when it cannot start.
+    @discardableResult
+    public nonisolated func syncUp(
+        target: any SyncUpTarget, options: SyncOptions, soupName: String, onUpdate: @escaping @Sendable (SyncState) -> Void
+    ) -> SyncState? {
+        quietly { try syncUp(target: target, options: options, soupName: soupName, syncName: nil, onUpdate: onUpdate) }
     }
 
     /// Runs an existing sync again in the background and returns it RUNNING; its states go to
@@ -53,12 +88,10 @@ extension SyncManager {
     /// - Throws: at once, `SyncError.notFound(_:)`, `SyncError.managerStopped(_:)`, or
     ///   `SyncError.stillRunning(id:)` when it runs in this manager.
     @discardableResult
-    public nonisolated func reSync(id: Int64, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
-        guard let sync = try store.retrieve([id], from: Self.soupName).first.map(SyncState.init(document:)) else {
-            throw SyncError.notFound(String(id))
-        }
-        return try start(sync, onUpdate: onUpdate) { manager in
-            try await manager.runClaimed(sync, resuming: true, onUpdate: onUpdate)
+    public nonisolated func reSync(id syncId: NSNumber, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
+        guard let sync = SyncState.byId(syncId, store: store)?.state else { throw SyncError.notFound(syncId.stringValue) }
+        return try start(sync, onUpdate: onUpdate) { manager, updates in
+            try await manager.runClaimed(sync, resuming: true, onUpdate: updates)
         }
     }
 
@@ -66,7 +99,7 @@ extension SyncManager {
     @discardableResult
     public nonisolated func reSync(named name: String, onUpdate: @escaping @Sendable (SyncState) -> Void) throws -> SyncState {
         guard let id = try storedSync(named: name)?.id else { throw SyncError.notFound(name) }
-        return try reSync(id: id, onUpdate: onUpdate)
+        return try reSync(id: NSNumber(value: id), onUpdate: onUpdate)
     }
 
     /// Runs the named sync again without progress updates and calls `completion` once, with its
@@ -80,7 +113,7 @@ extension SyncManager {
                 case .done: completion(.success(state))
                 case .stopped: completion(.failure(.stopped))
                 case .failed: completion(.failure(.failed(state)))
-                case .new, .running, .waiting: break
+                case .new, .running: break
                 }
             }
         } catch {
@@ -93,8 +126,9 @@ extension SyncManager {
     ///
     /// - Throws: `SyncError.notFound(_:)` at once when there is no such sync.
     public nonisolated func cleanResyncGhosts(
-        forId id: Int64, onComplete: @escaping @Sendable (SyncState.Status, UInt) -> Void
+        forId syncId: NSNumber, onComplete: @escaping @Sendable (SyncStatus, UInt) -> Void
     ) throws {
+        let id = syncId.int64Value
         guard try !store.retrieve([id], from: Self.soupName).isEmpty else { throw SyncError.notFound(String(id)) }
         Task {
             do {
@@ -110,10 +144,10 @@ extension SyncManager {
 
     /// The named sync's ghost cleanup, as `cleanResyncGhosts(forId:onComplete:)`.
     public nonisolated func cleanResyncGhosts(
-        forName name: String, onComplete: @escaping @Sendable (SyncState.Status, UInt) -> Void
+        forName name: String, onComplete: @escaping @Sendable (SyncStatus, UInt) -> Void
     ) throws {
         guard let id = try storedSync(named: name)?.id else { throw SyncError.notFound(name) }
-        try cleanResyncGhosts(forId: id, onComplete: onComplete)
+        try cleanResyncGhosts(forId: NSNumber(value: id), onComplete: onComplete)
     }
 
     /// The named sync's ghost cleanup, with the number removed or why it did not complete (the
@@ -145,7 +179,17 @@ extension SyncManager {
         acceptSyncs()
         guard restartStoppedSyncs else { return }
         for document in try store.query(.exact(soup: Self.soupName, path: "status", key: "STOPPED", pageSize: 10_000)) {
-            try reSync(id: try SyncState(document: document).id, onUpdate: onUpdate)
+            try reSync(id: NSNumber(value: try MobileSync.SyncState(document: document).id), onUpdate: onUpdate)
+        }
+    }
+
+    /// `body`'s state, or nil with what it threw logged.
+    private nonisolated func quietly(_ body: () throws -> SyncState) -> SyncState? {
+        do {
+            return try body()
+        } catch {
+            SDKLog.error("Sync not started: \(error)")
+            return nil
         }
     }
 
@@ -155,30 +199,31 @@ extension SyncManager {
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
     }
 
-    /// Marks `sync` running, tells `onUpdate` it is RUNNING and runs `work` in a task of its own;
-    /// a run that then cannot go on (another process runs the sync) reports a FAILED copy of the
-    /// state to `onUpdate` (not saved: the sync may belong to the other run).
+    /// Marks `sync` running, tells `onUpdate` it is RUNNING and runs `work` in a task of its own,
+    /// with `onUpdate` as MobileSync's update closure; a run that then cannot go on (another
+    /// process runs the sync) reports a FAILED copy of the state to `onUpdate` (not saved: the
+    /// sync may belong to the other run).
     private nonisolated func start(
-        _ sync: SyncState, onUpdate: @escaping @Sendable (SyncState) -> Void,
-        _ work: @escaping @Sendable (SyncManager) async throws -> SyncState
+        _ sync: MobileSync.SyncState, onUpdate: @escaping @Sendable (SyncState) -> Void,
+        _ work: @escaping @Sendable (SyncManager, @escaping @Sendable (MobileSync.SyncState) -> Void) async throws -> MobileSync.SyncState
     ) throws -> SyncState {
         try claim(sync.id)
         var running = sync
         running.status = .running
         running.progress = 0
         running.error = ""
-        onUpdate(running)
+        onUpdate(SyncState(running))
         Task {
             do {
-                _ = try await work(self)
+                _ = try await work(self) { onUpdate(SyncState($0)) }
             } catch {
                 var failed = sync
                 failed.status = .failed
                 failed.error = "\(error)"
-                onUpdate(failed)
+                onUpdate(SyncState(failed))
             }
         }
-        return running
+        return SyncState(running)
     }
 }
 

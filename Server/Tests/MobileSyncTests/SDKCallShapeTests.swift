@@ -5,8 +5,6 @@ import SmartStore
 import TestLocking
 import Testing
 
-@testable import MobileSync
-
 #if canImport(Combine)
     import Combine
 #else
@@ -55,8 +53,8 @@ import Testing
                 target: target, options: SyncOptions(mergeMode: .overwrite), soupName: "accounts", syncName: "accounts"
             ) { state in updates.record(state) }
             // As the SDK's: RUNNING, and onUpdate had it before the call returned.
-            #expect(first.status == .running && first.id > 0 && first.name == "accounts")
-            #expect(updates.all.first?.status == .running && updates.all.first?.id == first.id)
+            #expect(first.status == .running && first.syncId > 0 && first.name == "accounts")
+            #expect(updates.all.first?.status == .running && updates.all.first?.syncId == first.syncId)
             let last = await updates.final()
             #expect(last.status == .done && last.totalSize == 30)
             #expect(updates.all.first?.status == .running)
@@ -93,12 +91,14 @@ import Testing
             let current = try { try manager.reSync(named: "accounts") { updates.record($0) } }()
             #expect(current.status == .running && updates.all.first?.status == .running)
             // A second start is refused at once: the first is marked running before the call returns.
-            #expect(throws: SyncError.stillRunning(id: current.id)) { _ = try { try manager.reSync(id: current.id) { _ in } }() }
+            #expect(throws: SyncError.stillRunning(id: Int64(current.syncId))) {
+                _ = try { try manager.reSync(id: NSNumber(value: current.syncId)) { _ in } }()
+            }
             guard case .failure(.notStarted(let error?)) = await Self.outcome(manager.publisher(for: "accounts")) else {
                 Issue.record("the publisher of a sync running already did not fail with notStarted")
                 return
             }
-            #expect(error as? SyncError == .stillRunning(id: current.id))
+            #expect(error as? SyncError == .stillRunning(id: Int64(current.syncId)))
             #expect(await updates.final().status == .done)
             #expect(throws: SyncError.notFound("nope")) { _ = try { try manager.reSync(named: "nope") { _ in } }() }
         }
@@ -207,7 +207,9 @@ import Testing
             let up = try await harness.manager.createSyncUp(
                 target: BatchSyncUpTarget(), options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts", name: "up")
             let manager = harness.manager
-            #expect(manager.syncStatus(forName: "down")?.id == down.id && manager.syncStatus(forId: up.id)?.name == "up")
+            #expect(
+                manager.syncStatus(forName: "down")?.syncId == Int(down.id)
+                    && manager.syncStatus(forId: NSNumber(value: up.id))?.name == "up")
             #expect(manager.syncStatus(forName: "nope") == nil && manager.syncStatus(forId: 999_999) == nil)
             #expect(manager.hasSync(forName: "up") && !manager.hasSync(forName: "nope"))
             // Typed targets from the stored state.
@@ -215,14 +217,14 @@ import Testing
             #expect(downTarget.query == target.query && downTarget.maxBatchSize == 500)
             #expect(manager.syncStatus(forName: "up")?.syncUpTarget is BatchSyncUpTarget)
             #expect(manager.syncStatus(forName: "down")?.syncUpTarget == nil)
-            #expect(try manager.syncStates(withStatus: .done).map(\.name) == ["down"])
-            #expect(try manager.syncStates(withStatus: .new).map(\.name) == ["up"])
+            #expect(SyncState.getSyncsWithStatus(manager.store, status: .done).map(\.name) == ["down"])
+            #expect(SyncState.getSyncsWithStatus(manager.store, status: .new).map(\.name) == ["up"])
             // Deleting: ours throws for a missing sync, the SDK's is quiet.
             manager.deleteSync(forName: "nope")
             await #expect(throws: SyncError.notFound("nope")) { try await manager.deleteSync(named: "nope") }
             manager.deleteSync(forName: "up")
-            manager.deleteSync(forId: down.id)
-            #expect(try manager.syncStates(withStatus: .done).isEmpty && !manager.hasSync(forName: "up"))
+            manager.deleteSync(forId: NSNumber(value: down.id))
+            #expect(SyncState.getSyncsWithStatus(manager.store, status: .done).isEmpty && !manager.hasSync(forName: "up"))
         }
     }
 

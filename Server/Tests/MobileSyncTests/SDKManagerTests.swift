@@ -1,7 +1,6 @@
 import FastJSON
 import Foundation
 import LocalForceTesting
-import MobileSync
 import MobileSyncSDKCompat
 import NIOConcurrencyHelpers
 import SalesforceREST
@@ -175,7 +174,7 @@ func appFolder(userStore: String, userSyncs: String) throws -> URL {
         #expect(accounts.sorted { $0[0] < $1[0] } == [["Acme", "Energy"], ["Globex", "Media"]])
 
         // The async-sequence form: each state of the run, the last one DONE.
-        var states: [SyncState] = []
+        var states: [MobileSync.SyncState] = []
         for try await state in syncManager.states(for: "syncDownAccounts") { states.append(state) }
         #expect(states.last?.isDone == true && states.dropLast().allSatisfy(\.isRunning))
         await #expect(throws: MobileSyncError.self) { _ = try await Self.firstValue(syncManager.publisher(for: "noSuchSync")) }

@@ -1,7 +1,6 @@
 import FastJSON
 import Foundation
 import LocalForceTesting
-import MobileSync
 import MobileSyncSDKCompat
 import SalesforceREST
 import SmartStore
@@ -80,7 +79,7 @@ import Testing
         // Removing the shared instance stops it; a new one comes once it has stopped.
         SyncManager.removeSharedInstance(store: store)
         while SyncManager.sharedInstance(store: store) === manager { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(await manager.isStopped)
+        #expect(manager.isStopped)
         #expect(SmartStore.removeAllForCurrentUser())
         #expect(SmartStore.allStoreNames.isEmpty)
         try await sdk.logout(removingStores: true)
@@ -164,7 +163,7 @@ import Testing
         while !updates.all.contains(where: { $0.status == .running && $0.progress > 0 }) { try await Task.sleep(for: .milliseconds(10)) }
         try await sdk.setCurrentUser(bob)
         #expect(await updates.final().status == .stopped)
-        #expect(await manager.isStopped)
+        #expect(manager.isStopped)
         let stored = try await manager.store.count(.all(soup: "Account", pageSize: 1))
         #expect(stored > 0 && stored < 1_000)
 
@@ -173,7 +172,7 @@ import Testing
         let again = try sdk.syncManager(for: alice)
         #expect(again !== manager)
         let resumed = try await again.restart(restartStoppedSyncs: true)
-        #expect(resumed.map(\.id) == [first.id] && resumed.allSatisfy(\.isDone))
+        #expect(resumed.map(\.id) == [Int64(first.syncId)] && resumed.allSatisfy(\.isDone))
         #expect(try await again.store.count(.all(soup: "Account", pageSize: 1)) == 1_000)
         await org.stop()
     }
