@@ -178,7 +178,7 @@ public struct SyncOptions: Sendable, Equatable {
         self.live = live
     }
 
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         if let mode = json["mergeMode"]?.stringValue {
             guard let parsed = MergeMode(rawValue: mode) else { throw SyncError.invalidConfig("unknown mergeMode \(mode)") }
             mergeMode = parsed
@@ -194,7 +194,7 @@ public struct SyncOptions: Sendable, Equatable {
         }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var json: [String: JSONValue] = ["mergeMode": .string(mergeMode.rawValue)]
         if let fieldlist { json["fieldlist"] = .array(fieldlist.map(JSONValue.string)) }
         if live { json["live"] = true }
