@@ -1,3 +1,4 @@
+public import Foundation
 import MobileSync
 public import SmartStore
 
@@ -101,4 +102,22 @@ extension SmartStore {
     public static let soupEntryId = "_soupEntryId"
     /// The field of an entry's last modification time (`"_soupLastModifiedDate"`).
     public static let lastModifiedDate = "_soupLastModifiedDate"
+}
+
+extension SmartStore {
+    /// The error domain of the SDK's SmartStore errors (`"com.salesforce.smartstore.error"`).
+    public static let errorDomain = "com.salesforce.smartstore.error"
+    /// A soup table's id column (`"id"`, the entry's `_soupEntryId`).
+    public static let idColumn = "id"
+    /// A soup table's creation time column (`"created"`).
+    public static let createdColumn = "created"
+    /// A soup table's last modification time column (`"lastModified"`).
+    public static let lastModifiedColumn = "lastModified"
+    /// A soup table's entry column (`"soup"`, the entry's JSON).
+    public static let soupColumn = "soup"
+
+    /// The date of an entry's `_soupLastModifiedDate` (milliseconds since 1970).
+    public static func date(lastModifiedValue: NSNumber) -> Date {
+        Date(timeIntervalSince1970: lastModifiedValue.doubleValue / 1000)
+    }
 }
