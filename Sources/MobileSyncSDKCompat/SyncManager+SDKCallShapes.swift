@@ -184,7 +184,7 @@ extension SyncManager {
     }
 
     /// `body`'s state, or nil with what it threw logged.
-    private nonisolated func quietly(_ body: () throws -> SyncState) -> SyncState? {
+    nonisolated func quietly(_ body: () throws -> SyncState) -> SyncState? {
         do {
             return try body()
         } catch {
@@ -194,7 +194,7 @@ extension SyncManager {
     }
 
     /// Throws what a run would throw in a stopped or stopping manager, before anything is saved.
-    private nonisolated func refuseWhenStopped() throws {
+    nonisolated func refuseWhenStopped() throws {
         let state = state
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
     }

@@ -10,7 +10,7 @@ import Testing
 /// spelled here as an SDK app spells it, and compiles, and each spelled here is marked ✓ there.
 @Suite struct SDKMemberTableTests {
     /// The SDK's members, each with a use that compiles against this module (not run).
-    static var uses: [(member: String, use: Any)] { smartStore }
+    static var uses: [(member: String, use: Any)] { smartStore + syncManager + syncState }
 
     static var smartStore: [(member: String, use: Any)] {
         [
@@ -121,6 +121,151 @@ import Testing
                 "SmartStore.publisher(for:)",
                 { (s: SmartStore) in let _: Future<[Any], SmartStoreError> = s.publisher(for: "select 1") } as (SmartStore) -> Void
             ),
+        ]
+    }
+
+    static var syncManager: [(member: String, use: Any)] {
+        typealias Uses = (SyncManager) throws -> Void
+        let target = MetadataSyncDownTarget(objectType: "Account")
+        return [
+            (
+                "SyncManager.sharedInstance(store:)",
+                { (s: SmartStore) in let _: SyncManager? = SyncManager.sharedInstance(store: s) } as (SmartStore) -> Void
+            ),
+            ("SyncManager.removeSharedInstance(_:)", { (u: UserAccount) in SyncManager.removeSharedInstance(u) } as (UserAccount) -> Void),
+            (
+                "SyncManager.removeSharedInstance(named:forUserAccount:)",
+                { (u: UserAccount) in SyncManager.removeSharedInstance(named: "s", forUserAccount: u) } as (UserAccount) -> Void
+            ),
+            (
+                "SyncManager.removeSharedInstance(store:)",
+                { (s: SmartStore) in SyncManager.removeSharedInstance(store: s) } as (SmartStore) -> Void
+            ),
+            ("SyncManager.removeSharedInstances()", { SyncManager.removeSharedInstances() } as () -> Void),
+            ("SyncManager.store", { m in let _: SmartStore = m.store } as Uses),
+            ("SyncManager.stop()", { m in m.stop() } as Uses),
+            ("SyncManager.isStopping()", { m in let _: Bool = m.isStopping() } as Uses),
+            ("SyncManager.isStopped()", { m in let _: Bool = m.isStopped() } as Uses),
+            ("SyncManager.restart(restartStoppedSyncs:onUpdate:)", { m in try m.restart(restartStoppedSyncs: true) { _ in } } as Uses),
+            ("SyncManager.checkAcceptingSyncs()", { m in try m.checkAcceptingSyncs() } as Uses),
+            ("SyncManager.syncStatus(forId:)", { m in let _: SyncState? = m.syncStatus(forId: 1) } as Uses),
+            ("SyncManager.syncStatus(forName:)", { m in let _: SyncState? = m.syncStatus(forName: "s") } as Uses),
+            ("SyncManager.hasSync(forName:)", { m in let _: Bool = m.hasSync(forName: "s") } as Uses),
+            ("SyncManager.deleteSync(forId:)", { m in m.deleteSync(forId: 1) } as Uses),
+            ("SyncManager.deleteSync(forName:)", { m in m.deleteSync(forName: "s") } as Uses),
+            (
+                "SyncManager.syncDown(target:soupName:onUpdate:)",
+                { m in let _: SyncState? = m.syncDown(target: target, soupName: "a") { (_: SyncState) in } } as Uses
+            ),
+            (
+                "SyncManager.syncDown(target:options:soupName:onUpdate:)",
+                { m in
+                    let _: SyncState? = m.syncDown(target: target, options: .newSyncOptions(forSyncDown: .overwrite), soupName: "a") { _ in
+                    }
+                } as Uses
+            ),
+            (
+                "SyncManager.syncDown(target:options:soupName:syncName:onUpdate:)",
+                { m in
+                    let _: SyncState = try m.syncDown(target: target, options: SyncOptions(), soupName: "a", syncName: "s") { _ in }
+                } as Uses
+            ),
+            ("SyncManager.reSync(id:onUpdate:)", { m in let _: SyncState = try m.reSync(id: 1) { _ in } } as Uses),
+            ("SyncManager.reSync(named:onUpdate:)", { m in let _: SyncState = try m.reSync(named: "s") { _ in } } as Uses),
+            (
+                "SyncManager.syncUp(options:soupName:onUpdate:)",
+                { m in
+                    let _: SyncState? = m.syncUp(options: .newSyncOptions(forSyncUp: ["Name"]), soupName: "a") { _ in }
+                } as Uses
+            ),
+            (
+                "SyncManager.syncUp(target:options:soupName:onUpdate:)",
+                { m in
+                    let _: SyncState? = m.syncUp(target: CollectionSyncUpTarget(), options: SyncOptions(), soupName: "a") { _ in }
+                } as Uses
+            ),
+            (
+                "SyncManager.syncUp(target:options:soupName:syncName:onUpdate:)",
+                { m in
+                    let _: SyncState = try m.syncUp(target: BatchSyncUpTarget(), options: SyncOptions(), soupName: "a", syncName: "s") {
+                        _ in
+                    }
+                } as Uses
+            ),
+            (
+                "SyncManager.cleanResyncGhosts(forId:onComplete:)",
+                { m in try m.cleanResyncGhosts(forId: 1) { (_: SyncStatus, _: UInt) in } } as Uses
+            ),
+            ("SyncManager.cleanResyncGhosts(forName:onComplete:)", { m in try m.cleanResyncGhosts(forName: "s") { _, _ in } } as Uses),
+            (
+                "SyncManager.reSyncWithoutUpdates(named:_:)",
+                { m in m.reSyncWithoutUpdates(named: "s") { (_: Result<SyncState, MobileSyncError>) in } } as Uses
+            ),
+            ("SyncManager.cleanGhosts(named:_:)", { m in m.cleanGhosts(named: "s") { (_: Result<UInt, MobileSyncError>) in } } as Uses),
+            ("SyncManager.publisher(for:)", { m in let _: Future<SyncState, MobileSyncError> = m.publisher(for: "s") } as Uses),
+            (
+                "SyncManager.cleanGhostsPublisher(for:)",
+                { m in let _: Future<UInt, MobileSyncError> = m.cleanGhostsPublisher(for: "s") } as Uses
+            ),
+            (
+                "MobileSyncError",
+                {
+                    let errors: [MobileSyncError] = [.notStarted(nil), .stopped, .failed(nil), .unknown]
+                    _ = errors
+                } as () -> Void
+            ),
+        ]
+    }
+
+    static var syncState: [(member: String, use: Any)] {
+        typealias Uses = (SyncState) -> Void
+        return [
+            ("SyncState.syncId", { s in let _: Int = s.syncId } as Uses),
+            ("SyncState.name", { s in let _: String = s.name } as Uses),
+            ("SyncState.type", { s in let _: SyncType = s.type } as Uses),
+            ("SyncState.soupName", { s in let _: String = s.soupName } as Uses),
+            ("SyncState.options", { s in let _: SyncOptions = s.options } as Uses),
+            ("SyncState.status", { s in s.status = .running } as Uses),
+            ("SyncState.progress", { s in s.progress = 50 } as Uses),
+            ("SyncState.totalSize", { s in s.totalSize = 10 } as Uses),
+            ("SyncState.mergeMode", { s in s.mergeMode = .leaveIfChanged } as Uses),
+            ("SyncState.maxTimeStamp", { s in s.maxTimeStamp = 0 } as Uses),
+            ("SyncState.startTime", { s in let _: Int = s.startTime } as Uses),
+            ("SyncState.endTime", { s in let _: Int = s.endTime } as Uses),
+            ("SyncState.error", { s in s.error = "" } as Uses),
+            (
+                "SyncState.byId(_:store:)",
+                { (store: SmartStore) in let _: SyncState? = SyncState.byId(1, store: store) } as (SmartStore) -> Void
+            ),
+            (
+                "SyncState.byName(_:store:)",
+                { (store: SmartStore) in let _: SyncState? = SyncState.byName("s", store: store) } as (SmartStore) -> Void
+            ),
+            ("SyncState.save(_:)", { (s: SyncState, store: SmartStore) in s.save(store) } as (SyncState, SmartStore) -> Void),
+            (
+                "SyncState.delete(syncId:store:)",
+                { (store: SmartStore) in SyncState.delete(syncId: 1, store: store) } as (SmartStore) -> Void
+            ),
+            (
+                "SyncState.delete(syncName:store:)",
+                { (store: SmartStore) in SyncState.delete(syncName: "s", store: store) } as (SmartStore) -> Void
+            ),
+            (
+                "SyncState.getSyncsWithStatus(_:status:)",
+                { (store: SmartStore) in let _: [SyncState] = SyncState.getSyncsWithStatus(store, status: .done) } as (SmartStore) -> Void
+            ),
+            ("SyncState.build(dict:)", { let _: SyncState? = SyncState.build(dict: [:]) } as () -> Void),
+            ("SyncState.asDict()", { s in let _: [AnyHashable: Any] = s.asDict() } as Uses),
+            ("SyncState.isDone()", { s in let _: Bool = s.isDone() } as Uses),
+            ("SyncState.hasFailed()", { s in let _: Bool = s.hasFailed() } as Uses),
+            ("SyncState.isRunning()", { s in let _: Bool = s.isRunning() } as Uses),
+            ("SyncState.isStopped()", { s in let _: Bool = s.isStopped() } as Uses),
+            ("SyncState.syncType(from:)", { let _: SyncType = SyncState.syncType(from: "syncDown") } as () -> Void),
+            ("SyncState.syncType(toString:)", { let _: String = SyncState.syncType(toString: .up) } as () -> Void),
+            ("SyncState.syncStatus(from:)", { let _: SyncStatus = SyncState.syncStatus(from: "DONE") } as () -> Void),
+            ("SyncState.syncStatus(toString:)", { let _: String = SyncState.syncStatus(toString: .done) } as () -> Void),
+            ("SyncState.mergeMode(from:)", { let _: SyncMergeMode = SyncState.mergeMode(from: "OVERWRITE") } as () -> Void),
+            ("SyncState.mergeMode(toString:)", { let _: String = SyncState.mergeMode(toString: .overwrite) } as () -> Void),
         ]
     }
 

@@ -55,10 +55,22 @@ import Testing
     /// A stopped manager refuses the SDK's optional forms quietly: nil, nothing saved.
     @Test func theOptionalFormsAnswerNil() throws {
         let manager = try Self.manager()
+        let created = try #require(
+            manager.createSyncDown(
+                MetadataSyncDownTarget(objectType: "Account"), options: .newSyncOptions(forSyncDown: .overwrite), soupName: "accounts",
+                syncName: "describe"))
+        #expect(created.status == .new && created.type == .down && manager.hasSync(forName: "describe"))
+        #expect(
+            manager.createSyncDown(
+                MetadataSyncDownTarget(objectType: "Account"), options: SyncOptions(), soupName: "accounts", syncName: "describe")
+                == nil)
+        #expect(manager.createSyncUp(CollectionSyncUpTarget(), options: SyncOptions(), soupName: "nope", syncName: nil) == nil)
+        try manager.checkAcceptingSyncs()
         manager.stop()
+        #expect(throws: SyncError.managerStopped("STOPPED")) { try manager.checkAcceptingSyncs() }
         let target = try SoqlSyncDownTarget(query: "SELECT Id, LastModifiedDate FROM Account")
         #expect(manager.syncDown(target: target, soupName: "accounts") { _ in } == nil)
         #expect(manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: "accounts") { _ in } == nil)
-        #expect(SyncState.getSyncsWithStatus(manager.store, status: .new).isEmpty)
+        #expect(SyncState.getSyncsWithStatus(manager.store, status: .new).map(\.name) == ["describe"])
     }
 }
