@@ -7,6 +7,14 @@ public import SmartStore
 extension QuerySpec {
     /// The SDK's name of the sort order (`.ascending`, `.descending`).
     public typealias SortOrder = Order
+    /// The SDK's name of the query's kind (`.exact`, `.range`, `.like`, `.match`, `.smart`).
+    public typealias QueryType = Kind
+
+    /// The query's kind, by the SDK's name.
+    public var queryType: QueryType { kind }
+
+    /// The spec as the SDK's dictionary (`queryType`, `indexPath`, `matchKey`…; see `sdkJSON`).
+    public func asDictionary() -> [AnyHashable: Any] { SmartStore.entry(sdkJSON) }
 
     /// Entries whose `path` equals `matchKey`.
     public static func buildExactQuerySpec(
