@@ -51,7 +51,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: adopted))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("root/users/00DA-005A").path) == ["stores"])
+        // What an adoption cut short by a crash left aside goes with the next one.
+        let leftAside = folder.appendingPathComponent("root/users/00DA-005A/.adopting-crashed")
+        try FileManager.default.createDirectory(at: leftAside, withIntermediateDirectories: true)
         #expect(try sdk.adoptSDKStores(of: user, from: location, sdkKey: .sdk(keyData: keyData)) == ["defaultStore"])
+        #expect(!FileManager.default.fileExists(atPath: leftAside.path))
         #expect(throws: SDKStoreError.storeExists(name: "defaultStore")) {
             try sdk.adoptSDKStores(of: user, from: location, sdkKey: .sdk(keyData: keyData))
         }

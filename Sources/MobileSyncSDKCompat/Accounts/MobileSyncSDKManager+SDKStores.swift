@@ -12,7 +12,8 @@ extension MobileSyncSDKManager {
     ///
     /// The SDK's files are left as they are (remove them once the app is satisfied). A store is
     /// copied, re-keyed and opened aside, then moved into place: one that fails leaves nothing
-    /// behind, and the stores adopted before it stay.
+    /// behind, and the stores adopted before it stay; what a crash left aside is removed by the
+    /// next adoption.
     ///
     /// - Throws: `SmartStoreError.wrongKey(path:)` when `sdkKey` does not open a store,
     ///   ``SDKStoreError/storeExists(name:)`` when the user has a store of that name here
@@ -43,6 +44,7 @@ extension MobileSyncSDKManager {
     private func adopt(
         from source: URL, into target: URL, sdkKey: StoreKey?, lookup: (String) throws -> (exists: Bool, key: StoreKey?)
     ) throws -> [String] {
+        Self.sweepAside(in: target.deletingLastPathComponent())
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? []).filter {
             FileManager.default.fileExists(atPath: source.appendingPathComponent($0).appendingPathComponent("store.sqlite").path)
         }
@@ -54,6 +56,14 @@ extension MobileSyncSDKManager {
             adopted.append(name)
         }
         return adopted
+    }
+
+    /// Removes what an adoption cut short by a crash left aside in `folder`.
+    private static func sweepAside(in folder: URL) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for entry in entries where entry.hasPrefix(".adopting-") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry))
+        }
     }
 
     /// Copies one store's folder aside, re-keys the copy, opens it once, then moves it into place.
