@@ -23,11 +23,8 @@ extension SyncManager {
         target: any SyncDownTarget, options: SyncOptions = SyncOptions(), soupName: String, syncName: String?,
         onUpdate: @escaping @Sendable (SyncState) -> Void
     ) throws -> SyncState {
-        try refuseWhenStopped()
-        let sync = try createNow(
-            MobileSync.SyncState(kind: .syncDown, name: syncName, target: target.json, options: options, soupName: soupName),
-            soups: [soupName] + target.additionalSoupNames)
-        return try start(sync, onUpdate: onUpdate) { manager, updates in
+        let state = MobileSync.SyncState(kind: .syncDown, name: syncName, target: target.json, options: options, soupName: soupName)
+        return try startNew(state, soups: target.additionalSoupNames, onUpdate: onUpdate) { manager, sync, updates in
             try await manager.runClaimed(sync, down: target, onUpdate: updates)
         }
     }
@@ -39,11 +36,8 @@ extension SyncManager {
         target: any SyncUpTarget = CollectionSyncUpTarget(), options: SyncOptions = SyncOptions(), soupName: String,
         syncName: String?, onUpdate: @escaping @Sendable (SyncState) -> Void
     ) throws -> SyncState {
-        try refuseWhenStopped()
-        let sync = try createNow(
-            MobileSync.SyncState(kind: .syncUp, name: syncName, target: target.json, options: options, soupName: soupName),
-            soups: [soupName] + target.additionalSoupNames)
-        return try start(sync, onUpdate: onUpdate) { manager, updates in
+        let state = MobileSync.SyncState(kind: .syncUp, name: syncName, target: target.json, options: options, soupName: soupName)
+        return try startNew(state, soups: target.additionalSoupNames, onUpdate: onUpdate) { manager, sync, updates in
             try await manager.runClaimed(sync, up: target, onUpdate: updates)
         }
     }
@@ -197,6 +191,24 @@ extension SyncManager {
     nonisolated func refuseWhenStopped() throws {
         let state = state
         guard state == .acceptingSyncs else { throw SyncError.managerStopped(state.rawValue) }
+    }
+
+    /// Saves a new sync (`state`, writing its soup and `soups`) and starts it as `start` does.
+    /// A stop that comes between the check and the start removes the new sync again: a stopped
+    /// manager saves nothing.
+    private nonisolated func startNew(
+        _ state: MobileSync.SyncState, soups: [String], onUpdate: @escaping @Sendable (SyncState) -> Void,
+        _ run: @escaping @Sendable (SyncManager, MobileSync.SyncState, @escaping @Sendable (MobileSync.SyncState) -> Void) async throws
+            -> MobileSync.SyncState
+    ) throws -> SyncState {
+        try refuseWhenStopped()
+        let sync = try createNow(state, soups: [state.soupName] + soups)
+        do {
+            return try start(sync, onUpdate: onUpdate) { manager, updates in try await run(manager, sync, updates) }
+        } catch {
+            try? store.delete([sync.id], from: Self.soupName)
+            throw error
+        }
     }
 
     /// Marks `sync` running, tells `onUpdate` it is RUNNING and runs `work` in a task of its own,

@@ -30,7 +30,7 @@ import Testing
         sync.progress = 100
         sync.status = .done
         #expect(sync.endTime >= sync.startTime && sync.isDone())
-        sync.save(manager.store)
+        #expect(sync.save(manager.store))
         let again = try #require(manager.syncStatus(forId: NSNumber(value: sync.syncId)))
         #expect(again.status == .done && again.progress == 100 && again.startTime == sync.startTime)
         #expect(SyncState.getSyncsWithStatus(manager.store, status: .done).map(\.syncId) == [sync.syncId])
@@ -47,6 +47,16 @@ import Testing
         #expect(SyncState.syncStatus(toString: .running) == "RUNNING" && SyncState.syncStatus(from: "FAILED") == .failed)
         #expect(SyncState.syncStatus(from: nil) == .new && SyncState.syncType(toString: .up) == "syncUp")
         #expect(SyncState.mergeMode(toString: .leaveIfChanged) == "LEAVE_IF_CHANGED" && SyncState.mergeMode(from: "x") == .overwrite)
+
+        // A copy read before another save is stale: its save writes nothing.
+        let stale = try #require(SyncState.byName("accounts", store: manager.store))
+        again.progress = 42
+        #expect(again.save(manager.store))
+        stale.error = "stale copy"
+        #expect(!stale.save(manager.store))
+        #expect(SyncState.byName("accounts", store: manager.store)?.progress == 42)
+        #expect(SyncState.byName("accounts", store: manager.store)?.error == "")
+        #expect(again.save(manager.store))  // saved last, it may save again
 
         SyncState.delete(syncName: "accounts", store: manager.store)
         #expect(SyncState.byId(NSNumber(value: sync.syncId), store: manager.store) == nil && !manager.hasSync(forName: "accounts"))

@@ -240,7 +240,6 @@ public actor SyncManager {
         return created
     }
 
-    /// Runs a sync just created with its target (the SDK's call shapes).
     /// Runs a sync that ``claim(_:running:)`` marked running, with its target when it was just
     /// created (the SDK's call shapes); `resuming`: a resync.
     package func runClaimed(
@@ -525,8 +524,8 @@ public actor SyncManager {
 
     // MARK: - Stop and restart
 
-    /// Asks running syncs to stop at their next page or batch, and pauses live syncs (at once,
-    /// on the actor); new syncs are refused from now until `restart`. It returns without
+    /// Asks running syncs to stop at their next page or batch, and pauses live syncs as soon as
+    /// the actor is free; new syncs are refused from now until `restart`. It returns without
     /// waiting, as the SDK's does: ``isStopped`` tells when the last sync has ended.
     public nonisolated func stop() {
         lifecycle.withLock { $0.state = $0.active.isEmpty ? .stopped : .stopRequested }

@@ -19,10 +19,13 @@ public import SmartStore
 /// ```
 public final class SyncState: Sendable, CustomStringConvertible {
     private let value: Locked<MobileSync.SyncState>
+    /// The state as it was read, or last saved: `save(_:)` writes only over that.
+    private let read: Locked<MobileSync.SyncState>
 
-    /// A state over MobileSync's value.
+    /// A state over MobileSync's value, taken as what the store holds.
     public init(_ state: MobileSync.SyncState) {
         value = Locked(state)
+        read = Locked(state)
     }
 
     /// The state as MobileSync's value.
@@ -106,14 +109,29 @@ public final class SyncState: Sendable, CustomStringConvertible {
         return SyncState(state)
     }
 
-    /// Saves the state in `store`'s `syncs_soup` (logged when it fails), as the SDK's `save(_:)`.
-    /// A sync running in a manager saves its own states as it goes: save a state to change a
-    /// sync that is not running.
-    public func save(_ store: SmartStore) {
+    /// Saves the state in `store`'s `syncs_soup`, as the SDK's `save(_:)`, unless the stored
+    /// state changed since this one was read or last saved (a run of the sync, another process,
+    /// another instance's save): then nothing is written, the refusal is logged and the answer
+    /// is false. Read the state again to change it.
+    @discardableResult
+    public func save(_ store: SmartStore) -> Bool {
+        let (state, read) = (self.state, self.read.withLock { $0 })
         do {
-            _ = try store.upsert(state.document, in: SyncManager.soupName)
+            let saved = try store.inTransaction { transaction -> Bool in
+                let stored = try transaction.retrieve([state.id], from: SyncManager.soupName).first
+                guard try stored.map(MobileSync.SyncState.init(document:)) == read else { return false }
+                _ = try transaction.upsert([state.document], in: SyncManager.soupName)
+                return true
+            }
+            guard saved else {
+                SDKLog.error("SyncState \(syncId) not saved: the stored state changed since it was read")
+                return false
+            }
+            self.read.withLock { $0 = state }
+            return true
         } catch {
             SDKLog.error("SyncState \(syncId) not saved: \(error)")
+            return false
         }
     }
 
