@@ -198,7 +198,8 @@ extension SyncManager {
     /// manager saves nothing.
     private nonisolated func startNew(
         _ state: MobileSync.SyncState, soups: [String], onUpdate: @escaping @Sendable (SyncState) -> Void,
-        _ run: @escaping @Sendable (SyncManager, MobileSync.SyncState, @escaping @Sendable (MobileSync.SyncState) -> Void) async throws
+        _ run:
+            @escaping @Sendable (SyncManager, MobileSync.SyncState, @escaping @Sendable (MobileSync.SyncState) -> Void) async throws
             -> MobileSync.SyncState
     ) throws -> SyncState {
         try refuseWhenStopped()

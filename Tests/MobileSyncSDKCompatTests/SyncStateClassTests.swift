@@ -56,7 +56,7 @@ import Testing
         #expect(!stale.save(manager.store))
         #expect(SyncState.byName("accounts", store: manager.store)?.progress == 42)
         #expect(SyncState.byName("accounts", store: manager.store)?.error == "")
-        #expect(again.save(manager.store))  // saved last, it may save again
+        #expect(again.save(manager.store)) // saved last, it may save again
 
         SyncState.delete(syncName: "accounts", store: manager.store)
         #expect(SyncState.byId(NSNumber(value: sync.syncId), store: manager.store) == nil && !manager.hasSync(forName: "accounts"))
