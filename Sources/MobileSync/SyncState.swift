@@ -124,18 +124,18 @@ public struct SyncState: Sendable, Equatable {
         self.options = try SyncOptions(json: document["options"] ?? [:])
         self.soupName = soupName
         self.status = document["status"]?.stringValue.flatMap(Status.init(rawValue:)) ?? .new
-        self.progress = Int(document["progress"]?.int64Value ?? 0)
-        self.totalSize = Int(document["totalSize"]?.int64Value ?? -1)
+        self.progress = Int(clamping: document["progress"]?.int64Value ?? 0)
+        self.totalSize = Int(clamping: document["totalSize"]?.int64Value ?? -1)
         self.maxTimeStamp = document["maxTimeStamp"]?.int64Value ?? -1
         self.startTime = document["startTime"]?.int64Value ?? 0
         // The SDK's Android reads endTime from startTime; we read the right key.
         self.endTime = document["endTime"]?.int64Value ?? 0
         self.error = document["error"]?.stringValue ?? ""
-        self.failedRecordCount = Int(document["failedRecordCount"]?.int64Value ?? 0)
-        self.pagesFetched = Int(document["pagesFetched"]?.int64Value ?? 0)
-        self.recordsFetched = Int(document["recordsFetched"]?.int64Value ?? 0)
-        self.recordsDeleted = Int(document["recordsDeleted"]?.int64Value ?? 0)
-        self.conflictCount = Int(document["conflictCount"]?.int64Value ?? 0)
+        self.failedRecordCount = Int(clamping: document["failedRecordCount"]?.int64Value ?? 0)
+        self.pagesFetched = Int(clamping: document["pagesFetched"]?.int64Value ?? 0)
+        self.recordsFetched = Int(clamping: document["recordsFetched"]?.int64Value ?? 0)
+        self.recordsDeleted = Int(clamping: document["recordsDeleted"]?.int64Value ?? 0)
+        self.conflictCount = Int(clamping: document["conflictCount"]?.int64Value ?? 0)
         self.live = document["live"].flatMap { $0.objectValue == nil ? nil : LiveSyncInfo(json: $0) }
     }
 

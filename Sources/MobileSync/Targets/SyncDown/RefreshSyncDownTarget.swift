@@ -43,7 +43,7 @@ public struct RefreshSyncDownTarget: FetchingSyncDownTarget {
         self.objectType = type
         self.fieldlist = fields
         self.soupName = soup
-        self.countIdsPerSoql = min(500, max(1, Int(json["countIdsPerSoql"]?.int64Value ?? 500)))
+        self.countIdsPerSoql = min(500, max(1, Int(clamping: json["countIdsPerSoql"]?.int64Value ?? 500)))
         self.idFieldName = json["idFieldName"]?.stringValue ?? "Id"
         self.modificationDateFieldName = json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate"
         self.store = store

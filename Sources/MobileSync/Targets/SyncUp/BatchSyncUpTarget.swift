@@ -38,7 +38,7 @@ public struct BatchSyncUpTarget: SoupSyncUpTarget {
             updateFieldlist: json["updateFieldlist"]?.arrayValue?.compactMap(\.stringValue),
             externalIdFieldName: json["externalIdFieldName"]?.stringValue, idFieldName: json["idFieldName"]?.stringValue ?? "Id",
             modificationDateFieldName: json["modificationDateFieldName"]?.stringValue ?? "LastModifiedDate",
-            maxBatchSize: Int(json["maxBatchSize"]?.int64Value ?? 25))
+            maxBatchSize: Int(clamping: json["maxBatchSize"]?.int64Value ?? 25))
     }
 
     /// `{"type": "batch", "maxBatchSize": N}` with the field lists and names (`iOSImpl: SFBatchSyncUpTarget` maps
